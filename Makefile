@@ -118,13 +118,13 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
-		$(DESTDIR)$(PREFIX)/share/irsnap/prelude $(DESTDIR)$(PREFIX)/share/irsnap/schema
+		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema
 	install -m 755 $(BUILD)/libirsnap.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/libirsnap.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 common/irsnap.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BUILD)/irsnap $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 gdb/*.py $(DESTDIR)$(PREFIX)/share/irsnap/gdb/
-	install -m 644 common/prelude/*.lua $(DESTDIR)$(PREFIX)/share/irsnap/prelude/
+	install -m 644 common/prelude/irsnap/*.lua $(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap/
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \
 		install -m 755 $(BUILD)/libirsnap-lldb.so $(DESTDIR)$(PREFIX)/lib/; fi

@@ -159,6 +159,8 @@ typedef struct irs_error *(*irs_enumerator_fn)(void *arg, const char *type,
 /** The @p index-th frame of the current thread; IRS_ERROR_NOT_FOUND past the end. */
 typedef struct irs_error *(*irs_frame_fn)(void *arg, uint32_t index,
 					  struct irs_frame_info *ret);
+/** Makes frame @p index current, so that eval() sees its locals. */
+typedef struct irs_error *(*irs_select_frame_fn)(void *arg, uint32_t index);
 
 /**
  * The questions the core asks a debugger. A front end fills this in and
@@ -173,6 +175,7 @@ struct irs_target {
 	irs_field_fn field;
 	irs_enumerator_fn enumerator;
 	irs_frame_fn frame;
+	irs_select_frame_fn select_frame;
 	int64_t pid;			/* live, stopped debuggee; 0 if none */
 	const char *core_path;		/* core file being examined, or NULL */
 	const char *exe_path;		/* the debuggee's executable, or NULL */
@@ -262,7 +265,8 @@ IRS_API struct irs_error *irs_layout_boundary(const struct irs_layout *lo,
 struct irs_verifier_info {
 	const char *name;
 	const char *call;	/* debuggee expression for an in-process
-				   verifier ("toyc_verify(m, 0)"), or NULL
+				   verifier ("toyc_verify({ir}, 0)": {ir}
+				   becomes "(T *)0xADDR"), or NULL
 				   for a Lua verifier */
 	int64_t ok_value;	/* value of `call` meaning "no problems" */
 };
@@ -355,7 +359,8 @@ struct irs_session_config {
 	const char *args;	/* debuggee arguments, one string, or NULL */
 	int64_t pid;		/* debuggee pid, or 0 */
 	const char *layout_path;
-	bool write_text;	/* formats: .ir and/or .json snapshots */
+	bool write_text;	/* formats: .ir and/or .json snapshots
+				   (both false: both) */
 	bool write_json;
 	bool changed_only;	/* skip an after snapshot equal to its before */
 	struct irs_limits limits;
@@ -384,6 +389,14 @@ IRS_API struct irs_error *irs_session_pass_begin(struct irs_session *s,
 						 const char *pass,
 						 uint64_t root,
 						 uint32_t *seq_ret);
+/** The same, walking the root as layout type @p type (a boundary's
+ *  `type = T`); NULL is the layout's root type. */
+IRS_API struct irs_error *irs_session_pass_begin_as(struct irs_session *s,
+						    struct irs_memory *mem,
+						    const char *pass,
+						    uint64_t root,
+						    const char *type,
+						    uint32_t *seq_ret);
 /**
  * Records the return from the pass begun as @p seq: the after snapshot (or,
  * with changed_only, none when its hash equals the before one), the CPU time
@@ -422,12 +435,117 @@ IRS_API struct irs_error *irs_session_failure(struct irs_session *s,
 					      const struct irs_target *t,
 					      struct irs_memory *mem,
 					      const struct irs_failure_info *info);
+/**
+ * Closes the run: the debuggee exited with @p exit_status. The manifest
+ * gets status "completed" (or stays "failed") and the exit status.
+ * Without this call a run stays "running", as if the debugger was killed.
+ */
+IRS_API struct irs_error *irs_session_finish(struct irs_session *s,
+					     int32_t exit_status);
 /** A few lines for `ir-status`; *ret freed with irs_free(). */
 IRS_API struct irs_error *irs_session_status(const struct irs_session *s,
 					     char **ret);
 
-/** The debuggee's user+system CPU time in seconds from /proc/PID/stat. */
+/** The debuggee's user+system CPU time in seconds: the kernel's process
+ *  CPU clock (nanoseconds), else /proc/PID/stat (clock ticks). */
 IRS_API struct irs_error *irs_proc_cpu_time(int64_t pid, double *ret);
+
+/* ==== Console: the ir-* commands, shared by the GDB and LLDB front ends == */
+
+/*
+ * The console holds one debugger session's irsnap state (layout, settings,
+ * run directory, open pass events) and implements every ir-* command, so
+ * that both front ends have the same commands, options, output and errors.
+ * A front end registers the commands, forwards their argument strings here,
+ * prints what comes back, and reports debuggee events (boundary entry and
+ * return, fatal signal, exit). The console reads the target's fields (pid,
+ * core_path, exe_path) afresh at every call, so a front end just updates
+ * them when the process changes, and it drops cached memory at every call,
+ * since the debuggee may have run.
+ */
+struct irs_console;
+
+/** @p t is borrowed and must outlive the console. *ret freed with
+ *  irs_console_destroy(). */
+IRS_API struct irs_error *irs_console_create(const struct irs_target *t,
+					     struct irs_console **ret);
+IRS_API void irs_console_destroy(struct irs_console *c);
+
+/**
+ * Runs ir-* command @p name ("ir-layout", "ir-dump", "ir-break",
+ * "ir-trace", "ir-verify", "ir-report", "ir-status", "ir-set") with the
+ * argument string @p args (shell-like quoting). *out_ret gets the text to
+ * print (possibly ""), freed with irs_free(). A user error comes back as an
+ * error whose message is the one line to show.
+ */
+IRS_API struct irs_error *irs_console_command(struct irs_console *c,
+					      const char *name,
+					      const char *args,
+					      char **out_ret);
+/** Help text of command @p name, with an example; borrowed; NULL if unknown. */
+IRS_API const char *irs_console_help(const char *name);
+/** The command names, NULL-terminated; borrowed. */
+IRS_API const char *const *irs_console_commands(void);
+/**
+ * Completion candidates for the last word @p word of command @p name's
+ * arguments (options, layout types, pass names seen, files are left to the
+ * debugger): newline-separated, freed with irs_free().
+ */
+IRS_API char *irs_console_complete(struct irs_console *c, const char *name,
+				   const char *word);
+
+/**
+ * Settings: "dir", "max-nodes", "max-bytes", "max-depth", "format"
+ * (text|json|both). irs_console_get() returns the value as text, freed with
+ * irs_free(); irs_console_settings() names them, NULL-terminated.
+ * Two more, not listed, are the front end's to fill for the manifest:
+ * "debugger" ("gdb 13.1") and "args" (the debuggee's arguments).
+ */
+IRS_API struct irs_error *irs_console_set(struct irs_console *c,
+					  const char *key, const char *value);
+IRS_API struct irs_error *irs_console_get(const struct irs_console *c,
+					  const char *key, char **ret);
+IRS_API const char *const *irs_console_settings(void);
+
+/**
+ * Functions the front end must break on, at entry, for the current ir-break
+ * and ir-trace requests and the layout's boundaries. Changes after ir-break,
+ * ir-trace and ir-layout; the front end re-reads it after each command.
+ * Strings borrowed until the next command.
+ */
+IRS_API uint32_t irs_console_nbreaks(const struct irs_console *c);
+IRS_API const char *irs_console_break_function(const struct irs_console *c,
+					       uint32_t i);
+
+/**
+ * The debuggee stopped at the entry of boundary function @p function, frame
+ * 0 selected. The console evaluates the pass name and IR root through the
+ * target, takes the before snapshot when tracing, and sets *stop_ret when
+ * the user asked to stop here (ir-break). The front end must report the
+ * matching return with irs_console_boundary_exit() (calls nest).
+ * *out_ret gets text to print, freed with irs_free().
+ */
+IRS_API struct irs_error *irs_console_boundary_enter(struct irs_console *c,
+						     const char *function,
+						     bool *stop_ret,
+						     char **out_ret);
+/** The innermost open boundary call returned: after snapshot, CPU time,
+ *  verifiers (--verify); *stop_ret set for ir-break --after or a verifier
+ *  failure under --stop-on-verify. */
+IRS_API struct irs_error *irs_console_boundary_exit(struct irs_console *c,
+						    bool *stop_ret,
+						    char **out_ret);
+/** The debuggee stopped on fatal signal @p signo: when tracing, writes
+ *  failure.json (backtrace through the target). */
+IRS_API struct irs_error *irs_console_signal(struct irs_console *c,
+					     int32_t signo,
+					     const char *signame,
+					     char **out_ret);
+/** The debuggee exited with @p status: closes the run (status completed).
+ *  A negative @p status means killed, not exited: the run is closed but
+ *  keeps its status ("running", or "failed"). */
+IRS_API struct irs_error *irs_console_exited(struct irs_console *c,
+					     int32_t status, char **out_ret);
 
 /* ==== Reducer ============================================================ */
 
@@ -458,6 +576,68 @@ struct irs_reduce_result {
  */
 IRS_API struct irs_error *irs_reduce_run(const struct irs_reduce_config *cfg,
 					 struct irs_reduce_result *ret);
+
+/* ==== Replay and report: the irsnap tool's batch jobs ================== */
+
+/** What `irsnap replay` runs, and how often. */
+struct irs_replay_config {
+	const char *const *argv;	/* PROG ARGS..., NULL-terminated */
+	const char *layout;	/* layout file; required */
+	const char *debugger;	/* "gdb" or "lldb"; NULL: gdb */
+	const char *trace;	/* pass regex for ir-trace, NULL: every pass */
+	const char *reduce;	/* NULL: no reduction; "auto": `irsnap
+				   reduce RUN` with the failure's reduce
+				   command, PROG's one-word options
+				   (--bug=flaky) added to its crash test;
+				   else a crash test for `irsnap reduce RUN
+				   --crash CMD`, {pass} and {exe} filled in,
+				   {} the candidate */
+	const char *dir;	/* output root; NULL: $IRSNAP_DIR or
+				   ./irsnap-out */
+	const char *irsnap_exe;	/* the irsnap tool, run for `irsnap reduce`
+				   and used to find gdb/irsnap.py and the
+				   LLDB plugin ($IRSNAP_ROOT overrides);
+				   NULL: this process's executable */
+	uint32_t runs;		/* attempts; 0: 20 */
+	bool all;		/* keep going after the first failure */
+	double timeout;		/* seconds per attempt; 0: 300 */
+	bool progress;		/* a line per attempt on stderr */
+};
+
+/** What a replay found. The strings are freed with irs_free(). */
+struct irs_replay_result {
+	uint32_t attempts;	/* debugger runs made */
+	uint32_t failures;	/* attempts that left a failure.json */
+	uint32_t groups;	/* distinct failure signatures */
+	char *dir;		/* the replay directory */
+	char *summary;		/* table: signature, count, first attempt,
+				   run directory, reproducer */
+};
+
+/**
+ * Runs cfg->argv under the debugger in batch mode with ir-trace on, up to
+ * cfg->runs times or until a run fails, each attempt in its own run
+ * directory under <dir>/replay-<id>/attempt-NNN/; groups failures by
+ * signature (signal or verifier, pass, top three functions), reduces the
+ * first failure of each group into RUN/repro/ when asked, and writes
+ * replay.json in the replay directory. A missing debugger is
+ * IRS_ERROR_NOT_FOUND naming the package to install; an attempt that
+ * traced nothing (the layout did not load) is IRS_ERROR_TARGET quoting
+ * the debugger's error. On success *ret is filled (failures found are not
+ * an error); on SIGINT the attempt is killed, *ret is filled with what was
+ * seen, and IRS_ERROR_INTERRUPTED returned.
+ */
+IRS_API struct irs_error *irs_replay_run(const struct irs_replay_config *cfg,
+					 struct irs_replay_result *ret);
+
+/**
+ * Writes one self-contained HTML page for run directory @p run to
+ * @p html_path (atomically): header, pass timeline with CPU time bars,
+ * per-pass IR diffs and the failure. A damaged run directory is
+ * IRS_ERROR_FORMAT or IRS_ERROR_NOT_FOUND naming the file.
+ */
+IRS_API struct irs_error *irs_report_write(const char *run,
+					   const char *html_path);
 
 #ifdef __cplusplus
 }
