@@ -1,0 +1,119 @@
+/*
+ * memory.h — internals of the memory readers (irsnap.h, "Memory"): the page
+ * cache in memory.c and the sources it reads from (mem_pid.c, mem_core.c,
+ * mem_target.c). Grouped by file as in internal.h.
+ */
+#ifndef IRSNAP_MEMORY_H
+#define IRSNAP_MEMORY_H
+
+#include <sys/uio.h>
+
+#include "internal.h"
+
+/* ---- memory.c: the page cache ------------------------------------------ */
+
+/*
+ * The cache tracks readability per 4 KiB page, the smallest page the kernel
+ * maps: a page is readable as a whole, not at all, or (from sources that
+ * fault mid-page) up to a byte.
+ */
+#define IRS_PAGE_SHIFT 12
+#define IRS_PAGE_SIZE ((uint64_t)1 << IRS_PAGE_SHIFT)
+
+/** Default bound on cached bytes. */
+#define IRS_MEMORY_CAPACITY ((uint64_t)256 << 20)
+/** Default read-ahead: one source call fills this many bytes of pages
+ *  around a miss (aligned, power of two). */
+#define IRS_MEMORY_WINDOW ((uint32_t)64 << 10)
+
+struct irs_mem_source;
+
+/**
+ * What a source of debuggee memory does. A source reads without caching;
+ * the cache calls it on a miss.
+ *
+ * read() reads @p count bytes at @p address into @p buf. It returns NULL
+ * with *done = count, or on a short read an IRS_ERROR_FAULT error whose
+ * message says why (no "cannot read" prefix: the cache adds that) and whose
+ * address is address + *done, the first unreadable byte; bytes before it
+ * are valid in @p buf. Any other error (out of memory) means nothing was
+ * read and is passed up as is.
+ *
+ * readv() is the same into @p iovcnt buffers (at most IOV_MAX), for sources
+ * that can scatter without a copy; NULL when the source cannot.
+ */
+struct irs_mem_source_ops {
+	struct irs_error *(*read)(struct irs_mem_source *src, uint64_t address,
+				  void *buf, uint64_t count, uint64_t *done);
+	struct irs_error *(*readv)(struct irs_mem_source *src,
+				   uint64_t address, const struct iovec *iov,
+				   int iovcnt, uint64_t *done);
+	void (*destroy)(struct irs_mem_source *src);
+};
+
+/** Embedded first in each source's own struct. */
+struct irs_mem_source {
+	const struct irs_mem_source_ops *ops;
+	const char *kind;	/* "process", "core", "target": for debug */
+};
+
+/**
+ * A cache over @p src, which it owns from now on, even on failure.
+ * On success *ret is the caller's; free it with irs_memory_destroy().
+ */
+struct irs_error *irs_memory_create_source(struct irs_mem_source *src,
+					   struct irs_memory **ret);
+
+/**
+ * Sets the cache bound to @p capacity bytes (rounded down to pages, at
+ * least 8) and the read-ahead to @p window bytes (a power of two from one
+ * page up; cut to a quarter of the capacity); 0 keeps a value. Drops what
+ * is cached. For tests and tuning. After an out-of-memory failure every
+ * read fails with it until a later call succeeds.
+ */
+struct irs_error *irs_memory_configure(struct irs_memory *mem,
+				       uint64_t capacity, uint32_t window);
+
+/** Counters since creation; the fast path of irs_memory_read() counts
+ *  nothing, so reads = hits + misses does not hold. */
+struct irs_memory_stats {
+	uint64_t lookups;	/* slow-path page lookups */
+	uint64_t misses;	/* lookups that had to fill */
+	uint64_t source_calls;	/* calls into the source */
+	uint64_t source_bytes;	/* bytes the source delivered */
+	uint64_t evictions;
+	uint64_t direct_reads;	/* large reads that bypassed the cache */
+	uint64_t pages;		/* pages cached now, negative ones included */
+	uint64_t capacity;	/* bytes */
+	uint32_t window;	/* bytes */
+};
+void irs_memory_get_stats(const struct irs_memory *mem,
+			  struct irs_memory_stats *ret);
+/** Which source @p mem reads: "process", "core" or "target"; borrowed. */
+const char *irs_memory_kind(const struct irs_memory *mem);
+
+/* ---- mem_target.c: reads through the front end's callback -------------- */
+
+/** A source over @p t->read; @p t is borrowed and must outlive it. */
+struct irs_error *irs_mem_target_source(const struct irs_target *t,
+					struct irs_mem_source **ret);
+
+/* ---- mem_pid.c: a stopped live process ---------------------------------- */
+
+/** A source over process @p pid (process_vm_readv, else /proc/PID/mem).
+ *  IRS_ERROR_NOT_FOUND when there is no such process. */
+struct irs_error *irs_mem_pid_source(int64_t pid, struct irs_mem_source **ret);
+/** True when /proc/PID is a live process whose executable is @p exe_path
+ *  (any, when NULL): then its memory is the debuggee's. */
+bool irs_mem_pid_matches(int64_t pid, const char *exe_path);
+
+/* ---- mem_core.c: an ELF core file ---------------------------------------- */
+
+/** A source over the ELF core file @p path: PT_LOAD segments, then the files
+ *  of its NT_FILE note for pages the core left out. Errors name the file:
+ *  IRS_ERROR_NOT_FOUND / IRS_ERROR_IO when it cannot be opened,
+ *  IRS_ERROR_FORMAT when it is not a usable ELF core. */
+struct irs_error *irs_mem_core_source(const char *path,
+				      struct irs_mem_source **ret);
+
+#endif
