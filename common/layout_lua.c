@@ -1,0 +1,451 @@
+// The sandboxed Lua state behind a layout: a memory budget (allocator), an
+// instruction budget (count hook), one door into Lua (irs_lua_pcall), the
+// allowlisted globals, and `require` of the irsnap.* prelude modules.
+//
+// Outside lua_pcall a Lua error calls abort() and would kill the user's
+// debugger, so every Lua API call that may raise runs inside a protected
+// function (irs_lua_protect) and irs_error values raised from C ride in
+// the `pending` slot (STYLE.md, conventions 4-6).
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "layout_internal.h"
+
+#ifndef IRS_PRELUDE_DIR
+#define IRS_PRELUDE_DIR "common/prelude"
+#endif
+
+enum { HOOK_EVERY = 1000 };	// VM instructions between budget checks
+
+struct irs_lua {
+	lua_State *L;
+	struct irs_error *pending;	// raised from C, returned by pcall
+	size_t mem_used, mem_limit;
+	uint64_t steps_left;		// in units of HOOK_EVERY
+	uint64_t step_limit;
+	bool running;			// inside irs_lua_pcall
+	bool mem_refused;		// the budget refused an allocation
+	uint32_t mem_line;		// ... while running this line
+	char *file;			// display name of the layout file
+};
+
+static const char sandbox_key = 's';	// registry: the sandbox table
+static const char loaded_key = 'l';	// registry: prelude modules loaded
+
+/* {====================================================== budgets */
+
+// The allocator of the state: refuses growth past the memory budget, so a
+// memory hog gets LUA_ERRMEM instead of eating the debugger's memory.
+static void *
+budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	struct irs_lua *x = ud;
+	size_t old = ptr ? osize : 0;	// osize is a type tag when ptr is NULL
+	if (nsize == 0) {
+		free(ptr);
+		x->mem_used -= old;
+		return NULL;
+	}
+	if (nsize > old && x->mem_used - old + nsize > x->mem_limit) {
+		if (!x->mem_refused && x->L && x->running)
+			x->mem_line = irs_lua_user_line(x->L);
+		x->mem_refused = true;
+		return NULL;
+	}
+	void *p = realloc(ptr, nsize);
+	if (!p)
+		return nsize <= old ? ptr : NULL;	// shrinking never fails
+	x->mem_used = x->mem_used - old + nsize;
+	return p;
+}
+
+// Count hook: a runaway loop runs out of steps and becomes an error at the
+// line it was running.
+static void
+step_hook(lua_State *L, lua_Debug *ar)
+{
+	struct irs_lua *x = irs_lua_of(L);
+	if (x->steps_left > 0) {
+		x->steps_left--;
+		return;
+	}
+	lua_getinfo(L, "Sl", ar);
+	lua_pushfstring(L, "%s:%d: instruction budget of %d exhausted "
+			"(endless loop?)", ar->short_src, ar->currentline,
+			(int)x->step_limit);
+	lua_error(L);
+}
+
+// Reached only on a bug (a Lua call outside irs_lua_pcall): say what
+// happened before Lua aborts.
+static int
+at_panic(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+	fprintf(stderr, "irsnap: Lua error outside a protected call: %s\n",
+		msg ? msg : "?");
+	return 0;
+}
+
+/* }====================================================== */
+
+/* {====================================================== the door */
+
+struct irs_lua *
+irs_lua_of(lua_State *L)
+{
+	return *(struct irs_lua **)lua_getextraspace(L);
+}
+
+lua_State *
+irs_lua_state(struct irs_lua *x)
+{
+	return x->L;
+}
+
+const char *
+irs_lua_file(const struct irs_lua *x)
+{
+	return x->file;
+}
+
+uint32_t
+irs_lua_user_line(lua_State *L)
+{
+	lua_Debug ar;
+	for (int level = 0; lua_getstack(L, level, &ar); level++) {
+		lua_getinfo(L, "Sl", &ar);
+		// the layout is the only chunk named "@file"; prelude modules
+		// are "=irsnap/..." and C functions "=[C]"
+		if (ar.currentline > 0 && ar.source[0] == '@')
+			return (uint32_t)ar.currentline;
+	}
+	return 0;
+}
+
+int
+irs_lua_raise(lua_State *L, struct irs_error *err)
+{
+	struct irs_lua *x = irs_lua_of(L);
+	irs_error_destroy(x->pending);
+	x->pending = err;		// anchored before anything can raise
+	lua_pushstring(L, err->message);
+	lua_error(L);
+	__builtin_unreachable();	// lua_error longjmps
+}
+
+int
+irs_lua_raisef(lua_State *L, uint32_t line, const char *fmt, ...)
+{
+	struct irs_lua *x = irs_lua_of(L);
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct irs_error *err = line
+		? irs_error_format(IRS_ERROR_LAYOUT, "%s:%u: %s", x->file,
+				   line, msg)
+		: irs_error_format(IRS_ERROR_LAYOUT, "%s: %s", x->file, msg);
+	irs_lua_raise(L, err);
+}
+
+// Lua shortens long chunk names to "...tail:LINE: msg"; put the whole file
+// name back so the message names the file.
+static struct irs_error *
+error_from_message(struct irs_lua *x, const char *msg)
+{
+	if (strncmp(msg, "...", 3) == 0) {
+		const char *colon = strchr(msg + 3, ':');
+		size_t tail = colon ? (size_t)(colon - (msg + 3)) : 0;
+		size_t flen = strlen(x->file);
+		if (colon && tail <= flen &&
+		    memcmp(x->file + flen - tail, msg + 3, tail) == 0)
+			return irs_error_format(IRS_ERROR_LAYOUT, "%s%s",
+						x->file, colon);
+	}
+	return irs_error_format(IRS_ERROR_LAYOUT, "%s", msg);
+}
+
+struct irs_error *
+irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
+{
+	lua_State *L = x->L;
+	x->steps_left = x->step_limit / HOOK_EVERY;
+	x->mem_refused = false;
+	x->mem_line = 0;
+	bool was_running = x->running;
+	x->running = true;
+	int status = lua_pcall(L, nargs, nresults, 0);
+	x->running = was_running;
+	if (status == LUA_OK)
+		return NULL;
+	struct irs_error *err = x->pending;	// structured error from C
+	x->pending = NULL;
+	if (!err && status == LUA_ERRMEM && x->mem_refused) {
+		char where[32] = "";
+		if (x->mem_line)
+			snprintf(where, sizeof(where), ":%u", x->mem_line);
+		err = irs_error_format(IRS_ERROR_LAYOUT, "%s%s: memory budget "
+				       "of %zu MiB exhausted", x->file, where,
+				       x->mem_limit >> 20);
+	}
+	if (!err && status == LUA_ERRMEM)
+		err = &irs_enomem;	// the machine, not the budget
+	if (!err) {
+		const char *msg = lua_tostring(L, -1);
+		err = error_from_message(x, msg ? msg
+					 : "(error object is not a string)");
+	}
+	lua_pop(L, 1);
+	if (status == LUA_ERRMEM)
+		lua_gc(L, LUA_GCCOLLECT);	// give the budget back
+	return err;
+}
+
+struct irs_error *
+irs_lua_protect(struct irs_lua *x, int (*fn)(lua_State *L), void *ud)
+{
+	// pushing a C function and a light userdata never allocates: the
+	// stack always has LUA_MINSTACK free slots here
+	lua_pushcfunction(x->L, fn);
+	lua_pushlightuserdata(x->L, ud);
+	return irs_lua_pcall(x, 1, 0);
+}
+
+/* }====================================================== */
+
+/* {====================================================== sandbox */
+
+const char *
+irs_prelude_dir(void)
+{
+	const char *dir = getenv("IRSNAP_PRELUDE");
+	return dir && *dir ? dir : IRS_PRELUDE_DIR;
+}
+
+void
+irs_lua_push_sandbox(lua_State *L)
+{
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &sandbox_key);
+}
+
+static bool
+valid_module_name(const char *s)
+{
+	if (strncmp(s, "irsnap.", 7) != 0 || !s[7])
+		return false;
+	for (s += 7; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return false;
+	return true;
+}
+
+// require "irsnap.list": loads common/prelude/irsnap/list.lua as text into
+// the same sandbox, once.
+static int
+l_require(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	if (!valid_module_name(name))
+		return luaL_error(L, "require \"%s\": a layout may only "
+				  "require the irsnap.* prelude modules", name);
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &loaded_key);
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	// "irsnap.list" -> DIR/irsnap/list.lua, chunk "=irsnap/list.lua"
+	const char *rel = lua_pushfstring(L, "irsnap/%s.lua", name + 7);
+	const char *chunk = lua_pushfstring(L, "=%s", rel);
+	const char *path = lua_pushfstring(L, "%s/%s", irs_prelude_dir(), rel);
+	char *src;
+	size_t len;
+	struct irs_error *err = irs_file_read(path, &src, &len);
+	if (err) {
+		uint32_t line = irs_lua_user_line(L);
+		char msg[600];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		irs_lua_raisef(L, line, "require \"%s\": no such prelude "
+			       "module (%s)", name, msg);
+	}
+	// src is ours until freed: lua_load reports errors by status
+	int status = luaL_loadbufferx(L, src, len, chunk, "t");
+	free(src);
+	if (status != LUA_OK)
+		return lua_error(L);
+	irs_lua_push_sandbox(L);
+	lua_setupvalue(L, -2, 1);
+	lua_call(L, 0, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -6, name);	// loaded[name]
+	return 1;
+}
+
+static const char *const forbidden[] = {
+	"os", "io", "debug", "package", "load", "loadfile", "dofile",
+	"loadstring", "collectgarbage", "pcall", "xpcall", "setmetatable",
+	"getmetatable", "rawset", "rawget", "print", "coroutine", "module",
+	"_G", NULL,
+};
+
+// __index of the sandbox: reading an undefined name is a mistake in a
+// declarative file (a typo such as `scaler "x"`), and reaching for a
+// forbidden library deserves a plain answer.
+static int
+l_undefined(lua_State *L)
+{
+	const char *name = lua_tostring(L, 2);
+	if (!name)
+		return luaL_error(L, "undefined global");
+	for (int i = 0; forbidden[i]; i++)
+		if (!strcmp(name, forbidden[i]))
+			return luaL_error(L, "'%s' is not available in a "
+					  "layout (sandbox)", name);
+	return luaL_error(L, "unknown name '%s'", name);
+}
+
+// Copies library table @p lib (opened by @p open) into the sandbox at -1.
+static void
+copy_library(lua_State *L, const char *lib, lua_CFunction open)
+{
+	luaL_requiref(L, lib, open, 0);
+	if (!strcmp(lib, "string")) {
+		// string.dump turns functions into bytecode; take it off the
+		// real table too, since ("").dump reaches it
+		lua_pushnil(L);
+		lua_setfield(L, -2, "dump");
+	}
+	lua_newtable(L);
+	lua_pushnil(L);
+	while (lua_next(L, -3)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_settable(L, -4);
+	}
+	lua_setfield(L, -3, lib);
+	lua_pop(L, 1);
+}
+
+static const char *const base_allowed[] = {
+	"assert", "error", "ipairs", "pairs", "next", "select", "tonumber",
+	"tostring", "type", "rawequal", "rawlen", NULL,
+};
+
+static int
+l_setup(lua_State *L)
+{
+	lua_settop(L, 0);
+	luaL_requiref(L, "_G", luaopen_base, 0);	// only in the registry
+	lua_newtable(L);				// the sandbox
+	for (int i = 0; base_allowed[i]; i++) {
+		lua_getfield(L, 1, base_allowed[i]);
+		lua_setfield(L, 2, base_allowed[i]);
+	}
+	copy_library(L, "string", luaopen_string);
+	copy_library(L, "table", luaopen_table);
+	copy_library(L, "math", luaopen_math);
+	copy_library(L, "utf8", luaopen_utf8);
+	lua_pushcfunction(L, l_require);
+	lua_setfield(L, 2, "require");
+	irs_decl_register(L);
+	irs_fields_register(L);
+	lua_newtable(L);				// its metatable
+	lua_pushcfunction(L, l_undefined);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, 2);
+	lua_pushvalue(L, 2);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &sandbox_key);
+	lua_newtable(L);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &loaded_key);
+	return 0;
+}
+
+/* }====================================================== */
+
+struct irs_error *
+irs_lua_create(const char *file, size_t mem_limit, uint64_t step_limit,
+	       struct irs_lua **ret)
+{
+	struct irs_error *err;
+	struct irs_lua *x = calloc(1, sizeof(*x));
+	if (!x)
+		return &irs_enomem;
+	x->mem_limit = mem_limit ? mem_limit : IRS_LUA_MEM_LIMIT;
+	x->step_limit = step_limit ? step_limit : IRS_LUA_STEP_LIMIT;
+	x->file = strdup(file);
+	if (!x->file) {
+		free(x);
+		return &irs_enomem;
+	}
+	lua_State *L = lua_newstate(budget_alloc, x);
+	if (!L) {
+		free(x->file);
+		free(x);
+		return &irs_enomem;
+	}
+	x->L = L;
+	*(struct irs_lua **)lua_getextraspace(L) = x;
+	lua_atpanic(L, at_panic);
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, HOOK_EVERY);
+	err = irs_lua_protect(x, l_setup, NULL);
+	if (err) {
+		irs_lua_destroy(x);
+		return err;
+	}
+	*ret = x;
+	return NULL;
+}
+
+void
+irs_lua_destroy(struct irs_lua *x)
+{
+	if (!x)
+		return;
+	if (x->L)
+		lua_close(x->L);
+	irs_error_destroy(x->pending);
+	free(x->file);
+	free(x);
+}
+
+struct run_chunk {
+	const char *src;
+	size_t len;
+	const char *chunkname;
+};
+
+static int
+l_run_chunk(lua_State *L)
+{
+	struct run_chunk *rc = lua_touserdata(L, 1);
+	if (luaL_loadbufferx(L, rc->src, rc->len, rc->chunkname, "t") !=
+	    LUA_OK)
+		return lua_error(L);
+	irs_lua_push_sandbox(L);
+	lua_setupvalue(L, -2, 1);
+	lua_call(L, 0, 0);
+	return 0;
+}
+
+struct irs_error *
+irs_lua_run_chunk(struct irs_lua *x, const char *src, size_t len)
+{
+	char *chunkname;
+	if (asprintf(&chunkname, "@%s", x->file) < 0)
+		return &irs_enomem;
+	struct run_chunk rc = { src, len, chunkname };
+	struct irs_error *err = irs_lua_protect(x, l_run_chunk, &rc);
+	free(chunkname);
+	return err;
+}

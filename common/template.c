@@ -1,0 +1,314 @@
+// Text templates ("  {?has_result}{@ref} = {/}{op} {ops*, }\n") compiled
+// once, when the layout loads, into a flat list of instructions the walker
+// runs without parsing: literals, fields (with the path through ptr/ref
+// fields resolved to struct lfield pointers), sequences with a separator,
+// and conditionals as jumps. See docs/layout.md, "Text templates".
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+
+struct tparse {
+	struct irs_layout *lo;
+	const struct ltype *t;
+	bool is_ref;
+	struct top *ops;
+	uint32_t nops;
+	char *lits;
+	uint32_t nlits;
+	uint32_t conds[64];	// open {?}: index of the IF op
+	int32_t elses[64];	// ... and of its JUMP op, or -1
+	uint32_t nconds;
+	bool target;		// the next op is a jump target
+	char msg[300];		// the error, when there is one
+};
+
+static bool
+fail(struct tparse *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static bool
+fail(struct tparse *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static void
+lit_char(struct tparse *p, char c)
+{
+	struct top *last = p->nops ? &p->ops[p->nops - 1] : NULL;
+	if (!last || last->code != TOP_LIT || p->target ||
+	    last->lit + last->len != p->nlits) {
+		p->target = false;
+		last = &p->ops[p->nops++];
+		last->code = TOP_LIT;
+		last->lit = p->nlits;
+		last->len = 0;
+	}
+	p->lits[p->nlits++] = c;
+	last->len++;
+}
+
+static bool
+is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+static const char *
+kind_word(const struct lfield *f)
+{
+	static const char *const words[] = {
+		[LK_INT] = "an integer", [LK_UINT] = "an integer",
+		[LK_BOOL] = "a bool", [LK_FLOAT] = "a float",
+		[LK_ENUM] = "an enum", [LK_CSTR] = "a string",
+		[LK_CHARS] = "a string", [LK_STRN] = "a string",
+		[LK_PTR] = "a ptr", [LK_REF] = "a ref",
+		[LK_EMBED] = "an embedded struct", [LK_INDEX] = "an index",
+		[LK_UNION] = "a union", [LK_SEQ] = "a sequence",
+		[LK_COMPUTED] = "a computed field",
+	};
+	return words[f->kind];
+}
+
+// Resolves "a.b.c" (length @p n) into op->path.
+static bool
+parse_path(struct tparse *p, const char *s, size_t n, struct top *op)
+{
+	const struct lfield *buf[32];
+	const struct ltype *cur = p->t;
+	size_t i = 0;
+	uint32_t np = 0;
+	if (n == 0)
+		return fail(p, "empty field name");
+	while (i < n) {
+		size_t j = i;
+		while (j < n && is_ident(s[j]))
+			j++;
+		if (j == i || (j < n && s[j] != '.'))
+			return fail(p, "bad field name '%.*s'", (int)n, s);
+		if (np == ARRAY_SIZE(buf))
+			return fail(p, "path too long");
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)(j - i), s + i);
+		if (np > 0) {
+			const struct lfield *prev = buf[np - 1];
+			if (prev->kind != LK_PTR && prev->kind != LK_REF &&
+			    prev->kind != LK_EMBED)
+				return fail(p, "'%s' is %s, which has no field "
+					    "'%s' (only ptr, ref and embed "
+					    "fields can be followed)",
+					    prev->name, kind_word(prev), name);
+			cur = &p->lo->types[prev->type];
+		}
+		const struct lfield *f = irs_ltype_field(cur, name);
+		if (!f)
+			return fail(p, "unknown field '%s' in %s", name,
+				    cur->name);
+		buf[np++] = f;
+		i = j + 1;
+		if (j + 1 == n)
+			return fail(p, "bad field name '%.*s'", (int)n, s);
+	}
+	op->path = irs_layout_alloc(p->lo, np * sizeof(*op->path));
+	if (!op->path)
+		return fail(p, "out of memory");
+	memcpy(op->path, buf, np * sizeof(*op->path));
+	op->npath = (uint8_t)np;
+	return true;
+}
+
+static const struct lfield *
+last(const struct top *op)
+{
+	return op->path[op->npath - 1];
+}
+
+// {PATH*SEP} or {@PATH*SEP}: the separator goes into lits.
+static bool
+set_sep(struct tparse *p, struct top *op, const char *sep, size_t n)
+{
+	op->lit = p->nlits;
+	op->len = (uint32_t)n;
+	memcpy(p->lits + p->nlits, sep, n);
+	p->nlits += (uint32_t)n;
+	if (last(op)->kind != LK_SEQ)
+		return fail(p, "'%s' is %s, not a sequence (the '*' joins "
+			    "elements)", last(op)->name, kind_word(last(op)));
+	return true;
+}
+
+static bool
+directive_ref(struct tparse *p, const char *d, size_t n, struct top *op)
+{
+	if (n == 3 && !memcmp(d, "ref", 3)) {
+		op->code = TOP_SELFREF;
+		if (p->is_ref)
+			return fail(p, "{@ref} inside %s's own ref template",
+				    p->t->name);
+		if (p->t->ref.kind == TX_NONE)
+			return fail(p, "{@ref}: %s has no ref template",
+				    p->t->name);
+		return true;
+	}
+	op->code = TOP_REFOF;
+	const char *star = memchr(d, '*', n);
+	size_t pn = star ? (size_t)(star - d) : n;
+	if (!parse_path(p, d, pn, op))
+		return false;
+	const struct lfield *f = last(op);
+	if (star) {
+		op->is_seq = true;
+		if (!set_sep(p, op, star + 1, n - pn - 1))
+			return false;
+		f = f->seq->elem;
+	}
+	if (f->kind != LK_PTR && f->kind != LK_REF && f->kind != LK_EMBED)
+		return fail(p, "{@%.*s}: '%s' is %s; {@f} renders what a ptr "
+			    "or ref points to by its ref template", (int)n, d,
+			    last(op)->name, kind_word(f));
+	return true;
+}
+
+static bool
+directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
+{
+	const char *star = memchr(d, '*', n);
+	const char *colon = memchr(d, ':', n);
+	if (star && (!colon || star < colon)) {
+		op->code = TOP_SEQ;
+		size_t pn = (size_t)(star - d);
+		return parse_path(p, d, pn, op) &&
+		       set_sep(p, op, star + 1, n - pn - 1);
+	}
+	op->code = TOP_FIELD;
+	size_t pn = colon ? (size_t)(colon - d) : n;
+	if (!parse_path(p, d, pn, op))
+		return false;
+	if (!colon)
+		return true;
+	size_t fl = n - pn - 1;
+	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
+	if (!fmt)
+		return fail(p, "out of memory");
+	if (!irs_fmt_check(colon + 1, fl, fmt, &op->fmt_class))
+		return fail(p, "bad format '%.*s' (one printf conversion "
+			    "such as %%d, %%04x, %%.6e or %%-8s)", (int)fl,
+			    colon + 1);
+	op->fmt = fmt;
+	const struct lfield *f = last(op);
+	bool textual = f->kind == LK_CSTR || f->kind == LK_CHARS ||
+		       f->kind == LK_STRN || f->kind == LK_SEQ ||
+		       f->kind == LK_EMBED;
+	if (op->fmt_class != 's' && textual)
+		return fail(p, "format '%.*s' is numeric but '%s' is %s",
+			    (int)fl, colon + 1, f->name, kind_word(f));
+	return true;
+}
+
+// One {...} directive, @p d its inside.
+static bool
+directive(struct tparse *p, const char *d, size_t n)
+{
+	struct top *op = &p->ops[p->nops];
+	memset(op, 0, sizeof(*op));
+	if (n >= 1 && d[0] == '?') {
+		if (p->nconds == ARRAY_SIZE(p->conds))
+			return fail(p, "conditionals nested too deep");
+		op->code = TOP_IF;
+		if (!parse_path(p, d + 1, n - 1, op))
+			return false;
+		p->conds[p->nconds] = p->nops;
+		p->elses[p->nconds++] = -1;
+	} else if (n == 1 && d[0] == ':') {
+		if (!p->nconds || p->elses[p->nconds - 1] >= 0)
+			return fail(p, "{:} without an open {?...}");
+		op->code = TOP_JUMP;
+		p->elses[p->nconds - 1] = (int32_t)p->nops;
+		p->ops[p->conds[p->nconds - 1]].jump = p->nops + 1;
+	} else if (n == 1 && d[0] == '/') {
+		if (!p->nconds)
+			return fail(p, "{/} without an open {?...}");
+		p->nconds--;
+		int32_t e = p->elses[p->nconds];
+		if (e >= 0)
+			p->ops[e].jump = p->nops;
+		else
+			p->ops[p->conds[p->nconds]].jump = p->nops;
+		p->target = true;	// what follows starts a new op
+		return true;		// no op of its own
+	} else if (n >= 1 && d[0] == '@') {
+		if (!directive_ref(p, d + 1, n - 1, op))
+			return false;
+	} else if (!directive_field(p, d, n, op)) {
+		return false;
+	}
+	p->nops++;
+	return true;
+}
+
+static bool
+parse(struct tparse *p, const char *src)
+{
+	for (size_t i = 0; src[i];) {
+		char c = src[i];
+		if ((c == '{' || c == '}') && src[i + 1] == c) {
+			lit_char(p, c);
+			i += 2;
+		} else if (c == '}') {
+			return fail(p, "unmatched '}' at column %zu (write }} "
+				    "for a brace)", i + 1);
+		} else if (c == '{') {
+			const char *end = strchr(src + i + 1, '}');
+			if (!end)
+				return fail(p, "unclosed '{' at column %zu",
+					    i + 1);
+			if (!directive(p, src + i + 1,
+				       (size_t)(end - (src + i + 1)))) {
+				size_t l = strlen(p->msg);
+				snprintf(p->msg + l, sizeof(p->msg) - l,
+					 " (column %zu)", i + 1);
+				return false;
+			}
+			i = (size_t)(end - src) + 1;
+		} else {
+			lit_char(p, c);
+			i++;
+		}
+	}
+	if (p->nconds)
+		return fail(p, "{?...} without its {/}");
+	return true;
+}
+
+struct irs_error *
+irs_template_compile(struct irs_layout *lo, const struct ltype *t,
+		     const char *src, bool is_ref,
+		     const struct ltemplate **ret)
+{
+	size_t len = strlen(src);
+	struct ltemplate *tpl = irs_layout_alloc(lo, sizeof(*tpl));
+	struct tparse p = {
+		.lo = lo, .t = t, .is_ref = is_ref,
+		.ops = irs_layout_alloc(lo, (len + 1) * sizeof(struct top)),
+		.lits = irs_layout_alloc(lo, len + 1),
+	};
+	char *copy = irs_layout_strndup(lo, src, len);
+	if (!tpl || !p.ops || !p.lits || !copy)
+		return &irs_enomem;
+	if (len > UINT32_MAX / 2)
+		return irs_error_format(IRS_ERROR_LAYOUT, "template too long");
+	if (!parse(&p, src))
+		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
+	tpl->nops = p.nops;
+	tpl->ops = p.ops;
+	tpl->lits = p.lits;
+	tpl->src = copy;
+	*ret = tpl;
+	return NULL;
+}

@@ -1,0 +1,970 @@
+// The walk over structures built in this process: every layout kind, the
+// text and JSON they give, and corrupt memory (unreadable pointers, cycles,
+// absurd counts, shared nodes, limits): bounded, recorded, the rest kept.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fake_target.h"
+#include "layout_internal.h"
+
+enum Color { RED, GREEN = 5, BLUE = -2 };
+
+typedef struct Leaf {
+	int64_t i64;
+	int32_t i32;
+	int16_t i16;
+	int8_t i8;
+	uint64_t u64;
+	uint32_t u32;
+	uint16_t u16;
+	uint8_t u8;
+	float f32;
+	double f64;
+	bool b;
+	enum Color color;
+	unsigned flag : 1;
+	signed sbits : 5;
+	unsigned wide : 20;
+	const char *cstr;
+	char chars[6];
+	const char *data;
+	uint32_t len;
+} Leaf;
+
+typedef struct Item {
+	int v;
+	struct Item *next;
+	struct {
+		struct Item *prev, *next;
+	} link;
+} Item;
+
+typedef struct Bag {
+	Item *items;
+	uint32_t nitems;
+	int fixed[4];
+	Item *ptrs[3];
+	Item **nulls;
+	int *begin, *end;
+	Item *first;
+	struct {
+		Item *prev, *next;
+	} ring;
+	Item *own;
+	Item *shared;
+	uintptr_t tagged;
+	int kind;
+	union {
+		int i;
+		double d;
+		Item *p;
+	} u;
+	uint32_t idx;
+	Leaf leaf;
+} Bag;
+
+struct fixture {
+	struct fake_target ft;
+	struct irs_layout *lo;
+	char *text;
+	json_t *json;
+	struct irs_snapshot *snap;
+	struct irs_snapshot_stats st;
+};
+
+static void
+register_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, Leaf);
+	FAKE_INT(ft, Leaf, i64);
+	FAKE_INT(ft, Leaf, i32);
+	FAKE_INT(ft, Leaf, i16);
+	FAKE_INT(ft, Leaf, i8);
+	FAKE_UINT(ft, Leaf, u64);
+	FAKE_UINT(ft, Leaf, u32);
+	FAKE_UINT(ft, Leaf, u16);
+	FAKE_UINT(ft, Leaf, u8);
+	FAKE_FLOAT(ft, Leaf, f32);
+	FAKE_FLOAT(ft, Leaf, f64);
+	FAKE_BOOL(ft, Leaf, b);
+	FAKE_ENUM(ft, Leaf, color, "Color");
+	FAKE_BITFIELD(ft, Leaf, flag, IRS_TYPE_UINT);
+	FAKE_BITFIELD(ft, Leaf, sbits, IRS_TYPE_INT);
+	FAKE_BITFIELD(ft, Leaf, wide, IRS_TYPE_UINT);
+	FAKE_PTR(ft, Leaf, cstr, "char");
+	FAKE_ARRAY(ft, Leaf, chars, "char");
+	FAKE_PTR(ft, Leaf, data, "char");
+	FAKE_UINT(ft, Leaf, len);
+	fake_enumerator(ft, "Color", "BLUE", BLUE);
+	fake_enumerator(ft, "Color", "RED", RED);
+	fake_enumerator(ft, "Color", "GREEN", GREEN);
+
+	FAKE_TYPE(ft, Item);
+	FAKE_INT(ft, Item, v);
+	FAKE_PTR(ft, Item, next, "Item");
+	FAKE_STRUCT(ft, Item, link, "struct {...}");
+	FAKE_PTR(ft, Item, link.prev, "Item");
+	FAKE_PTR(ft, Item, link.next, "Item");
+
+	FAKE_TYPE(ft, Bag);
+	FAKE_PTR(ft, Bag, items, "Item");
+	FAKE_UINT(ft, Bag, nitems);
+	FAKE_ARRAY(ft, Bag, fixed, "int");
+	FAKE_ARRAY(ft, Bag, ptrs, "Item *");
+	FAKE_PTR(ft, Bag, nulls, "Item *");
+	FAKE_PTR(ft, Bag, begin, "int");
+	FAKE_PTR(ft, Bag, end, "int");
+	FAKE_PTR(ft, Bag, first, "Item");
+	FAKE_STRUCT(ft, Bag, ring, "struct {...}");
+	FAKE_PTR(ft, Bag, ring.prev, "Item");
+	FAKE_PTR(ft, Bag, ring.next, "Item");
+	FAKE_PTR(ft, Bag, own, "Item");
+	FAKE_PTR(ft, Bag, shared, "Item");
+	FAKE_UINT(ft, Bag, tagged);
+	FAKE_INT(ft, Bag, kind);
+	FAKE_INT(ft, Bag, u.i);
+	FAKE_FLOAT(ft, Bag, u.d);
+	FAKE_PTR(ft, Bag, u.p, "Item");
+	FAKE_UINT(ft, Bag, idx);
+	FAKE_STRUCT(ft, Bag, leaf, "Leaf");
+}
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	fake_target_init(&f->ft);
+	register_types(&f->ft);
+	*state = f;
+	return 0;
+}
+
+static void
+reset(struct fixture *f)
+{
+	free(f->text);
+	json_decref(f->json);
+	irs_snapshot_destroy(f->snap);
+	f->text = NULL;
+	f->json = NULL;
+	f->snap = NULL;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	reset(f);
+	irs_layout_destroy(f->lo);
+	fake_target_deinit(&f->ft);
+	free(f);
+	return 0;
+}
+
+static void
+load(struct fixture *f, const char *src)
+{
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	struct irs_error *err = irs_layout_create(src, strlen(src), "w.lua",
+						  &f->ft.target, &f->lo);
+	if (err)
+		fprintf(stderr, "layout: %s\n", err->message);
+	assert_null(err);
+}
+
+// Walks @p root as @p type into f->text and f->json.
+static void
+walk_limits(struct fixture *f, const void *root, const char *type,
+	    const struct irs_limits *lim)
+{
+	reset(f);
+	char *json;
+	size_t tlen, jlen;
+	FILE *tf = open_memstream(&f->text, &tlen);
+	FILE *jf = open_memstream(&json, &jlen);
+	struct irs_error *err = irs_snapshot_stream(f->lo,
+		fake_memory(&f->ft), (uintptr_t)root, type, lim, tf, jf,
+		"w.ir", &f->snap);
+	fclose(tf);
+	fclose(jf);
+	if (err)
+		fprintf(stderr, "walk: %s\n", err->message);
+	assert_null(err);
+	json_error_t jerr;
+	f->json = json_loadb(json, jlen, 0, &jerr);
+	if (!f->json)
+		fprintf(stderr, "JSON %d: %s\n%s\n", jerr.line, jerr.text,
+			json);
+	assert_non_null(f->json);
+	free(json);
+	irs_snapshot_get_stats(f->snap, &f->st);
+	assert_int_equal(f->st.text_bytes, tlen);
+}
+
+static void
+walk(struct fixture *f, const void *root, const char *type)
+{
+	walk_limits(f, root, type, NULL);
+}
+
+static json_t *
+nodes(struct fixture *f)
+{
+	return json_object_get(f->json, "nodes");
+}
+
+// The record of the node at @p addr.
+static json_t *
+node_at(struct fixture *f, const void *addr)
+{
+	char id[32];
+	snprintf(id, sizeof(id), "0x%llx", (unsigned long long)(uintptr_t)addr);
+	size_t i;
+	json_t *n;
+	json_array_foreach(nodes(f), i, n)
+		if (!strcmp(json_string_value(json_object_get(n, "id")), id))
+			return n;
+	return NULL;
+}
+
+static json_t *
+field(json_t *node, const char *name)
+{
+	return json_object_get(json_object_get(node, "fields"), name);
+}
+
+static bool
+has_error(struct fixture *f, const char *what)
+{
+	for (uint32_t i = 0; i < f->st.nerrors && i < IRS_MAX_ERRORS; i++)
+		if (strstr(irs_snapshot_error(f->snap, i), what))
+			return true;
+	return false;
+}
+
+#define LEAF_FIELDS \
+	"i64 = scalar \"i64\", i32 = i32 \"i32\", i16 = scalar \"i16\", " \
+	"i8 = i8 \"i8\", u64 = u64 \"u64\", u32 = scalar \"u32\", " \
+	"u16 = u16 \"u16\", u8 = scalar \"u8\", f32 = f32 \"f32\", " \
+	"f64 = scalar \"f64\", b = bool \"b\", color = enum \"color\", " \
+	"flag = scalar \"flag\", sbits = scalar \"sbits\", " \
+	"wide = u32 \"wide\", cstr = cstr \"cstr\", chars = chars " \
+	"\"chars\", data = strn(\"data\", \"len\")"
+
+/* {====================================================== kinds */
+
+// Integers of every width and sign, floats, bools, enums, bitfields.
+static void
+test_scalars_of_every_width(void **state)
+{
+	struct fixture *f = *state;
+	Leaf l = {
+		.i64 = INT64_MIN, .i32 = -2000000000, .i16 = -300, .i8 = -5,
+		.u64 = UINT64_MAX, .u32 = 4000000000u, .u16 = 65535,
+		.u8 = 200, .f32 = 1.5f, .f64 = -2.25, .b = true,
+		.color = BLUE, .flag = 1, .sbits = -9, .wide = 0xabcde,
+	};
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     "text = \"{i64} {i32} {i16} {i8} {u64} {u32} {u16} {u8} {f32} "
+	     "{f64} {b} {color} {flag} {sbits} {wide}\" }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "-9223372036854775808 -2000000000 -300 "
+			    "-5 18446744073709551615 4000000000 65535 200 1.5 "
+			    "-2.25 true BLUE 1 -9 703710");
+	json_t *n = node_at(f, &l);
+	assert_int_equal(json_integer_value(field(n, "i16")), -300);
+	assert_int_equal(json_integer_value(field(n, "u32")), 4000000000u);
+	assert_true(json_real_value(field(n, "f64")) == -2.25);
+	assert_int_equal(json_integer_value(field(n, "b")), 1);
+	assert_string_equal(json_string_value(field(n, "color")), "BLUE");
+	assert_int_equal(json_integer_value(field(n, "sbits")), -9);
+	assert_int_equal(json_integer_value(field(n, "wide")), 0xabcde);
+	// an enum value without a name prints as its number
+	l.color = (enum Color)3;
+	walk(f, &l, NULL);
+	assert_non_null(strstr(f->text, " true 3 1 "));
+}
+
+// NUL-terminated, inline and counted strings; NULL ones.
+static void
+test_strings(void **state)
+{
+	struct fixture *f = *state;
+	Leaf l = { .cstr = "hello", .chars = { 'a', 'b', 'c', 'd', 'e', 'f' },
+		   .data = "xyz-not-this", .len = 3 };
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     "text = \"[{cstr}] [{chars}] [{data}] [{?cstr}y{:}n{/}]\" }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "[hello] [abcdef] [xyz] [y]");
+	json_t *n = node_at(f, &l);
+	assert_string_equal(json_string_value(field(n, "cstr")), "hello");
+	assert_string_equal(json_string_value(field(n, "data")), "xyz");
+	l.cstr = NULL;
+	l.chars[2] = '\0';
+	l.len = 0;
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "[<null>] [ab] [] [n]");
+	assert_true(json_is_null(field(node_at(f, &l), "cstr")));
+	// the longest string read is a limit
+	char big[100];
+	memset(big, 'q', sizeof(big) - 1);
+	big[99] = '\0';
+	l.cstr = big;
+	walk_limits(f, &l, NULL, &(struct irs_limits){ .max_string = 10 });
+	assert_memory_equal(f->text, "[qqqqqqqqqq] ", 13);
+	assert_true(has_error(f, "longer than 10 bytes"));
+}
+
+// Arrays of every shape, with and without separators.
+static void
+test_sequences(void **state)
+{
+	struct fixture *f = *state;
+	Item items[3] = { { .v = 1 }, { .v = 2 }, { .v = 3 } };
+	Item *nulls[] = { &items[2], &items[0], NULL };
+	int ints[] = { 10, 20, 30, 40 };
+	Bag bag = { .items = items, .nitems = 3, .fixed = { 4, 3, 2, 1 },
+		    .ptrs = { &items[1], NULL, &items[0] }, .nulls = nulls,
+		    .begin = ints, .end = ints + 4 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
+	     " text = \"<{v}>\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" },\n"
+	     " fixed = fixed { at = \"fixed\", of = i32 {} },\n"
+	     " ptrs = fixed { at = \"ptrs\", of = ptr \"Item\" },\n"
+	     " nulls = nullterm { ptr = \"nulls\", of = ptr \"Item\" },\n"
+	     " range = range { begin = \"begin\", finish = \"end\", "
+	     "of = i32 {} } },\n"
+	     " text = \"{items} | {fixed*,} | {ptrs*/} | {nulls*+} | "
+	     "{range*; }\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "<1><2><3> | 4,3,2,1 | <2>/<null>/<1> | "
+			    "<3>+<1> | 10; 20; 30; 40");
+	json_t *n = node_at(f, &bag);
+	json_t *a = field(n, "items");
+	assert_int_equal(json_array_size(a), 3);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(a, 2), "v")), 3);
+	assert_int_equal(json_integer_value(json_array_get(field(n, "range"),
+							   3)), 40);
+	assert_true(json_is_null(json_array_get(field(n, "ptrs"), 1)));
+	assert_int_equal(f->st.nerrors, 0);
+}
+
+// Intrusive lists: NULL-terminated through `next`, circular through an
+// embedded link with the owner's sentinel; list elements are nodes.
+static void
+test_intrusive_lists(void **state)
+{
+	struct fixture *f = *state;
+	Item it[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
+	Bag bag = { .first = &it[0] };
+	it[0].next = &it[1];
+	it[1].next = &it[2];
+	// ring: bag.ring <-> it[3] <-> it[1] <-> bag.ring
+	bag.ring.next = (Item *)&it[3].link;
+	it[3].link.next = (Item *)&it[1].link;
+	it[1].link.next = (Item *)&bag.ring;
+	bag.ring.prev = (Item *)&it[1].link;
+	it[1].link.prev = (Item *)&it[3].link;
+	it[3].link.prev = (Item *)&bag.ring;
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "local l = require \"irsnap.list\"\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" }, "
+	     "text = \"{v}\", ref = \"{v}\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " first = l.null { first = \"first\", of = \"Item\", "
+	     "link = \"next\" },\n"
+	     " ring = l.sentinel { head = \"ring\", of = \"Item\", "
+	     "link = \"link\", prev = \"prev\" } },\n"
+	     " text = \"[{first*,}] [{ring*,}]\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "[1,2,3] [4,2]");
+	// it[1] is in both lists: one node, owned by the first list's Bag
+	assert_int_equal(f->st.nodes, 5);
+	assert_int_equal(json_array_size(nodes(f)), 5);
+	json_t *ring = field(node_at(f, &bag), "ring");
+	assert_int_equal(json_array_size(ring), 2);
+	char id[32];
+	snprintf(id, sizeof(id), "0x%llx",
+		 (unsigned long long)(uintptr_t)&it[3]);
+	assert_string_equal(json_string_value(json_array_get(ring, 0)), id);
+	assert_non_null(json_object_get(node_at(f, &it[3]), "span"));
+	assert_int_equal(f->st.nerrors, 0);
+	// an empty ring and an empty NULL list
+	bag.first = NULL;
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "[] []");
+}
+
+// Pointers own nodes (each once: a node reached again renders by its
+// ref), refs only refer; tagged pointers are masked; {@f} renders by ref.
+static void
+test_pointers_refs_and_tags(void **state)
+{
+	struct fixture *f = *state;
+	Item a = { .v = 7 }, b = { .v = 8 };
+	Bag bag = { .own = &a, .shared = &a, .tagged = (uintptr_t)&b | 3 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\", "
+	     "nx = ptr(\"next\", \"Item\") }, text = \"item {v}\", "
+	     "ref = \"%{v}\" }\n"
+	     "struct \"Bag\" { fields = { own = ptr(\"own\", \"Item\"),\n"
+	     " again = ptr(\"shared\", \"Item\"), r = ref(\"own\", \"Item\"),\n"
+	     " t = ptr(\"tagged\", \"Item\") { mask = ~7 } },\n"
+	     " text = \"{own}; {again}; {r}; {@own}; {t}; {own.v}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "item 7; %7; %7; %7; item 8; 7");
+	assert_int_equal(f->st.nodes, 3);
+	json_t *n = node_at(f, &bag);
+	char ida[32], idb[32];
+	snprintf(ida, sizeof(ida), "0x%llx", (unsigned long long)(uintptr_t)&a);
+	snprintf(idb, sizeof(idb), "0x%llx", (unsigned long long)(uintptr_t)&b);
+	assert_string_equal(json_string_value(field(n, "own")), ida);
+	assert_string_equal(json_string_value(field(n, "t")), idb);
+	json_t *r = field(n, "r");
+	assert_string_equal(json_string_value(json_object_get(r, "ref")), ida);
+	json_t *span = json_object_get(r, "span");
+	assert_int_equal(json_integer_value(json_array_get(span, 0)), 12);
+	assert_int_equal(json_integer_value(json_array_get(span, 1)), 14);
+	assert_string_equal(json_string_value(json_object_get(
+		node_at(f, &a), "parent")), json_string_value(
+			json_object_get(n, "id")));
+	assert_true(json_is_null(field(node_at(f, &a), "nx")));
+}
+
+// Unions by their tag; texts chosen by an enum; embedded structs;
+// indexes into a sequence of the nearest enclosing node.
+static void
+test_unions_by_and_index(void **state)
+{
+	struct fixture *f = *state;
+	Item items[2] = { { .v = 11 }, { .v = 22 } };
+	Item p = { .v = 5 };
+	Bag bag = { .items = items, .nitems = 2, .kind = 2, .u.d = 0.5,
+		    .idx = 1, .leaf = { .color = GREEN, .i32 = 9 } };
+	const char *src =
+	     "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
+	     " text = \"<{v}>\" }\n"
+	     "struct \"Leaf\" { node = false, fields = { c = enum \"color\","
+	     " n = scalar \"i32\" }, text = { by = \"c\", RED = \"red\","
+	     " GREEN = \"green {n}\", default = \"other\" } }\n"
+	     "struct \"Bag\" { fields = { kind = scalar \"kind\",\n"
+	     " u = union { tag = \"kind\", cases = { [1] = scalar \"u.i\","
+	     " [2] = f64 \"u.d\", [3] = ptr(\"u.p\", \"Item\") } },\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" },\n"
+	     " at = index(\"idx\", \"Bag.items\"), leaf = embed(\"leaf\", "
+	     "\"Leaf\") },\n"
+	     " text = \"{u}|{u:%.3f}|{at}|{leaf}\" }\n";
+	load(f, src);
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "0.5|0.500|<22>|green 9");
+	json_t *n = node_at(f, &bag);
+	assert_true(json_real_value(field(n, "u")) == 0.5);
+	json_t *at = field(n, "at");
+	assert_int_equal(json_integer_value(json_object_get(at, "index")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		at, "value"), "v")), 22);
+	assert_string_equal(json_string_value(json_object_get(
+		field(n, "leaf"), "c")), "GREEN");
+	bag.kind = 3;
+	bag.u.p = &p;
+	bag.leaf.color = BLUE;
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "<5>|<5>|<22>|other");
+	// a tag with no case, an index out of range: errors, rest kept
+	bag.kind = 9;
+	bag.idx = 7;
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "<bad tag>|<bad tag>|<bad index 7>|"
+			    "other");
+	assert_true(has_error(f, "index 7 out of range: Bag.items has 2"));
+	assert_true(has_error(f, "field u: no case for kind = 9"));
+	assert_non_null(json_object_get(field(node_at(f, &bag), "u"),
+					"error"));
+}
+
+// Formats, conditionals with else, Lua text functions and computed
+// fields (the slow path).
+static void
+test_formats_conditionals_lua(void **state)
+{
+	struct fixture *f = *state;
+	Leaf l = { .i32 = 42, .f64 = 3.14159, .cstr = "ab", .u8 = 0 };
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS ",\n"
+	     " twice = computed(function(n) return n.i32 * 2 end) },\n"
+	     " text = \"{i32:%05d}|{i32:%x}|{f64:%.2f}|{cstr:%-4s}|"
+	     "{?u8}yes{:}no{/}|{twice}|{{}}\" }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "00042|2a|3.14|ab  |no|84|{}");
+	assert_int_equal(json_integer_value(field(node_at(f, &l), "twice")),
+			 84);
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     " text = function(n) return string.format(\"%s=%d:%s\", "
+	     "n._type, n.i32, n.cstr) end }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "Leaf=42:ab");
+}
+
+/* }====================================================== */
+
+/* {====================================================== corrupt memory */
+
+// A page that is not mapped: reading it faults.
+static void *
+dead_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+#define OWNERS "layout { name = \"w\", root = \"Bag\" }\n" \
+	"local l = require \"irsnap.list\"\n" \
+	"struct \"Item\" { fields = { v = scalar \"v\", " \
+	"nx = ref(\"next\", \"Item\") }, text = \"{v}\" }\n" \
+	"struct \"Bag\" { fields = {\n" \
+	" items = array { ptr = \"items\", count = \"nitems\", " \
+	"of = \"Item\" },\n" \
+	" own = ptr(\"own\", \"Item\"), first = l.null { first = " \
+	"\"first\", of = \"Item\", link = \"next\" },\n" \
+	" ring = l.sentinel { head = \"ring\", of = \"Item\", " \
+	"link = \"link\", prev = \"prev\" } },\n" \
+	" text = \"[{items*,}] [{own}] [{first*,}] [{ring*,}] end\" }\n"
+
+// An unreadable pointer is recorded with its address, shown as
+// <unreadable 0x...>, and the walk goes on.
+static void
+test_unreadable_pointer(void **state)
+{
+	struct fixture *f = *state;
+	void *bad = dead_page();
+	Item ok = { .v = 1 };
+	Bag bag = { .own = bad, .first = &ok };
+	load(f, OWNERS);
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	walk(f, &bag, NULL);
+	char want[128];
+	snprintf(want, sizeof(want), "[] [<unreadable %p>] [1] [] end", bad);
+	assert_string_equal(f->text, want);
+	assert_int_equal(f->st.nerrors, 1);
+	snprintf(want, sizeof(want), "field own: unreadable pointer %p", bad);
+	assert_true(has_error(f, want));
+	json_t *e = json_array_get(json_object_get(f->json, "errors"), 0);
+	char addr[32];
+	snprintf(addr, sizeof(addr), "%p", bad);
+	assert_string_equal(json_string_value(json_object_get(e, "address")),
+			    addr);
+	assert_string_equal(json_string_value(json_object_get(e, "field")),
+			    "own");
+	assert_string_equal(json_string_value(json_object_get(e, "type")),
+			    "Bag");
+	assert_non_null(json_object_get(field(node_at(f, &bag), "own"),
+					"error"));
+	assert_non_null(node_at(f, &ok));
+	munmap(bad, 4096);
+}
+
+// A list that comes back on itself: the elements before the cycle are
+// walked once, the cycle is an error at that node, the walk ends.
+static void
+test_list_cycle(void **state)
+{
+	struct fixture *f = *state;
+	Item it[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
+	Bag bag = { 0 };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	bag.first = &it[0];
+	for (int i = 0; i < 3; i++)
+		it[i].next = &it[i + 1];
+	it[3].next = &it[1];	// 1 2 3 4 2 3 4 ...
+	load(f, OWNERS);
+	walk(f, &bag, NULL);
+	char want[128];
+	snprintf(want, sizeof(want), "[] [<null>] [1,2,3,4,<cycle at %p>] [] "
+		 "end", (void *)&it[1]);
+	assert_string_equal(f->text, want);
+	assert_true(has_error(f, "list cycle: element 3 links back to"));
+	assert_int_equal(f->st.nodes, 5);
+	assert_int_equal(json_array_size(field(node_at(f, &bag), "first")),
+			 4);
+	// a sentinel ring whose last element misses the sentinel
+	bag.first = NULL;
+	bag.ring.next = (Item *)&it[0].link;
+	it[0].link.next = (Item *)&it[0].link;	// itself
+	it[0].link.prev = (Item *)&bag.ring;
+	walk(f, &bag, NULL);
+	snprintf(want, sizeof(want), "[] [<null>] [] [1,<cycle at %p>] end",
+		 (void *)&it[0]);
+	assert_string_equal(f->text, want);
+}
+
+// A broken back link (prev) is reported once; the list still prints.
+static void
+test_broken_prev_link(void **state)
+{
+	struct fixture *f = *state;
+	Item it[2] = { { .v = 1 }, { .v = 2 } };
+	Bag bag = { 0 };
+	bag.ring.next = (Item *)&it[0].link;
+	it[0].link.next = (Item *)&it[1].link;
+	it[1].link.next = (Item *)&bag.ring;
+	it[0].link.prev = (Item *)&bag.ring;
+	it[1].link.prev = (Item *)&bag.ring;	// should be &it[0].link
+	load(f, OWNERS);
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "[] [<null>] [] [1,2] end");
+	assert_int_equal(f->st.nerrors, 1);
+	assert_true(has_error(f, "list broken: element 1"));
+}
+
+// A count of 2^31 is an error at its node, found before anything is read:
+// the walk neither hangs nor allocates for it.
+static void
+test_absurd_count(void **state)
+{
+	struct fixture *f = *state;
+	Item it = { .v = 5 };
+	Bag bag = { .items = &it, .nitems = 1u << 31, .own = &it };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	load(f, OWNERS);
+	time_t t0 = time(NULL);
+	walk(f, &bag, NULL);
+	assert_true(time(NULL) - t0 < 5);
+	assert_string_equal(f->text, "[<bad count 2147483648>] [5] [] [] end");
+	assert_true(has_error(f, "count 2147483648 exceeds the limit"));
+	// a count the memory does not back: two elements, then a page that
+	// is not mapped ends the sequence, with one error
+	char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(pages != MAP_FAILED);
+	assert_int_equal(mprotect(pages + 4096, 4096, PROT_NONE), 0);
+	bag.items = (Item *)(pages + 4096 - 2 * sizeof(Item));
+	bag.items[0] = (Item){ .v = 1 };
+	bag.items[1] = (Item){ .v = 2 };
+	bag.nitems = 1000000;
+	walk(f, &bag, NULL);
+	char want[128];
+	snprintf(want, sizeof(want), "[1,2,<unreadable %p>] [5] [] [] end",
+		 (void *)(pages + 4096));
+	assert_string_equal(f->text, want);
+	assert_int_equal(f->st.nerrors, 1);
+	assert_true(has_error(f, "unreadable element 2"));
+	assert_int_equal(json_array_size(field(node_at(f, &bag), "items")), 2);
+	munmap(pages, 8192);
+}
+
+// Two lists sharing a tail (overlapping nodes): each node once, the second
+// list renders the shared ones by reference; parents stay the first owner.
+static void
+test_overlapping_lists(void **state)
+{
+	struct fixture *f = *state;
+	Item it[3] = { { .v = 1 }, { .v = 2 }, { .v = 3 } };
+	Item shared_head = { .v = 9, .next = &it[1] };
+	Bag bag = { .first = &it[0], .own = &shared_head };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	it[0].next = &it[1];
+	it[1].next = &it[2];
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "local l = require \"irsnap.list\"\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" }, "
+	     "text = \"{v}\", ref = \"#{v}\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " first = l.null { first = \"first\", of = \"Item\", "
+	     "link = \"next\" },\n"
+	     " other = l.null { first = \"own\", of = \"Item\", "
+	     "link = \"next\" } },\n"
+	     " text = \"{first*,} / {other*,}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "1,2,3 / 9,#2,#3");
+	assert_int_equal(f->st.nodes, 5);
+	assert_int_equal(json_array_size(nodes(f)), 5);
+	assert_int_equal(json_array_size(field(node_at(f, &bag), "other")),
+			 3);
+}
+
+// max_nodes stops the walk: truncated, one error, valid JSON.
+static void
+test_node_limit_truncates(void **state)
+{
+	struct fixture *f = *state;
+	Item it[10];
+	Bag bag = { .first = &it[0] };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	for (int i = 0; i < 10; i++) {
+		it[i] = (Item){ .v = i, .next = i < 9 ? &it[i + 1] : NULL };
+	}
+	load(f, OWNERS);
+	walk_limits(f, &bag, NULL, &(struct irs_limits){ .max_nodes = 4 });
+	assert_true(f->st.truncated);
+	assert_int_equal(f->st.nodes, 4);
+	assert_string_equal(f->text, "[] [<null>] [0,1,2,<truncated>");
+	assert_true(has_error(f, "walk stopped: max nodes of 4 reached"));
+	assert_int_equal(json_array_size(nodes(f)), 4);
+	assert_true(json_is_true(json_object_get(json_object_get(f->json,
+		"stats"), "truncated")));
+}
+
+// A pointer chain deeper than max_depth, and one deeper than the C stack
+// allows: both "too deep" errors, no crash.
+static void
+test_deep_chains(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 300000 };
+	Item *chain = calloc(N, sizeof(Item));
+	for (int i = 0; i < N; i++) {
+		chain[i].v = i;
+		chain[i].next = i + 1 < N ? &chain[i + 1] : NULL;
+	}
+	load(f, "layout { name = \"w\", root = \"Item\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\", "
+	     "nx = ptr(\"next\", \"Item\") }, text = \"{v} {nx}\" }\n");
+	walk_limits(f, chain, NULL, &(struct irs_limits){ .max_depth = 5 });
+	assert_string_equal(f->text, "0 1 2 3 4 <too deep>");
+	assert_true(has_error(f, "too deep"));
+	walk_limits(f, chain, NULL,
+		    &(struct irs_limits){ .max_depth = 4000000 });
+	assert_true(has_error(f, "too deep"));	// the stack guard
+	assert_true(f->st.nodes > 1000);
+	assert_non_null(strstr(f->text, "<too deep>"));
+	free(chain);
+}
+
+// A root that cannot be read fails the call and leaves no file.
+static void
+test_unreadable_root_fails(void **state)
+{
+	struct fixture *f = *state;
+	void *bad = dead_page();
+	load(f, OWNERS);
+	char *text;
+	struct irs_snapshot *snap = NULL;
+	struct irs_error *err = irs_snapshot_text(f->lo, fake_memory(&f->ft),
+						  (uintptr_t)bad, NULL, NULL,
+						  &text, &snap);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_FAULT);
+	assert_non_null(strstr(err->message, "cannot read the IR root, a Bag"));
+	irs_error_destroy(err);
+	char dir[] = "/tmp/irsnap-walk-XXXXXX", tp[64], jp[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(tp, sizeof(tp), "%s/s.ir", dir);
+	snprintf(jp, sizeof(jp), "%s/s.json", dir);
+	err = irs_snapshot_write(f->lo, fake_memory(&f->ft), (uintptr_t)bad,
+				 NULL, NULL, tp, jp, &snap);
+	assert_non_null(err);
+	irs_error_destroy(err);
+	assert_int_equal(rmdir(dir), 0);	// empty: nothing left behind
+	err = irs_snapshot_text(f->lo, fake_memory(&f->ft), 0x1000, "Nope",
+				NULL, &text, &snap);
+	assert_int_equal(err->code, IRS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(err->message, "no type 'Nope' (it has: Item, "
+			       "Bag)"));
+	irs_error_destroy(err);
+	munmap(bad, 4096);
+}
+
+/* }====================================================== */
+
+// irs_snapshot_write: both files, atomically, the same text as in memory,
+// the JSON in the documented shape.
+static void
+test_snapshot_write_files(void **state)
+{
+	struct fixture *f = *state;
+	Item it[2] = { { .v = 1, .next = &it[1] }, { .v = 2 } };
+	Bag bag = { .first = &it[0] };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	load(f, OWNERS);
+	char dir[] = "/tmp/irsnap-walk-XXXXXX", tp[64], jp[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(tp, sizeof(tp), "%s/0001-p.before.ir", dir);
+	snprintf(jp, sizeof(jp), "%s/0001-p.before.json", dir);
+	struct irs_snapshot *snap;
+	assert_null(irs_snapshot_write(f->lo, fake_memory(&f->ft),
+				       (uintptr_t)&bag, "Bag", NULL, tp, jp,
+				       &snap));
+	char *text, *mem;
+	size_t len;
+	struct irs_snapshot *s2;
+	assert_null(irs_file_read(tp, &text, &len));
+	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
+				      (uintptr_t)&bag, NULL, NULL, &mem, &s2));
+	assert_string_equal(text, mem);
+	assert_string_equal(text, "[] [<null>] [1,2] [] end");
+	struct irs_snapshot_stats a, b;
+	irs_snapshot_get_stats(snap, &a);
+	irs_snapshot_get_stats(s2, &b);
+	assert_string_equal(a.hash, b.hash);
+	assert_int_equal(strlen(a.hash), 16);
+	json_t *doc = json_load_file(jp, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")),
+			    "irsnap.snapshot/1");
+	assert_string_equal(json_string_value(json_object_get(doc,
+			    "text_file")), "0001-p.before.ir");
+	json_t *root = json_object_get(doc, "root");
+	assert_string_equal(json_string_value(json_object_get(root, "type")),
+			    "Bag");
+	assert_true(json_is_array(json_object_get(json_object_get(doc,
+		"reduce"), "units")));
+	assert_int_equal(json_array_size(json_object_get(doc, "errors")), 0);
+	json_t *st = json_object_get(doc, "stats");
+	assert_int_equal(json_integer_value(json_object_get(st, "nodes")), 3);
+	assert_int_equal(json_integer_value(json_object_get(st,
+			 "text_bytes")), strlen(text));
+	assert_string_equal(json_string_value(json_object_get(st, "hash")),
+			    a.hash);
+	json_decref(doc);
+	free(text);
+	free(mem);
+	irs_snapshot_destroy(snap);
+	irs_snapshot_destroy(s2);
+	unlink(tp);
+	unlink(jp);
+	assert_int_equal(rmdir(dir), 0);	// no temporary file left
+}
+
+// Lua verifiers see node tables through snap:nodes and snap:node; a
+// snapshot kept past its verifier is dead, not a dangling pointer; a
+// verifier that fails is a layout error.
+static void
+test_lua_verifiers(void **state)
+{
+	struct fixture *f = *state;
+	Item it[3] = { { .v = 1 }, { .v = -2 }, { .v = 3 } };
+	Bag bag = { .first = &it[0] };
+	bag.ring.next = bag.ring.prev = (Item *)&bag.ring;
+	it[0].next = &it[1];
+	it[1].next = &it[2];
+	load(f, OWNERS
+	     "verifier { name = \"positive\", check = function(snap)\n"
+	     "  local p = {}\n"
+	     "  for n in snap:nodes \"Item\" do\n"
+	     "    if n.v < 0 then p[#p + 1] = n._id .. \" is \" .. n.v end\n"
+	     "    if n.nx and not snap:node(n.nx) then p[#p + 1] = \"lost\" end\n"
+	     "  end\n"
+	     "  if #snap ~= 4 or #snap:root().first ~= 3 then "
+	     "p[#p + 1] = \"count\" end\n"
+	     "  kept = snap\n"
+	     "  return p\n"
+	     "end }\n"
+	     "verifier { name = \"silent\", call = \"check({ir})\" }\n");
+	char *problems;
+	uint32_t n;
+	struct irs_error *err = irs_layout_verify(f->lo, fake_memory(&f->ft),
+						  (uintptr_t)&bag, NULL,
+						  &problems, &n);
+	if (err)
+		fprintf(stderr, "verify: %s\n", err->message);
+	assert_null(err);
+	char want[96];
+	snprintf(want, sizeof(want), "positive: %p is -2\n", (void *)&it[1]);
+	assert_string_equal(problems, want);
+	assert_int_equal(n, 1);
+	free(problems);
+	// kept past its verifier, the snapshot is dead, not dangling
+	load(f, "layout { name = \"w\", root = \"Item\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\",\n"
+	     " c = computed(function(n) for _ in kept:nodes() do end end) },\n"
+	     " text = \"{v}:{c}\" }\n"
+	     "verifier { name = \"a\", check = function(snap) kept = snap "
+	     "end }\n");
+	assert_null(irs_layout_verify(f->lo, fake_memory(&f->ft),
+				      (uintptr_t)&it[0], NULL, &problems, &n));
+	assert_int_equal(n, 0);
+	free(problems);
+	walk(f, &it[0], NULL);
+	assert_string_equal(f->text, "1:<error>");
+	assert_true(has_error(f, "w.lua:3: this snapshot is gone"));
+	// a verifier that fails is the layout's error, at its line
+	load(f, "layout { name = \"w\", root = \"Item\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" } }\n"
+	     "verifier { name = \"boom\", check = function(snap)\n"
+	     "  error(\"boom\") end }\n");
+	err = irs_layout_verify(f->lo, fake_memory(&f->ft), (uintptr_t)&it[0],
+				NULL, &problems, &n);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_LAYOUT);
+	assert_string_equal(err->message, "w.lua:4: boom");
+	irs_error_destroy(err);
+}
+
+// The visited set: adds, lookups and removals agree with a plain array.
+static void
+test_visited_set(void **state)
+{
+	(void)state;
+	struct irs_visited v;
+	irs_visited_init(&v);
+	enum { N = 50000 };
+	uint64_t *keys = malloc(N * sizeof(*keys));
+	bool added;
+	for (int i = 0; i < N; i++) {
+		keys[i] = 0x10000 + (uint64_t)(i * 48) + (i % 7) * 0x1000000;
+		assert_true(irs_visited_add(&v, keys[i], &added));
+		assert_true(added);
+	}
+	assert_true(irs_visited_add(&v, keys[5], &added));
+	assert_false(added);
+	for (int i = 0; i < N; i += 3)
+		irs_visited_remove(&v, keys[i]);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(irs_visited_has(&v, keys[i]), i % 3 != 0);
+	assert_false(irs_visited_has(&v, 8));
+	irs_visited_deinit(&v);
+	free(keys);
+}
+
+int
+main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_scalars_of_every_width),
+		T(test_strings),
+		T(test_sequences),
+		T(test_intrusive_lists),
+		T(test_pointers_refs_and_tags),
+		T(test_unions_by_and_index),
+		T(test_formats_conditionals_lua),
+		T(test_unreadable_pointer),
+		T(test_list_cycle),
+		T(test_broken_prev_link),
+		T(test_absurd_count),
+		T(test_overlapping_lists),
+		T(test_node_limit_truncates),
+		T(test_deep_chains),
+		T(test_unreadable_root_fails),
+		T(test_snapshot_write_files),
+		T(test_lua_verifiers),
+		cmocka_unit_test(test_visited_set),
+	};
+	return cmocka_run_group_tests_name("walker", tests, NULL, NULL);
+}
