@@ -1,0 +1,47 @@
+// irsnap validate PATH: a run directory, or one file, against its schema.
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "session.h"
+
+int
+cmd_validate(int argc, char **argv)
+{
+	struct irs_buf out;
+	uint32_t nproblems = 0, nfiles = 0;
+
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: irsnap validate PATH\n"
+		       "Checks a run directory (manifest.json, failure.json, "
+		       "every snapshot they name)\nor one JSON file (schema "
+		       "from its \"schema\" member) against irsnap's schemas.\n"
+		       "Exit status: 0 valid, 1 invalid, 2 unreadable.\n"
+		       "Example: irsnap validate irsnap-out/latest\n");
+		return EXIT_OK;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: irsnap validate PATH\n");
+		return EXIT_USAGE;
+	}
+	irs_buf_init(&out);
+	struct irs_error *err = irs_validate_path(argv[1], &out, &nproblems,
+						  &nfiles);
+	if (err) {
+		irs_buf_deinit(&out);
+		return cli_fail(err);
+	}
+	if (out.len)
+		fputs(out.data, stdout);
+	irs_buf_deinit(&out);
+	if (nproblems) {
+		printf("%s: invalid: %u problem%s in %u file%s checked\n",
+		       argv[1], nproblems, nproblems == 1 ? "" : "s", nfiles,
+		       nfiles == 1 ? "" : "s");
+		return EXIT_BAD;
+	}
+	printf("%s: valid (%u file%s checked)\n", argv[1], nfiles,
+	       nfiles == 1 ? "" : "s");
+	return EXIT_OK;
+}

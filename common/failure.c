@@ -1,0 +1,197 @@
+// failure.json (irsnap.failure/1): what failed, where, the backtrace, the
+// snapshots to look at, and the command that reduces the failing input.
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+// A backtrace deeper than this is a runaway recursion; its top says enough.
+enum { MAX_FRAMES = 64 };
+
+// Bytes a POSIX shell leaves alone outside quotes.
+static bool
+shell_safe(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-./=:,+@%^", *s))
+			return false;
+	return true;
+}
+
+bool
+irs_buf_shell_quote(struct irs_buf *b, const char *s)
+{
+	if (shell_safe(s))
+		return irs_buf_puts(b, s);
+	irs_buf_puts(b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			irs_buf_puts(b, "'\\''");
+		else
+			irs_buf_append(b, s, 1);
+	}
+	return irs_buf_puts(b, "'");
+}
+
+char *
+irs_failure_reduce_command(const char *rerun, const char *exe,
+			   const char *pass, const char *before)
+{
+	struct irs_buf cmd, b;
+
+	irs_buf_init(&cmd);
+	for (const char *p = rerun; *p; ) {
+		if (!strncmp(p, "{exe}", 5)) {
+			irs_buf_shell_quote(&cmd, exe ? exe : "");
+			p += 5;
+		} else if (!strncmp(p, "{pass}", 6)) {
+			irs_buf_shell_quote(&cmd, pass ? pass : "");
+			p += 6;
+		} else if (!strncmp(p, "{input}", 7)) {
+			irs_buf_puts(&cmd, "{}");	// reducer's candidate
+			p += 7;
+		} else {
+			irs_buf_append(&cmd, p++, 1);
+		}
+	}
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "irsnap reduce ");
+	irs_buf_shell_quote(&b, before);
+	irs_buf_puts(&b, " --crash ");
+	irs_buf_shell_quote(&b, cmd.data ? cmd.data : "");
+	bool oom = cmd.oom || b.oom;
+	irs_buf_deinit(&cmd);
+	if (oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return irs_buf_steal(&b);
+}
+
+static json_t *
+frame_json(const struct irs_frame_info *f, uint32_t i)
+{
+	char pc[32];
+	snprintf(pc, sizeof(pc), "0x%llx", (unsigned long long)f->pc);
+	// The front end fills fixed arrays; make sure they end.
+	char function[sizeof(f->function)], file[sizeof(f->file)];
+	snprintf(function, sizeof(function), "%s", f->function);
+	snprintf(file, sizeof(file), "%s", f->file);
+	return json_pack("{s:I, s:s, s:o, s:o, s:o}",
+			 "index", (json_int_t)i,
+			 "pc", pc,
+			 "function", irs_json_text(*function ? function : NULL),
+			 "file", irs_json_text(*file ? file : NULL),
+			 "line", f->line ? json_integer(f->line) : json_null());
+}
+
+// Frames through t->frame until it says NOT_FOUND; any other error ends
+// the list too and is recorded, since a partial backtrace still helps.
+static struct irs_error *
+backtrace(const struct irs_target *t, json_t *doc)
+{
+	json_t *frames = json_array();
+	char *why = NULL;
+
+	if (!frames)
+		return &irs_enomem;
+	for (uint32_t i = 0; t && t->frame && i < MAX_FRAMES; i++) {
+		struct irs_frame_info f;
+		memset(&f, 0, sizeof(f));
+		struct irs_error *err = t->frame(t->arg, i, &f);
+		if (err) {
+			if (err->code != IRS_ERROR_NOT_FOUND)
+				why = strdup(err->message);
+			irs_error_destroy(err);
+			break;
+		}
+		if (json_array_append_new(frames, frame_json(&f, i)) != 0) {
+			json_decref(frames);
+			free(why);
+			return &irs_enomem;
+		}
+	}
+	if (!t || !t->frame)
+		why = strdup("the debugger gave no backtrace");
+	int r = json_object_set_new(doc, "backtrace", frames);
+	if (why)
+		r |= json_object_set_new(doc, "backtrace_error",
+					 irs_json_text(why));
+	free(why);
+	return r ? &irs_enomem : NULL;
+}
+
+static json_t *
+pass_json(const struct irs_failure_site *site)
+{
+	if (!site->pass)
+		return json_null();
+	return json_pack("{s:o, s:o}", "name", irs_json_text(site->pass),
+			 "seq", site->seq ? json_integer(site->seq)
+					  : json_null());
+}
+
+static json_t *
+before_json(const struct irs_failure_site *site)
+{
+	if (!site->before_text && !site->before_json)
+		return json_null();
+	return json_pack("{s:o, s:o}", "text", irs_json_text(site->before_text),
+			 "json", irs_json_text(site->before_json));
+}
+
+static json_t *
+reduce_json(const struct irs_failure_site *site)
+{
+	if (!site->rerun || !site->before_text)
+		return json_null();
+	char *before = irs_path_join(site->dir, site->before_text);
+	if (!before)
+		return NULL;
+	char *cmd = irs_failure_reduce_command(site->rerun, site->exe,
+					       site->pass, before);
+	free(before);
+	json_t *j = cmd ? irs_json_text(cmd) : NULL;
+	free(cmd);
+	return j;
+}
+
+struct irs_error *
+irs_failure_build(const struct irs_failure_site *site,
+		  const struct irs_target *t,
+		  const struct irs_failure_info *info, json_t *crash,
+		  json_t **ret)
+{
+	// requires: signo > 0 exactly for kind "signal" (session.c checks).
+	bool is_signal = info->signo > 0;
+	json_t *sig = is_signal ? json_pack("{s:i, s:o}", "number",
+					    (int)info->signo, "name",
+					    irs_json_text(info->signame))
+				: json_null();
+	// "backtrace" is filled in below; setting a member keeps its place.
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:o, s:o, s:o, s:[], s:o, s:o, s:o}",
+		"schema", "irsnap.failure/1",
+		"run_id", site->run_id,
+		"kind", is_signal ? "signal" : "verifier",
+		"signal", sig,
+		"message", irs_json_text(info->message),
+		"pass", pass_json(site),
+		"backtrace",
+		"before_snapshot", before_json(site),
+		"crash_snapshot", crash ? crash : json_null(),
+		"reduce_command", reduce_json(site));
+	if (!doc)
+		return &irs_enomem;
+	struct irs_error *err = backtrace(t, doc);
+	if (err) {
+		json_decref(doc);
+		return err;
+	}
+	*ret = doc;
+	return NULL;
+}

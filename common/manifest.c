@@ -1,0 +1,216 @@
+// manifest.json (irsnap.manifest/1): built as a jansson document and
+// rewritten whole, atomically, after every event, so a reader (or a
+// debugger killed at any moment) always finds a complete manifest.
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "session.h"
+
+void
+irs_manifest_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+json_t *
+irs_json_text(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	// Names and output read from the debuggee need not be UTF-8; jansson
+	// refuses those, so bytes of broken sequences become '?'.
+	char *copy = strdup(s);
+	if (!copy)
+		return NULL;
+	unsigned char *u = (unsigned char *)copy;
+	for (size_t i = 0; u[i]; ) {
+		size_t len = u[i] < 0x80 ? 1 : u[i] >= 0xf0 ? 4
+			   : u[i] >= 0xe0 ? 3 : u[i] >= 0xc2 ? 2 : 0;
+		size_t k = 1;
+		while (len > 1 && k < len && (u[i + k] & 0xc0) == 0x80)
+			k++;
+		if (len == 0 || k < len || u[i] > 0xf4) {
+			u[i++] = '?';
+			continue;
+		}
+		i += len;
+	}
+	j = json_string(copy);
+	if (!j) {
+		// Overlong or surrogate forms: keep ASCII only.
+		for (size_t i = 0; u[i]; i++)
+			if (u[i] >= 0x80)
+				u[i] = '?';
+		j = json_string(copy);
+	}
+	free(copy);
+	return j;
+}
+
+// A string member, or null for NULL.
+static json_t *
+str_or_null(const char *s)
+{
+	return irs_json_text(s);
+}
+
+static json_t *
+formats(const struct irs_session_config *cfg)
+{
+	json_t *a = json_array();
+	if (cfg->write_text)
+		json_array_append_new(a, json_string("text"));
+	if (cfg->write_json)
+		json_array_append_new(a, json_string("json"));
+	return a;
+}
+
+struct irs_error *
+irs_manifest_init(struct irs_manifest *m, const char *dir, const char *run_id,
+		  const struct irs_session_config *cfg, const char *layout_name)
+{
+	char now[32];
+
+	memset(m, 0, sizeof(*m));
+	irs_manifest_now(now, sizeof(now));
+	m->path = irs_path_join(dir, "manifest.json");
+	m->run_id = strdup(run_id);
+	// json_pack's "o" steals each reference, and on any failure frees
+	// what it was given, so this is all-or-nothing. The events array gets
+	// an extra reference of ours to outlive a failure; dropped below.
+	m->events = json_incref(json_array());
+	m->root = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:n}",
+		"schema", "irsnap.manifest/1",
+		"run_id", run_id,
+		"irsnap_version", IRS_VERSION,
+		"created", now,
+		"updated", now,
+		"status", "running",
+		"debugger", str_or_null(cfg->debugger),
+		"debuggee", json_pack("{s:o, s:o, s:o}",
+				      "exe", str_or_null(cfg->debuggee),
+				      "args", str_or_null(cfg->args),
+				      "pid", cfg->pid > 0 ?
+				      json_integer(cfg->pid) : json_null()),
+		"layout", json_pack("{s:o, s:o}",
+				    "path", str_or_null(cfg->layout_path),
+				    "name", str_or_null(layout_name)),
+		"options", json_pack("{s:b, s:o}",
+				     "changed_only", cfg->changed_only,
+				     "formats", formats(cfg)),
+		"events", m->events,
+		"failure");
+	json_decref(m->events);		// root holds it (if any); we borrow
+	if (!m->root)
+		m->events = NULL;
+	if (!m->path || !m->run_id || !m->root) {
+		irs_manifest_deinit(m);
+		return &irs_enomem;
+	}
+	return NULL;
+}
+
+void
+irs_manifest_deinit(struct irs_manifest *m)
+{
+	json_decref(m->root);
+	free(m->path);
+	free(m->run_id);
+	memset(m, 0, sizeof(*m));
+}
+
+struct irs_error *
+irs_manifest_save(struct irs_manifest *m)
+{
+	char now[32];
+	struct irs_atomic_file af;
+
+	irs_manifest_now(now, sizeof(now));
+	if (json_object_set_new(m->root, "updated", json_string(now)) != 0)
+		return &irs_enomem;
+	struct irs_error *err = irs_atomic_open(&af, m->path);
+	if (err)
+		return err;
+	if (json_dumpf(m->root, af.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+	    != 0 || fputc('\n', af.fp) == EOF) {
+		// The commit below sees the stream's error and names the file.
+		if (!ferror(af.fp)) {
+			irs_atomic_abort(&af);
+			return irs_error_format(IRS_ERROR_IO, "%s: cannot "
+						"write", m->path);
+		}
+	}
+	return irs_atomic_commit(&af);
+}
+
+bool
+irs_manifest_set_status(struct irs_manifest *m, const char *status)
+{
+	return json_object_set_new(m->root, "status", json_string(status)) == 0;
+}
+
+bool
+irs_manifest_push_event(struct irs_manifest *m, json_t *ev)
+{
+	return ev && json_array_append_new(m->events, ev) == 0;
+}
+
+void
+irs_manifest_pop_event(struct irs_manifest *m)
+{
+	size_t n = json_array_size(m->events);
+	if (n)
+		json_array_remove(m->events, n - 1);
+}
+
+json_t *
+irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
+		   const char *text, const char *json, bool skipped,
+		   const struct irs_snapshot_stats *st)
+{
+	json_t *snap;
+	if (skipped || (!text && !json)) {
+		snap = json_null();
+	} else {
+		snap = json_object();
+		if (text)
+			json_object_set_new(snap, "text", json_string(text));
+		if (json)
+			json_object_set_new(snap, "json", json_string(json));
+	}
+	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:b, s:s, "
+			 "s:I, s:n, s:[]}",
+			 "seq", (json_int_t)seq,
+			 "pass", irs_json_text(pass ? pass : ""),
+			 "phase", phase,
+			 "snapshot", snap,
+			 "nodes", (json_int_t)st->nodes,
+			 "bytes", (json_int_t)st->bytes,
+			 "text_bytes", (json_int_t)st->text_bytes,
+			 "json_bytes", (json_int_t)st->json_bytes,
+			 "truncated", st->truncated,
+			 "hash", st->hash,
+			 "walk_errors", (json_int_t)st->nerrors,
+			 "cpu_s",
+			 "verifiers");
+}
+
+bool
+irs_manifest_event_verifier(json_t *ev, const char *name, uint32_t problems,
+			    const char *output)
+{
+	json_t *list = json_object_get(ev, "verifiers");
+	json_t *v = json_pack("{s:o, s:I, s:o}", "name",
+			      irs_json_text(name ? name : ""),
+			      "problems", (json_int_t)problems,
+			      "output", str_or_null(output));
+	return list && v && json_array_append_new(list, v) == 0;
+}

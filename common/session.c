@@ -1,0 +1,641 @@
+// A tracing session: one run directory, one manifest, one event per pass
+// boundary. Every public call leaves the directory valid: snapshot files
+// first, then the manifest that names them, and when a write fails the
+// call undoes its own files and in-memory event, so the manifest on disk
+// (the previous one) and the session agree.
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session.h"
+
+// Lines of passes `ir-status` shows; older ones are summed up in one line.
+enum { STATUS_PASSES = 20 };
+
+struct event {
+	uint32_t seq;
+	char *pass;
+	char *type;		// layout type of the root, NULL: the default
+	uint64_t root;
+	bool open;		// begun, not yet ended
+	bool has_cpu0;
+	double cpu0;		// debuggee CPU seconds at entry
+	bool has_cpu;
+	double cpu_s;		// spent in the pass, once ended
+	char hash[17];		// of the before text
+	char *text, *json;	// before snapshot, relative; NULL: not written
+	json_t *before, *after;	// borrowed from the manifest's events
+};
+
+struct irs_session {
+	const struct irs_layout *lo;
+	struct irs_session_config cfg;	// strings point into the copies:
+	char *debugger, *debuggee, *args, *layout_path;
+	char *dir;		// the run directory, absolute
+	struct irs_manifest man;
+	struct event *events;
+	uint32_t nevents, capevents;
+	bool failed;
+};
+
+/* {==== Creation ========================================================= */
+
+static bool
+copy_str(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return !src || *dst;
+}
+
+static bool
+copy_config(struct irs_session *s, const struct irs_session_config *cfg)
+{
+	s->cfg = *cfg;
+	if (!copy_str(&s->debugger, cfg->debugger) ||
+	    !copy_str(&s->debuggee, cfg->debuggee) ||
+	    !copy_str(&s->args, cfg->args) ||
+	    !copy_str(&s->layout_path, cfg->layout_path))
+		return false;
+	s->cfg.dir = NULL;	// only needed to create the directory
+	s->cfg.debugger = s->debugger;
+	s->cfg.debuggee = s->debuggee;
+	s->cfg.args = s->args;
+	s->cfg.layout_path = s->layout_path;
+	// Neither format asked for is a caller who left the defaults.
+	if (!s->cfg.write_text && !s->cfg.write_json)
+		s->cfg.write_text = s->cfg.write_json = true;
+	return true;
+}
+
+// The first manifest of the run, written in the staging directory under
+// the name the run is about to get.
+static struct irs_error *
+fill_run(void *arg, const char *stage_dir, const char *final_dir,
+	 const char *id)
+{
+	struct irs_session *s = arg;
+	(void)final_dir;
+	irs_manifest_deinit(&s->man);	// a name taken: start over
+	struct irs_error *err = irs_manifest_init(&s->man, stage_dir, id,
+		&s->cfg, s->lo ? irs_layout_name(s->lo) : NULL);
+	return err ? err : irs_manifest_save(&s->man);
+}
+
+// Removes what create made, for a session that could not start.
+static void
+remove_run(const char *dir)
+{
+	irs_rundir_unlink(dir, "manifest.json");
+	char *snaps = irs_path_join(dir, "snapshots");
+	if (snaps)
+		rmdir(snaps);
+	free(snaps);
+	rmdir(dir);
+}
+
+struct irs_error *
+irs_session_create(const struct irs_session_config *cfg,
+		   const struct irs_layout *lo, struct irs_session **ret)
+{
+	struct irs_error *err;
+	char *id = NULL;
+
+	struct irs_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return &irs_enomem;
+	s->lo = lo;
+	if (!copy_config(s, cfg)) {
+		irs_session_destroy(s);
+		return &irs_enomem;
+	}
+	const char *root = irs_rundir_root(cfg->dir);
+	err = irs_rundir_create(root, cfg->pid, fill_run, s, &s->dir, &id);
+	if (err) {
+		irs_session_destroy(s);
+		return err;
+	}
+	// The manifest moved with its directory.
+	free(s->man.path);
+	s->man.path = irs_path_join(s->dir, "manifest.json");
+	// The run directory's parent, absolute: s->dir minus "/<id>".
+	char *root_abs = strndup(s->dir, strlen(s->dir) - strlen(id) - 1);
+	if (!s->man.path || !root_abs)
+		err = &irs_enomem;
+	else
+		err = irs_rundir_link_latest(root_abs, id);
+	free(root_abs);
+	free(id);
+	if (err) {
+		remove_run(s->dir);
+		irs_session_destroy(s);
+		return err;
+	}
+	if (irs_debug('S'))
+		fprintf(stderr, "irsnap: session %s\n", s->dir);
+	*ret = s;
+	return NULL;
+}
+
+static void
+event_deinit(struct event *ev)
+{
+	free(ev->pass);
+	free(ev->type);
+	free(ev->text);
+	free(ev->json);
+}
+
+void
+irs_session_destroy(struct irs_session *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nevents; i++)
+		event_deinit(&s->events[i]);
+	free(s->events);
+	irs_manifest_deinit(&s->man);
+	free(s->dir);
+	free(s->debugger);
+	free(s->debuggee);
+	free(s->args);
+	free(s->layout_path);
+	free(s);
+}
+
+const char *
+irs_session_dir(const struct irs_session *s)
+{
+	return s->dir;
+}
+
+/* }==== Snapshots ======================================================== */
+
+// One snapshot's two files, relative to the run directory (NULL when the
+// format is off).
+struct names {
+	char *text, *json;
+};
+
+static void
+names_deinit(struct names *n)
+{
+	free(n->text);
+	free(n->json);
+	memset(n, 0, sizeof(*n));
+}
+
+static void
+names_unlink(const struct irs_session *s, const struct names *n)
+{
+	irs_rundir_unlink(s->dir, n->text);
+	irs_rundir_unlink(s->dir, n->json);
+}
+
+static struct irs_error *
+names_init(struct names *n, const struct irs_session *s, uint32_t seq,
+	   const char *pass, const char *phase)
+{
+	memset(n, 0, sizeof(*n));
+	if (s->cfg.write_text &&
+	    !(n->text = irs_rundir_snapshot_name(seq, pass, phase, "ir")))
+		return &irs_enomem;
+	if (s->cfg.write_json &&
+	    !(n->json = irs_rundir_snapshot_name(seq, pass, phase, "json"))) {
+		names_deinit(n);
+		return &irs_enomem;
+	}
+	return NULL;
+}
+
+// Walks the IR at @p root into the files @p n names.
+static struct irs_error *
+snapshot(const struct irs_session *s, struct irs_memory *mem, uint64_t root,
+	 const char *type, const struct names *n, struct irs_snapshot **ret)
+{
+	struct irs_error *err = NULL;
+	char *text = NULL, *json = NULL;
+
+	if ((n->text && !(text = irs_path_join(s->dir, n->text))) ||
+	    (n->json && !(json = irs_path_join(s->dir, n->json))))
+		err = &irs_enomem;
+	if (!err)
+		err = irs_snapshot_write(s->lo, mem, root, type,
+					 &s->cfg.limits, text, json, ret);
+	if (err) {
+		// One of the pair may already be in place; neither is wanted.
+		names_unlink(s, n);
+		// Say which snapshot, unless the writer did.
+		const char *path = text ? text : json;
+		if (path && !strstr(err->message, s->dir))
+			err = irs_error_prefix(err, path);
+	}
+	free(text);
+	free(json);
+	return err;
+}
+
+/* }==== Pass events ====================================================== */
+
+static struct event *
+find_event(struct irs_session *s, uint32_t seq)
+{
+	if (seq == 0 || seq > s->nevents)
+		return NULL;
+	return &s->events[seq - 1];	// seq n is the n-th event begun
+}
+
+static void
+cpu_now(const struct irs_session *s, bool *has, double *cpu)
+{
+	*has = false;
+	if (s->cfg.pid <= 0)
+		return;
+	struct irs_error *err = irs_proc_cpu_time(s->cfg.pid, cpu);
+	*has = !err;
+	irs_error_destroy(err);	// a process gone is "no time", not a failure
+}
+
+static struct irs_error *
+check_begin(struct irs_session *s, struct irs_memory *mem,
+	    const char *pass, uint64_t root)
+{
+	if (!s->lo)
+		return irs_error_format(IRS_ERROR_STATE,
+					"no layout: cannot snapshot pass %s",
+					pass ? pass : "(null)");
+	if (!pass || !mem || !root)
+		return irs_error_format(IRS_ERROR_USAGE, "pass %s: %s",
+					pass ? pass : "(null)",
+					!pass ? "no pass name" : !mem ?
+					"no memory reader" : "no IR root");
+	if (s->nevents == s->capevents) {
+		// Grown here, before anything is written, so no later step
+		// can fail for lack of a slot.
+		uint32_t cap = s->capevents ? 2 * s->capevents : 16;
+		struct event *e = realloc(s->events, cap * sizeof(*e));
+		if (!e)
+			return &irs_enomem;
+		s->events = e;
+		s->capevents = cap;
+	}
+	return NULL;
+}
+
+struct irs_error *
+irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
+			  const char *pass, uint64_t root, const char *type,
+			  uint32_t *seq_ret)
+{
+	struct irs_error *err;
+	struct irs_snapshot *snap = NULL;
+	struct irs_snapshot_stats st;
+	struct names n;
+	struct event ev = {0};
+
+	err = check_begin(s, mem, pass, root);
+	if (err)
+		return err;
+	ev.seq = s->nevents + 1;
+	ev.root = root;
+	ev.open = true;
+	if (!copy_str(&ev.pass, pass) || !copy_str(&ev.type, type))
+		goto oom;
+	err = names_init(&n, s, ev.seq, pass, "before");
+	if (err)
+		goto fail;
+	cpu_now(s, &ev.has_cpu0, &ev.cpu0);
+	err = snapshot(s, mem, root, type, &n, &snap);
+	if (err)
+		goto fail_names;
+	irs_snapshot_get_stats(snap, &st);
+	irs_snapshot_destroy(snap);
+	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
+				       false, &st);
+	if (!irs_manifest_push_event(&s->man, ev.before)) {
+		err = &irs_enomem;
+		goto fail_files;
+	}
+	err = irs_manifest_save(&s->man);
+	if (err) {
+		irs_manifest_pop_event(&s->man);
+		goto fail_files;
+	}
+	ev.text = n.text;	// the event owns the names now
+	ev.json = n.json;
+	s->events[s->nevents++] = ev;
+	*seq_ret = ev.seq;
+	return NULL;
+oom:
+	err = &irs_enomem;
+	goto fail;
+fail_files:
+	names_unlink(s, &n);
+fail_names:
+	names_deinit(&n);
+fail:
+	event_deinit(&ev);
+	return err;
+}
+
+struct irs_error *
+irs_session_pass_begin(struct irs_session *s, struct irs_memory *mem,
+		       const char *pass, uint64_t root, uint32_t *seq_ret)
+{
+	return irs_session_pass_begin_as(s, mem, pass, root, NULL, seq_ret);
+}
+
+// The after event of @p ev from the walk's stats; with changed_only and an
+// unchanged text, the after files are deleted and not named.
+static json_t *
+after_event(struct irs_session *s, const struct event *ev, struct names *n,
+	    const struct irs_snapshot_stats *st)
+{
+	bool changed = strcmp(st->hash, ev->hash) != 0;
+	bool skipped = s->cfg.changed_only && !changed;
+	if (skipped)
+		names_unlink(s, n);
+	json_t *j = irs_manifest_event(ev->seq, ev->pass, "after", n->text,
+				       n->json, skipped, st);
+	if (j && (json_object_set_new(j, "changed", json_boolean(changed)) ||
+		  json_object_set_new(j, "cpu_s", ev->has_cpu ?
+				      json_real(ev->cpu_s) : json_null()))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+struct irs_error *
+irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
+		     uint32_t seq)
+{
+	struct irs_error *err;
+	struct irs_snapshot *snap = NULL;
+	struct irs_snapshot_stats st;
+	struct names n;
+	struct event *ev = find_event(s, seq);
+
+	if (!ev || !ev->open)
+		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
+					"not open", seq);
+	if (!mem)
+		return irs_error_format(IRS_ERROR_USAGE, "pass %s: no memory "
+					"reader", ev->pass);
+	// The debuggee has left the pass whatever happens below.
+	ev->open = false;
+	bool has_cpu1;
+	double cpu1;
+	cpu_now(s, &has_cpu1, &cpu1);
+	ev->has_cpu = ev->has_cpu0 && has_cpu1 && cpu1 >= ev->cpu0;
+	ev->cpu_s = ev->has_cpu ? cpu1 - ev->cpu0 : 0;
+	err = names_init(&n, s, seq, ev->pass, "after");
+	if (err)
+		return err;
+	err = snapshot(s, mem, ev->root, ev->type, &n, &snap);
+	if (err)
+		goto out;
+	irs_snapshot_get_stats(snap, &st);
+	irs_snapshot_destroy(snap);
+	json_t *j = after_event(s, ev, &n, &st);
+	if (!irs_manifest_push_event(&s->man, j)) {
+		err = &irs_enomem;
+		names_unlink(s, &n);
+		goto out;
+	}
+	err = irs_manifest_save(&s->man);
+	if (err) {
+		irs_manifest_pop_event(&s->man);
+		names_unlink(s, &n);
+		goto out;
+	}
+	ev->after = j;
+out:
+	names_deinit(&n);
+	return err;
+}
+
+struct irs_error *
+irs_session_verified(struct irs_session *s, uint32_t seq,
+		     const char *verifier, uint32_t problems,
+		     const char *output)
+{
+	struct event *ev = find_event(s, seq);
+	if (!ev)
+		return irs_error_format(IRS_ERROR_STATE, "no pass event %u",
+					seq);
+	// The result belongs to the IR the verifier saw: the latest snapshot.
+	json_t *target = ev->after ? ev->after : ev->before;
+	json_t *list = json_object_get(target, "verifiers");
+	if (!irs_manifest_event_verifier(target, verifier ? verifier : "",
+					 problems, output))
+		return &irs_enomem;
+	struct irs_error *err = irs_manifest_save(&s->man);
+	if (err)
+		json_array_remove(list, json_array_size(list) - 1);
+	return err;
+}
+
+struct irs_error *
+irs_session_finish(struct irs_session *s, int32_t exit_status)
+{
+	if (!irs_manifest_set_status(&s->man, s->failed ? "failed"
+						       : "completed") ||
+	    json_object_set_new(s->man.root, "exit_status",
+				json_integer(exit_status)))
+		return &irs_enomem;
+	return irs_manifest_save(&s->man);
+}
+
+/* }==== Failure ========================================================== */
+
+// The event a failure belongs to: the innermost open event (of @p pass
+// when given). A verifier runs after its pass returned, so for one the
+// latest event of @p pass will do; a crash in a pass that was not traced
+// has no event.
+static struct event *
+failing_event(struct irs_session *s, const char *pass, bool verifier)
+{
+	for (uint32_t i = s->nevents; i-- > 0; )
+		if (s->events[i].open &&
+		    (!pass || !strcmp(s->events[i].pass, pass)))
+			return &s->events[i];
+	for (uint32_t i = s->nevents; verifier && pass && i-- > 0; )
+		if (!strcmp(s->events[i].pass, pass))
+			return &s->events[i];
+	return NULL;
+}
+
+// The best-effort snapshot of the IR at the crash; the walk may fail
+// outright (the IR is often what crashed), which is recorded, not raised.
+static json_t *
+crash_snapshot(struct irs_session *s, struct irs_memory *mem,
+	       const struct irs_failure_info *info, const struct event *ev,
+	       const char *pass, struct names *n)
+{
+	struct irs_snapshot *snap = NULL;
+	json_t *errors = json_array();
+
+	if (!errors || names_init(n, s, ev ? ev->seq : 0, pass, "crash")) {
+		json_decref(errors);
+		return NULL;
+	}
+	struct irs_error *err = snapshot(s, mem, info->ir_root,
+					 ev ? ev->type : NULL, n, &snap);
+	if (err) {
+		json_array_append_new(errors, irs_json_text(err->message));
+		irs_error_destroy(err);
+		names_deinit(n);	// no file was left behind
+	} else {
+		struct irs_snapshot_stats st;
+		irs_snapshot_get_stats(snap, &st);
+		for (uint32_t i = 0; i < st.nerrors; i++)
+			json_array_append_new(errors, irs_json_text(
+					irs_snapshot_error(snap, i)));
+		irs_snapshot_destroy(snap);
+	}
+	return json_pack("{s:o, s:o, s:o}", "text", irs_json_text(n->text),
+			 "json", irs_json_text(n->json), "walk_errors", errors);
+}
+
+static struct irs_error *
+check_failure(const struct irs_failure_info *info)
+{
+	const char *kind = info->kind ? info->kind : "";
+	if (!strcmp(kind, "signal") && info->signo <= 0)
+		return irs_error_format(IRS_ERROR_USAGE, "failure of kind "
+					"signal needs a signal number");
+	if (strcmp(kind, "signal") && strcmp(kind, "verifier"))
+		return irs_error_format(IRS_ERROR_USAGE, "unknown failure "
+					"kind \"%s\" (signal or verifier)",
+					kind);
+	return NULL;
+}
+
+static struct irs_error *
+write_json(const char *path, const json_t *doc)
+{
+	struct irs_atomic_file af;
+	struct irs_error *err = irs_atomic_open(&af, path);
+	if (err)
+		return err;
+	if (json_dumpf(doc, af.fp, JSON_INDENT(2)) != 0 && !ferror(af.fp)) {
+		irs_atomic_abort(&af);
+		return irs_error_format(IRS_ERROR_IO, "%s: cannot write", path);
+	}
+	fputc('\n', af.fp);
+	return irs_atomic_commit(&af);	// sees any stream error
+}
+
+struct irs_error *
+irs_session_failure(struct irs_session *s, const struct irs_target *t,
+		    struct irs_memory *mem,
+		    const struct irs_failure_info *info)
+{
+	struct irs_error *err;
+	struct names n = {0};
+	json_t *crash = NULL, *doc;
+
+	err = check_failure(info);
+	if (err)
+		return err;
+	bool verifier = !strcmp(info->kind, "verifier");
+	struct event *ev = failing_event(s, info->pass, verifier);
+	const char *pass = info->pass ? info->pass : ev ? ev->pass : NULL;
+	struct irs_failure_info fi = *info;
+	if (verifier)
+		fi.signo = 0;
+	if (info->ir_root && mem && s->lo) {
+		crash = crash_snapshot(s, mem, info, ev, pass, &n);
+		if (!crash)
+			goto oom;
+	}
+	struct irs_failure_site site = {
+		.run_id = s->man.run_id,
+		.dir = s->dir,
+		.pass = pass,
+		.seq = ev ? ev->seq : 0,
+		.before_text = ev ? ev->text : NULL,
+		.before_json = ev ? ev->json : NULL,
+		.exe = s->cfg.debuggee,
+		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
+	};
+	err = irs_failure_build(&site, t, &fi, crash, &doc);
+	if (err)
+		goto fail;
+	char *path = irs_path_join(s->dir, "failure.json");
+	err = path ? write_json(path, doc) : &irs_enomem;
+	free(path);
+	json_decref(doc);
+	if (err)
+		goto fail;
+	// failure.json is on disk now, so the session is failed even if the
+	// manifest cannot say so yet: the next save will.
+	s->failed = true;
+	if (!irs_manifest_set_status(&s->man, "failed") ||
+	    json_object_set_new(s->man.root, "failure",
+				json_string("failure.json"))) {
+		names_deinit(&n);
+		return &irs_enomem;
+	}
+	names_deinit(&n);
+	return irs_manifest_save(&s->man);
+oom:
+	err = &irs_enomem;
+fail:
+	names_unlink(s, &n);
+	names_deinit(&n);
+	return err;
+}
+
+/* }==== Status =========================================================== */
+
+static void
+status_pass(struct irs_buf *b, const struct event *ev)
+{
+	irs_buf_printf(b, "  %04u %-24s ", ev->seq, ev->pass);
+	if (ev->open)
+		irs_buf_puts(b, "    (running)\n");
+	else if (ev->has_cpu)
+		irs_buf_printf(b, "%10.1f ms\n", ev->cpu_s * 1000);
+	else
+		irs_buf_puts(b, "         - ms\n");
+}
+
+struct irs_error *
+irs_session_status(const struct irs_session *s, char **ret)
+{
+	struct irs_buf b;
+	uint32_t nopen = 0;
+	double total = 0;
+
+	for (uint32_t i = 0; i < s->nevents; i++) {
+		nopen += s->events[i].open;
+		total += s->events[i].has_cpu ? s->events[i].cpu_s : 0;
+	}
+	const char *status = json_string_value(
+		json_object_get(s->man.root, "status"));
+	irs_buf_init(&b);
+	irs_buf_printf(&b, "run directory: %s\n", s->dir);
+	irs_buf_printf(&b, "layout: %s (%s)\n",
+		       s->lo ? irs_layout_name(s->lo) : "none",
+		       s->layout_path ? s->layout_path : "no file");
+	irs_buf_printf(&b, "status: %s, %u passes (%u running), "
+		       "%.1f ms CPU in passes\n", status ? status : "?",
+		       s->nevents, nopen, total * 1000);
+	uint32_t first = s->nevents > STATUS_PASSES ?
+			 s->nevents - STATUS_PASSES : 0;
+	if (first)
+		irs_buf_printf(&b, "  ... %u earlier passes\n", first);
+	for (uint32_t i = first; i < s->nevents; i++)
+		status_pass(&b, &s->events[i]);
+	if (s->failed)
+		irs_buf_printf(&b, "failure report: %s/failure.json\n", s->dir);
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	*ret = irs_buf_steal(&b);
+	return NULL;
+}

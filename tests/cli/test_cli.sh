@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# `irsnap validate`, `irsnap show` and `irsnap diff` through build/irsnap:
+# on a run directory written here by hand (every member known), on damaged
+# copies of it, and on real runs traced by GDB over toyc, including one
+# whose debugger was SIGKILLed mid-trace.
+source "$(dirname "$0")/../lib.sh"
+
+# expect_rc NAME WANT CMD...: CMD's exit status is WANT; its output (both
+# streams) is kept in $TMP/out.
+expect_rc() {
+	local name=$1 want=$2; shift 2
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"
+	else not_ok "$name" "command: $*" "exit status $rc, wanted $want" \
+		"$(tail -5 "$TMP/out")"; fi
+}
+# has NAME TEXT: $TMP/out holds the fixed string TEXT.
+has() {
+	if grep -qF -- "$2" "$TMP/out"; then ok "$1"
+	else not_ok "$1" "wanted: $2" "$(head -12 "$TMP/out")"; fi
+}
+# lines_like NAME REGEX: every line of $TMP/out matches REGEX.
+lines_like() {
+	local bad
+	bad=$(grep -vE -- "$2" "$TMP/out" | head -3)
+	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "line: $bad"; fi
+}
+
+# {==== A run written by hand =============================================
+
+ID=20261130-051500-4242
+RUNS=$TMP/runs
+RUN=$RUNS/$ID
+mkdir -p "$RUN/snapshots"
+ln -s "$ID" "$RUNS/latest"
+
+snapshot_json() {	# NAME TEXTFILE HASH NODES...(id:type:parent)
+	local name=$1 text=$2 hash=$3; shift 3
+	local nodes="" sep="" n=0 id type parent
+	for spec in "$@"; do
+		IFS=: read -r id type parent <<<"$spec"
+		[ "$parent" = - ] && parent=null || parent="\"$parent\""
+		nodes+="$sep{\"id\": \"$id\", \"type\": \"$type\", \"parent\": $parent, \"fields\": {}}"
+		sep=", "; n=$((n + 1))
+	done
+	cat >"$RUN/snapshots/$name" <<-EOF
+	{ "schema": "irsnap.snapshot/1", "layout": "toyc",
+	  "root": { "address": "0x1000", "type": "Module" },
+	  "text_file": "$text",
+	  "nodes": [ $nodes ],
+	  "errors": [],
+	  "stats": { "nodes": $n, "bytes": 64, "text_bytes": 30, "truncated": false,
+	             "hash": "$hash" } }
+	EOF
+}
+
+printf 'module @m\nfunc @f() {\nentry:\n  %%1 = add 1, 2\n  ret %%1\n}\n' \
+	>"$RUN/snapshots/0001-constfold.before.ir"
+printf 'module @m\nfunc @f() {\nentry:\n  ret 3\n}\n' \
+	>"$RUN/snapshots/0001-constfold.after.ir"
+cp "$RUN/snapshots/0001-constfold.after.ir" "$RUN/snapshots/0002-cse.before.ir"
+snapshot_json 0001-constfold.before.json 0001-constfold.before.ir \
+	1111111111111111 0x1000:Module:- 0x2000:Function:0x1000 \
+	0x3000:Block:0x2000 0x4000:Instr:0x3000 0x4100:Instr:0x3000
+snapshot_json 0001-constfold.after.json 0001-constfold.after.ir \
+	2222222222222222 0x1000:Module:- 0x2000:Function:0x1000 \
+	0x3000:Block:0x2000 0x4200:Instr:0x3000
+snapshot_json 0002-cse.before.json 0002-cse.before.ir 2222222222222222 \
+	0x1000:Module:- 0x2000:Function:0x1000 0x3000:Block:0x2000 \
+	0x4200:Instr:0x3000
+
+event() {	# SEQ PASS PHASE SNAPSHOT-JSON EXTRA
+	cat <<-EOF
+	{ "seq": $1, "pass": "$2", "phase": "$3", "snapshot": $4,
+	  "nodes": 5, "bytes": 64, "text_bytes": 30, "hash": "2222222222222222",
+	  "walk_errors": 0, $5 }
+	EOF
+}
+snaps() { echo "{ \"text\": \"snapshots/$1.ir\", \"json\": \"snapshots/$1.json\" }"; }
+cat >"$RUN/manifest.json" <<EOF
+{ "schema": "irsnap.manifest/1", "run_id": "$ID", "irsnap_version": "0.1.0",
+  "created": "2026-11-30T05:15:00Z", "updated": "2026-11-30T05:15:02Z",
+  "status": "failed", "debugger": "gdb 13.1",
+  "debuggee": { "exe": "/work/main/build/toyc", "args": "--bug=crash demo.ir", "pid": 4242 },
+  "layout": { "path": "/work/toyc.lua", "name": "toyc" },
+  "options": { "changed_only": true, "formats": ["text", "json"] },
+  "events": [
+    $(event 1 constfold before "$(snaps 0001-constfold.before)" '"cpu_s": null, "verifiers": []'),
+    $(event 1 constfold after "$(snaps 0001-constfold.after)" '"changed": true, "cpu_s": 0.0123, "verifiers": [ { "name": "toyc_verify", "problems": 0, "output": "" } ]'),
+    $(event 2 dce before null '"cpu_s": null, "verifiers": []'),
+    $(event 2 dce after null '"changed": false, "cpu_s": 0.5, "verifiers": [ { "name": "toyc_verify", "problems": 2, "output": "x\ny" } ]'),
+    $(event 3 cse before "$(snaps 0002-cse.before)" '"cpu_s": null, "verifiers": []')
+  ],
+  "failure": "failure.json" }
+EOF
+cat >"$RUN/failure.json" <<EOF
+{ "schema": "irsnap.failure/1", "run_id": "$ID", "kind": "signal",
+  "signal": { "number": 11, "name": "SIGSEGV" }, "message": null,
+  "pass": { "name": "cse", "seq": 3 },
+  "backtrace": [
+    { "index": 0, "pc": "0x401234", "function": "cse_block", "file": "cse.c", "line": 88 },
+    { "index": 1, "pc": "0x401300", "function": null, "file": null, "line": null }
+  ],
+  "before_snapshot": { "text": "snapshots/0002-cse.before.ir", "json": "snapshots/0002-cse.before.json" },
+  "crash_snapshot": null,
+  "reduce_command": "irsnap reduce $RUN/snapshots/0002-cse.before.ir --crash '/work/main/build/toyc --passes=cse {}'" }
+EOF
+
+# }==== validate ==========================================================
+
+expect_rc "validate: a complete run directory is valid" 0 "$IRSNAP" validate "$RUN"
+has "validate: says valid and how many files it checked" \
+	"$RUN: valid (8 files checked)"
+expect_rc "validate: the folder above, through latest" 0 "$IRSNAP" validate "$RUNS"
+for f in "$RUN/snapshots/0001-constfold.before.json" "$RUN/failure.json" \
+	 "$RUN/manifest.json"; do
+	expect_rc "validate: one file, $(basename "$f"), schema from its member" \
+		0 "$IRSNAP" validate "$f"
+done
+
+damaged() {	# copy of the run to break
+	rm -rf "$TMP/bad" && cp -a "$RUN" "$TMP/bad"
+}
+damaged
+head -c 300 "$RUN/manifest.json" >"$TMP/bad/manifest.json"
+expect_rc "validate: a truncated manifest is invalid (exit 1)" 1 \
+	"$IRSNAP" validate "$TMP/bad"
+has "validate: ... naming the file and where the JSON broke" \
+	"$TMP/bad/manifest.json: invalid JSON at line"
+expect_rc "show: a truncated manifest is an input error (exit 2)" 2 \
+	"$IRSNAP" show "$TMP/bad"
+has "show: ... naming the file" "irsnap: $TMP/bad/manifest.json:"
+
+damaged
+rm "$TMP/bad/snapshots/0001-constfold.after.ir"
+expect_rc "validate: a missing snapshot file is invalid" 1 \
+	"$IRSNAP" validate "$TMP/bad"
+has "validate: ... naming the manifest, the event and the file" \
+	"$TMP/bad/manifest.json: \$.events[1].snapshot.text: names snapshots/0001-constfold.after.ir, which is missing"
+
+damaged
+sed -i 's/"nodes": 5, "bytes": 64/"nodes": "five", "bytes": 64/' "$TMP/bad/manifest.json"
+sed -i 's/"kind": "signal",//' "$TMP/bad/failure.json"
+head -c 200 "$RUN/snapshots/0002-cse.before.json" >"$TMP/bad/snapshots/0002-cse.before.json"
+expect_rc "validate: wrong type, missing member, truncated snapshot" 1 \
+	"$IRSNAP" validate "$TMP/bad"
+has "validate: the wrong type, by JSON path" \
+	"$TMP/bad/manifest.json: \$.events[0].nodes: expected integer, got string"
+has "validate: the missing member" \
+	"$TMP/bad/failure.json: \$: missing member \"kind\""
+has "validate: the truncated snapshot" \
+	"$TMP/bad/snapshots/0002-cse.before.json: invalid JSON"
+has "validate: a count of problems at the end" "$TMP/bad: invalid: "
+lines_like "validate: every line names a file of the run" "^$TMP/bad"
+
+expect_rc "validate: no such path is exit 2" 2 "$IRSNAP" validate "$TMP/nope"
+has "validate: ... naming it" "irsnap: $TMP/nope:"
+expect_rc "validate: a folder with no run is exit 2" 2 "$IRSNAP" validate "$TMP"
+expect_rc "validate: no argument is a usage error" 2 "$IRSNAP" validate
+echo '{"schema": "irsnap.other/3"}' >"$TMP/other.json"
+expect_rc "validate: a file of an unknown schema is invalid" 1 \
+	"$IRSNAP" validate "$TMP/other.json"
+has "validate: ... saying so" "unknown schema \"irsnap.other/3\""
+
+# }==== show ==============================================================
+
+expect_rc "show: the run at a glance" 0 "$IRSNAP" show "$RUNS"
+cp "$TMP/out" "$TMP/show.txt"
+has "show: the run id, status and debuggee" "run $ID  failed"
+has "show: the debuggee with its arguments" \
+	"/work/main/build/toyc --bug=crash demo.ir  (pid 4242)"
+has "show: a table header" "seq  pass"
+row() { grep -E "^ +$1 +$2 " "$TMP/show.txt" | tr -s ' '; }
+check_eq "show: constfold row (cpu ms, nodes, bytes, changed, verifier)" \
+	" 1 constfold 12.3 5 30 yes ok" "$(row 1 constfold)"
+check_eq "show: dce row, unchanged, verifier problems" \
+	" 2 dce 500.0 5 30 no 2 problems" "$(row 2 dce)"
+check_eq "show: cse row, the failing pass" " 3 cse - 5 30 FAILED -" \
+	"$(row 3 cse)"
+has "show: total CPU time" "3 passes, 512.3 ms CPU in passes"
+has "show: the failure" "failure: SIGSEGV (signal 11) in pass cse (seq 3)"
+has "show: the top frame" "#0  0x401234           cse_block at cse.c:88"
+has "show: a frame without debug info" "#1  0x401300           ??"
+has "show: the before snapshot" "before:  snapshots/0002-cse.before.ir"
+has "show: the reduce command" \
+	"reduce:  irsnap reduce $RUN/snapshots/0002-cse.before.ir --crash"
+expect_rc "show: a run directory given directly" 0 "$IRSNAP" show "$RUN"
+expect_rc "show: not a run is exit 2" 2 "$IRSNAP" show "$TMP"
+has "show: ... naming it" "irsnap: $TMP: not a run directory"
+
+# }==== diff ==============================================================
+
+S=$RUN/snapshots
+expect_rc "diff: two different texts exit 1" 1 \
+	"$IRSNAP" diff "$S/0001-constfold.before.ir" "$S/0001-constfold.after.ir"
+cp "$TMP/out" "$TMP/diff.txt"
+has "diff: unified headers" "--- $S/0001-constfold.before.ir"
+has "diff: a hunk" "@@ -1,6 +1,5 @@"
+has "diff: removed lines" "-  %1 = add 1, 2"
+has "diff: added lines" "+  ret 3"
+has "diff: a summary of lines" "2 lines removed, 1 added"
+has "diff: node counts per type, from the JSON beside the texts" \
+	"  Instr                            2         1        -1"
+has "diff: removed nodes by address" "removed (2): 0x4000 Instr, 0x4100 Instr"
+has "diff: added nodes by address" "added (1): 0x4200 Instr"
+# The diff is a real patch: applied to A it gives B.
+cp "$S/0001-constfold.before.ir" "$TMP/patched.ir"
+sed -n '/^--- /,/^[0-9]* lines* removed/p' "$TMP/diff.txt" | sed '$d' \
+	>"$TMP/p.diff"
+check "diff: the output applies with patch(1)" \
+	patch -s "$TMP/patched.ir" "$TMP/p.diff"
+check_files_eq "diff: ... and gives B" "$S/0001-constfold.after.ir" \
+	"$TMP/patched.ir"
+expect_rc "diff: the JSON files find their texts" 1 \
+	"$IRSNAP" diff "$S/0001-constfold.before.json" "$S/0001-constfold.after.json"
+has "diff: ... and diff them too" "+  ret 3"
+expect_rc "diff: identical snapshots exit 0" 0 \
+	"$IRSNAP" diff "$S/0001-constfold.after.ir" "$S/0002-cse.before.ir"
+has "diff: ... and say so" "texts are identical"
+expect_rc "diff: a missing file is exit 2" 2 \
+	"$IRSNAP" diff "$S/0001-constfold.after.ir" "$S/nope.ir"
+has "diff: ... naming it" "irsnap: $S/nope.ir: no such file"
+expect_rc "diff: one argument is a usage error" 2 "$IRSNAP" diff "$S/x"
+
+# Random edits of a real IR text: every diff applies and gives B.
+"$TOYC" --gen=300 --seed=7 >"$TMP/gen.ir" 2>/dev/null
+bad_patches=0
+for seed in $(seq 1 25); do
+	awk -v s="$seed" 'BEGIN { srand(s) }
+		{ r = rand() }
+		r < 0.05 { next }
+		r < 0.10 { print "  %new" NR " = add 1, " s }
+		r < 0.12 { print; print; next }
+		{ print }' "$TMP/gen.ir" >"$TMP/b.ir"
+	"$IRSNAP" diff "$TMP/gen.ir" "$TMP/b.ir" >"$TMP/r.txt" 2>&1
+	rc=$?
+	cp "$TMP/gen.ir" "$TMP/a.ir"
+	sed -n '/^--- /,$p' "$TMP/r.txt" | sed '$d' >"$TMP/r.diff"
+	if [ "$rc" -ne 1 ] || ! patch -s "$TMP/a.ir" "$TMP/r.diff" \
+		>/dev/null 2>&1 || ! cmp -s "$TMP/a.ir" "$TMP/b.ir"; then
+		bad_patches=$((bad_patches + 1))
+	fi
+done
+check_eq "diff: 25 random edits of a generated module all round-trip" 0 \
+	"$bad_patches"
+
+# }==== Real runs, traced by GDB over toyc ===============================
+
+# GDB the way the GDB suite runs it (library, preloads, time bound).
+source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+export IRSNAP_DIR=$TMP/gdbruns
+gdb_trace() {	# LOG TOYC-ARGS...
+	local log=$1; shift
+	GDB_TIMEOUT=120 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+		-ex 'ir-trace on' -ex run --args "$TOYC" "$@"
+}
+
+gdb_trace "$TMP/crash.log" --passes=dce,cse,constfold --bug=crash \
+	"$FIXTURES/toyc/demo.ir"
+real=$(readlink -f "$IRSNAP_DIR/latest")
+check "gdb traced a crashing toyc into a run directory" \
+	test -f "$real/manifest.json"
+expect_rc "validate: the real run is valid" 0 "$IRSNAP" validate "$real"
+expect_rc "show: the real run" 0 "$IRSNAP" show "$IRSNAP_DIR"
+has "show: the real failure is toyc's crash in constfold" \
+	"failure: SIGSEGV (signal 11) in pass constfold"
+has "show: with a ready reduce command" "reduce:  irsnap reduce $real/snapshots/"
+first_before=$(ls "$real"/snapshots/0002-*.before.ir 2>/dev/null | head -1)
+first_after=${first_before%.before.ir}.after.ir
+if [ -f "$first_after" ]; then
+	"$IRSNAP" diff "$first_before" "$first_after" >"$TMP/out" 2>&1
+	rc=$?
+	check "diff: the real first pass's before and after (exit 0 or 1)" \
+		test "$rc" -le 1
+	has "diff: the real snapshots' node table" "nodes: "
+else
+	not_ok "the real run has a first pass with before and after" \
+		"$(ls "$real/snapshots" | head)"
+fi
+rm -rf "$TMP/realbad" && cp -a "$real" "$TMP/realbad"
+victim=$(ls "$TMP"/realbad/snapshots/*.json | head -1)
+truncate -s 100 "$victim"
+rm -f "$(ls "$TMP"/realbad/snapshots/*.ir | tail -1)"
+expect_rc "validate: a damaged copy of the real run is invalid" 1 \
+	"$IRSNAP" validate "$TMP/realbad"
+has "validate: ... names the truncated snapshot" "$victim: invalid JSON"
+has "validate: ... and the missing text" ", which is missing"
+
+# A large input traced, the debugger SIGKILLed mid-way: what was written
+# is a valid run.
+"$TOYC" --gen=20000 --seed=3 >"$TMP/big.ir" 2>/dev/null
+export IRSNAP_DIR=$TMP/killed
+gdb_trace "$TMP/killed.log" "$TMP/big.ir" &
+runner=$!
+for _ in $(seq 1 150); do
+	n=$(ls "$IRSNAP_DIR"/latest/snapshots 2>/dev/null | wc -l)
+	[ "$n" -ge 6 ] && break
+	sleep 0.2
+done
+# The gdb process under the runner (a subshell, then timeout, then gdb).
+descendant() {	# NAME PID
+	local kid
+	for kid in $(pgrep -P "$2"); do
+		if [ "$(cat /proc/"$kid"/comm 2>/dev/null)" = "$1" ]; then
+			echo "$kid"; return
+		fi
+		descendant "$1" "$kid"
+	done
+}
+gdbpid=$(descendant gdb "$runner")
+toypid=
+[ -n "$gdbpid" ] && toypid=$(pgrep -P "$gdbpid" toyc || true)
+if [ -n "$gdbpid" ] && kill -KILL "$gdbpid" 2>/dev/null; then
+	ok "the tracing debugger was killed mid-run"
+else
+	not_ok "the tracing debugger was killed mid-run" \
+		"$(tail -3 "$TMP/killed.log")"
+fi
+wait "$runner" 2>/dev/null
+[ -n "$toypid" ] && kill -KILL "$toypid" 2>/dev/null
+killed=$(readlink -f "$IRSNAP_DIR/latest")
+check "the killed run left snapshots behind" \
+	test "$(ls "$killed/snapshots" | grep -c '\.ir$')" -ge 2
+expect_rc "validate: the killed run is valid" 0 "$IRSNAP" validate "$killed"
+check_eq "the killed run still says running" running \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' \
+		"$killed/manifest.json")"
+
+done_testing

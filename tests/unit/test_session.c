@@ -1,0 +1,1227 @@
+// Unit tests for the session (common/session.c, rundir.c, manifest.c,
+// failure.c, proc.c): run directories, pass events, failure reports, and
+// that the directory stays valid whatever happens: after every event, after
+// a full disk, after a SIGKILL between two events.
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "session.h"
+
+/* {====================================================================
+** A fake debuggee: a linked list of Nodes in a byte buffer, described to
+** the layout engine through the target's debug-info callbacks
+** ===================================================================== */
+
+#define BASE 0x10000u
+#define NNODES 3
+
+struct node {			// as the "debuggee" lays it out
+	uint32_t value;
+	uint32_t pad;
+	uint64_t next;
+};
+
+static const char tiny_layout[] =
+	"layout { name = \"tiny\", root = \"Node\" }\n"
+	"struct \"Node\" {\n"
+	"  fields = { value = scalar \"value\", next = ptr(\"next\", \"Node\") },\n"
+	"  text = \"node {value}\\n{?next}{next}{/}\",\n"
+	"}\n"
+	"reduce { units = { \"Node\" }, rerun = \"{exe} --passes={pass} {input}\" }\n";
+
+struct fixture {
+	char dir[64];			// output root, a fresh temporary folder
+	union {				// the debuggee's memory at BASE:
+		struct node nodes[NNODES];	// the IR, then zeros, so the
+		unsigned char bytes[1 << 16];	// page cache reads whole
+	} mem;					// pages
+	struct irs_target t;
+	struct irs_layout *lo;
+	struct irs_memory *m;
+	struct irs_session_config cfg;
+	struct irs_session *s;
+	int nframes;			// frames the fake backtrace has
+	int frame_error_at;		// frame index that fails with IO, or -1
+};
+
+static struct irs_error *
+fake_read(void *arg, uint64_t address, void *buf, uint64_t count)
+{
+	struct fixture *f = arg;
+	if (address < BASE || address + count > BASE + sizeof(f->mem) ||
+	    address + count < address)
+		return irs_error_fault(address, "cannot access memory at "
+				       "0x%llx", (unsigned long long)address);
+	memcpy(buf, f->mem.bytes + (address - BASE), count);
+	return NULL;
+}
+
+static struct irs_error *
+fake_type_size(void *arg, const char *type, uint64_t *ret)
+{
+	(void)arg;
+	if (strcmp(type, "Node"))
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no type %s", type);
+	*ret = sizeof(struct node);
+	return NULL;
+}
+
+static struct irs_error *
+fake_field(void *arg, const char *type, const char *path,
+	   struct irs_field_info *ret)
+{
+	(void)arg;
+	memset(ret, 0, sizeof(*ret));
+	if (!strcmp(type, "Node") && !strcmp(path, "value")) {
+		ret->offset = offsetof(struct node, value);
+		ret->size = 4;
+		ret->kind = IRS_TYPE_UINT;
+		strcpy(ret->type_name, "uint32_t");
+		return NULL;
+	}
+	if (!strcmp(type, "Node") && !strcmp(path, "next")) {
+		ret->offset = offsetof(struct node, next);
+		ret->size = 8;
+		ret->kind = IRS_TYPE_POINTER;
+		strcpy(ret->type_name, "Node *");
+		strcpy(ret->target_name, "Node");
+		return NULL;
+	}
+	return irs_error_format(IRS_ERROR_NOT_FOUND, "no field %s.%s", type,
+				path);
+}
+
+static struct irs_error *
+fake_frame(void *arg, uint32_t index, struct irs_frame_info *ret)
+{
+	struct fixture *f = arg;
+	if ((int)index == f->frame_error_at)
+		return irs_error_format(IRS_ERROR_IO, "frame %u: unwinder lost",
+					index);
+	if ((int)index >= f->nframes)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no frame %u", index);
+	ret->pc = 0x401000 + index;
+	if (index % 2 == 0) {	// odd frames have no debug info
+		snprintf(ret->function, sizeof(ret->function), "fn%u", index);
+		snprintf(ret->file, sizeof(ret->file), "passes.c");
+		ret->line = 10 + index;
+	}
+	return NULL;
+}
+
+static void
+mem_reset(struct fixture *f)
+{
+	for (int i = 0; i < NNODES; i++) {
+		f->mem.nodes[i].value = 10 * (uint32_t)(i + 1);
+		f->mem.nodes[i].next = i + 1 < NNODES ?
+				 BASE + (i + 1) * sizeof(struct node) : 0;
+	}
+}
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/irsnap-session.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	mem_reset(f);
+	f->t.arg = f;
+	f->t.read = fake_read;
+	f->t.type_size = fake_type_size;
+	f->t.field = fake_field;
+	f->t.frame = fake_frame;
+	f->nframes = 3;
+	f->frame_error_at = -1;
+	struct irs_error *err = irs_layout_create(tiny_layout,
+						  sizeof(tiny_layout) - 1,
+						  "tiny.lua", &f->t, &f->lo);
+	if (err) {
+		fprintf(stderr, "layout: %s\n", err->message);
+		return -1;
+	}
+	if (irs_memory_create_target(&f->t, &f->m))
+		return -1;
+	f->cfg = (struct irs_session_config){
+		.dir = f->dir,
+		.debugger = "fake 1.0",
+		.debuggee = "/opt/my compiler/toyc",
+		.args = "--passes=cse in.ir",
+		.pid = 0,
+		.layout_path = "/layouts/tiny.lua",
+		.write_text = true,
+		.write_json = true,
+	};
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+	irs_session_destroy(f->s);
+	irs_memory_destroy(f->m);
+	irs_layout_destroy(f->lo);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	int rc = system(cmd);
+	free(f);
+	return rc == 0 ? 0 : -1;
+}
+
+/* }====================================================================
+** Helpers: reading back what the session wrote
+** ===================================================================== */
+
+static void
+create(struct fixture *f)
+{
+	struct irs_error *err = irs_session_create(&f->cfg, f->lo, &f->s);
+	if (err)
+		fail_msg("create: %s", err->message);
+}
+
+static char *
+run_file(const struct fixture *f, const char *rel)
+{
+	char *p = irs_path_join(irs_session_dir(f->s), rel);
+	assert_non_null(p);
+	return p;
+}
+
+static json_t *
+load(const char *path)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	if (!j)
+		fail_msg("%s: %s", path, je.text);
+	return j;
+}
+
+static json_t *
+manifest(const struct fixture *f)
+{
+	char *p = run_file(f, "manifest.json");
+	json_t *j = load(p);
+	free(p);
+	return j;
+}
+
+static bool
+exists(const struct fixture *f, const char *rel)
+{
+	struct stat st;
+	char *p = run_file(f, rel);
+	bool ok = stat(p, &st) == 0;
+	free(p);
+	return ok;
+}
+
+// The run directory passes `irsnap validate` with no problem.
+static void
+assert_valid_dir(const char *dir)
+{
+	struct irs_buf out;
+	uint32_t n = 0;
+	irs_buf_init(&out);
+	struct irs_error *err = irs_validate_path(dir, &out, &n, NULL);
+	if (err)
+		fail_msg("validate %s: %s", dir, err->message);
+	if (n)
+		fail_msg("validate %s: %u problems:\n%s", dir, n, out.data);
+	irs_buf_deinit(&out);
+}
+
+static void
+assert_valid(const struct fixture *f)
+{
+	assert_valid_dir(irs_session_dir(f->s));
+}
+
+// No "*.tmp.*" file anywhere under @p dir: every write was atomic.
+static void
+assert_no_temp_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (strstr(e->d_name, ".tmp."))
+			fail_msg("temporary file left: %s/%s", dir, e->d_name);
+		char *sub = irs_path_join(dir, e->d_name);
+		struct stat st;
+		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			assert_no_temp_files(sub);
+		free(sub);
+	}
+	closedir(d);
+}
+
+static uint32_t
+begin(struct fixture *f, const char *pass)
+{
+	uint32_t seq = 0;
+	struct irs_error *err = irs_session_pass_begin(f->s, f->m, pass, BASE,
+						       &seq);
+	if (err)
+		fail_msg("begin %s: %s", pass, err->message);
+	return seq;
+}
+
+static void
+end(struct fixture *f, uint32_t seq)
+{
+	irs_memory_invalidate(f->m);	// the debuggee ran
+	struct irs_error *err = irs_session_pass_end(f->s, f->m, seq);
+	if (err)
+		fail_msg("end %u: %s", seq, err->message);
+}
+
+static const char *
+jstr(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* }====================================================================
+** CPU time and names
+** ===================================================================== */
+
+static double
+cpu_of(int64_t pid)
+{
+	double t = -1;
+	struct irs_error *err = irs_proc_cpu_time(pid, &t);
+	if (err)
+		fail_msg("cpu time of %lld: %s", (long long)pid, err->message);
+	return t;
+}
+
+// Our own busy loop shows up as CPU time; a sleeping child's does not.
+static void
+test_proc_cpu_time_counts_work_not_sleep(void **state)
+{
+	(void)state;
+	// Burn 300 ms of our own CPU, however long that takes on a busy box.
+	struct timespec p0, p1;
+	volatile unsigned long x = 0;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);
+	double t0 = cpu_of(getpid());
+	do {
+		for (int i = 0; i < 1000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);
+	} while ((p1.tv_sec - p0.tv_sec) * 1e9 + (p1.tv_nsec - p0.tv_nsec)
+		 < 3e8);
+	double spent = cpu_of(getpid()) - t0;
+	assert_true(spent >= 0.29 && spent <= 0.35);
+
+	// Finer than the 10 ms clock tick: 3 ms of our CPU reads as 3 ms.
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);
+	t0 = cpu_of(getpid());
+	do {
+		for (int i = 0; i < 1000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);
+	} while ((p1.tv_sec - p0.tv_sec) * 1e9 + (p1.tv_nsec - p0.tv_nsec)
+		 < 3e6);
+	spent = cpu_of(getpid()) - t0;
+	assert_true(spent >= 0.0025 && spent <= 0.0045);
+
+	pid_t child = fork();
+	if (child == 0) {
+		sleep(5);
+		_exit(0);
+	}
+	double c0 = cpu_of(child);
+	usleep(300000);
+	assert_true(cpu_of(child) - c0 < 0.05);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+// No process: an error naming the /proc file; pid 0 is a state error.
+static void
+test_proc_cpu_time_errors(void **state)
+{
+	(void)state;
+	double t;
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);	// reaped: the pid is free now
+	struct irs_error *err = irs_proc_cpu_time(child, &t);
+	assert_non_null(err);
+	char want[64];
+	snprintf(want, sizeof(want), "/proc/%d/stat", (int)child);
+	assert_non_null(strstr(err->message, want));
+	irs_error_destroy(err);
+	err = irs_proc_cpu_time(0, &t);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_STATE);
+	irs_error_destroy(err);
+}
+
+static void
+assert_name(uint32_t seq, const char *pass, const char *phase,
+	    const char *ext, const char *want)
+{
+	char *got = irs_rundir_snapshot_name(seq, pass, phase, ext);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+// Pass names become one safe file name whatever bytes they hold.
+static void
+test_snapshot_names_are_safe(void **state)
+{
+	(void)state;
+	assert_name(1, "cse", "before", "ir", "snapshots/0001-cse.before.ir");
+	assert_name(12, "loop-unroll.v2", "after", "json",
+		    "snapshots/0012-loop-unroll.v2.after.json");
+	assert_name(3, "a/b c\xc3\xa9", "crash", "ir",
+		    "snapshots/0003-a_b_c__.crash.ir");
+	assert_name(4, "../../etc", "before", "ir",
+		    "snapshots/0004-.._.._etc.before.ir");
+	assert_name(5, "", "before", "ir", "snapshots/0005-_.before.ir");
+	assert_name(12345, "x", "after", "ir", "snapshots/12345-x.after.ir");
+	char long_name[300];
+	memset(long_name, 'p', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	char *got = irs_rundir_snapshot_name(1, long_name, "before", "json");
+	assert_true(strlen(strrchr(got, '/') + 1) < 255);
+	free(got);
+}
+
+// Quoting survives a real shell: the words the reducer gets are exactly
+// the debuggee path (with its space), the options and {}.
+static void
+test_reduce_command_survives_the_shell(void **state)
+{
+	(void)state;
+	char *cmd = irs_failure_reduce_command("{exe} --passes={pass} {input}",
+					       "/opt/my compiler/toyc",
+					       "it's", "/r/0001-x.before.ir");
+	assert_non_null(cmd);
+	assert_string_equal(cmd, "irsnap reduce /r/0001-x.before.ir --crash "
+			    "''\\''/opt/my compiler/toyc'\\'' "
+			    "--passes='\\''it'\\''\\'\\'''\\''s'\\'' {}'");
+	// Run it with `irsnap` printing its arguments, then run the --crash
+	// command the same way.
+	char script[1024];
+	snprintf(script, sizeof(script),
+		 "irsnap() { printf '[%%s]' \"$@\"; }; %s", cmd);
+	char *argv_sh[] = { "sh", "-c", script, NULL };
+	int pfd[2];
+	assert_int_equal(pipe(pfd), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		execvp("sh", argv_sh);
+		_exit(127);
+	}
+	close(pfd[1]);
+	char out[1024] = "";
+	ssize_t n = read(pfd[0], out, sizeof(out) - 1);
+	close(pfd[0]);
+	waitpid(pid, NULL, 0);
+	assert_true(n > 0);
+	out[n] = '\0';
+	assert_string_equal(out, "[reduce][/r/0001-x.before.ir][--crash]"
+			    "['/opt/my compiler/toyc' --passes='it'\\''s' {}]");
+	free(cmd);
+}
+
+/* }====================================================================
+** Run directories
+** ===================================================================== */
+
+static bool
+is_run_id(const char *id)
+{
+	int n = 0;
+	unsigned pid;
+	return sscanf(id, "%*8[0-9]-%*6[0-9]-%u%n", &pid, &n) == 1 &&
+	       (id[n] == '\0' || id[n] == '-');
+}
+
+// A new session: a uniquely named run directory, a valid manifest saying
+// "running", `latest` pointing at it, no temporary files.
+static void
+test_create_writes_valid_run(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	const char *dir = irs_session_dir(f->s);
+	assert_true(dir[0] == '/');
+	assert_memory_equal(dir, f->dir, strlen(f->dir));
+	const char *id = strrchr(dir, '/') + 1;
+	assert_true(is_run_id(id));
+	// Permissions as mkdir gives them (not a temporary folder's 0700).
+	mode_t um = umask(022);
+	umask(um);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0777 & ~um);
+	assert_valid(f);
+	json_t *m = manifest(f);
+	assert_string_equal(jstr(m, "status"), "running");
+	assert_string_equal(jstr(m, "run_id"), id);
+	assert_string_equal(jstr(m, "debugger"), "fake 1.0");
+	assert_string_equal(jstr(json_object_get(m, "layout"), "name"), "tiny");
+	assert_true(json_is_null(json_object_get(json_object_get(m, "debuggee"),
+						 "pid")));
+	assert_int_equal(json_array_size(json_object_get(m, "events")), 0);
+	json_decref(m);
+	char link[256], *latest = irs_path_join(f->dir, "latest");
+	ssize_t n = readlink(latest, link, sizeof(link) - 1);
+	assert_true(n > 0);
+	link[n] = '\0';
+	assert_string_equal(link, id);
+	free(latest);
+	assert_no_temp_files(f->dir);
+}
+
+// Sessions started within one second by one process get "-1", "-2", ...
+// and `latest` follows the newest.
+static void
+test_run_ids_are_unique(void **state)
+{
+	struct fixture *f = *state;
+	struct irs_session *s[3];
+	f->cfg.pid = 4242;
+	for (int i = 0; i < 3; i++)
+		assert_null(irs_session_create(&f->cfg, f->lo, &s[i]));
+	const char *id0 = strrchr(irs_session_dir(s[0]), '/') + 1;
+	for (int i = 1; i < 3; i++) {
+		const char *id = strrchr(irs_session_dir(s[i]), '/') + 1;
+		assert_true(is_run_id(id));
+		assert_string_not_equal(id, id0);
+		assert_string_not_equal(id, strrchr(irs_session_dir(s[3 - i]),
+						    '/') + 1);
+	}
+	char link[256], *latest = irs_path_join(f->dir, "latest");
+	ssize_t n = readlink(latest, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	assert_string_equal(link, strrchr(irs_session_dir(s[2]), '/') + 1);
+	free(latest);
+	for (int i = 0; i < 3; i++)
+		irs_session_destroy(s[i]);
+	assert_no_temp_files(f->dir);
+}
+
+// While runs are created one after another, a reader always finds
+// `latest` pointing at a run with a manifest: the link is replaced, never
+// removed and made again.
+static void
+test_latest_is_never_missing(void **state)
+{
+	struct fixture *f = *state;
+	create(f);		// a first run, so `latest` exists
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 40; i++) {
+			struct irs_session *s;
+			if (irs_session_create(&f->cfg, f->lo, &s))
+				_exit(1);
+			irs_session_destroy(s);
+		}
+		_exit(0);
+	}
+	char *man = irs_path_join(f->dir, "latest/manifest.json");
+	int misses = 0, looks = 0, status;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		struct stat st;
+		misses += stat(man, &st) != 0;
+		looks++;
+	}
+	free(man);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(looks > 0);
+	assert_int_equal(misses, 0);
+	assert_no_temp_files(f->dir);
+}
+
+// No dir in the config: $IRSNAP_DIR decides (created if missing).
+static void
+test_dir_from_environment(void **state)
+{
+	struct fixture *f = *state;
+	char *env = irs_path_join(f->dir, "from-env/deeper");
+	setenv("IRSNAP_DIR", env, 1);
+	f->cfg.dir = NULL;
+	create(f);
+	unsetenv("IRSNAP_DIR");
+	assert_memory_equal(irs_session_dir(f->s), env, strlen(env));
+	free(env);
+}
+
+// An output root that cannot be made is one clear error naming it.
+static void
+test_unwritable_root_is_an_error(void **state)
+{
+	struct fixture *f = *state;
+	char *file = irs_path_join(f->dir, "a-file");
+	assert_null(irs_file_write(file, "x", 1));
+	char *under = irs_path_join(file, "out");
+	f->cfg.dir = under;
+	struct irs_session *s = NULL;
+	struct irs_error *err = irs_session_create(&f->cfg, f->lo, &s);
+	assert_non_null(err);
+	assert_null(s);
+	assert_int_equal(err->code, IRS_ERROR_IO);
+	assert_non_null(strstr(err->message, file));
+	irs_error_destroy(err);
+	free(under);
+	free(file);
+}
+
+/* }====================================================================
+** Pass events
+** ===================================================================== */
+
+// Every event leaves a valid manifest naming files that exist; the text is
+// the IR; an after event knows whether the pass changed it.
+static void
+test_events_keep_the_run_valid(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	uint32_t s1 = begin(f, "constfold");
+	assert_int_equal(s1, 1);
+	assert_valid(f);
+	f->mem.nodes[1].value = 99;			// the pass changes the IR
+	end(f, s1);
+	assert_valid(f);
+	uint32_t s2 = begin(f, "dce");
+	assert_int_equal(s2, 2);
+	end(f, s2);				// unchanged
+	assert_valid(f);
+
+	json_t *m = manifest(f);
+	json_t *evs = json_object_get(m, "events");
+	assert_int_equal(json_array_size(evs), 4);
+	const char *phases[] = { "before", "after", "before", "after" };
+	for (size_t i = 0; i < 4; i++) {
+		json_t *ev = json_array_get(evs, i);
+		assert_string_equal(jstr(ev, "phase"), phases[i]);
+		assert_int_equal(json_integer_value(json_object_get(ev, "seq")),
+				 i / 2 + 1);
+		assert_int_equal(json_integer_value(json_object_get(ev, "nodes")),
+				 NNODES);
+	}
+	json_t *a1 = json_array_get(evs, 1), *a2 = json_array_get(evs, 3);
+	assert_true(json_is_true(json_object_get(a1, "changed")));
+	assert_true(json_is_false(json_object_get(a2, "changed")));
+	assert_string_equal(jstr(json_object_get(a1, "snapshot"), "text"),
+			    "snapshots/0001-constfold.after.ir");
+	assert_true(exists(f, "snapshots/0002-dce.after.ir"));
+	// The text is the IR as the layout renders it, before and after.
+	char *p = run_file(f, "snapshots/0001-constfold.after.ir"), *text;
+	assert_null(irs_file_read(p, &text, NULL));
+	assert_string_equal(text, "node 10\nnode 99\nnode 30\n");
+	free(text);
+	free(p);
+	json_decref(m);
+	assert_no_temp_files(f->dir);
+}
+
+// Passes nest: an inner pass begun and ended inside an outer one.
+static void
+test_nested_passes(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	uint32_t outer = begin(f, "module-pm");
+	uint32_t inner = begin(f, "fn-pass");
+	end(f, inner);
+	end(f, outer);
+	assert_valid(f);
+	struct irs_error *err = irs_session_pass_end(f->s, f->m, outer);
+	assert_non_null(err);		// already ended
+	assert_int_equal(err->code, IRS_ERROR_STATE);
+	irs_error_destroy(err);
+	err = irs_session_pass_end(f->s, f->m, 77);
+	assert_non_null(err);
+	irs_error_destroy(err);
+}
+
+// --changed-only: an unchanged pass leaves no after files and says so.
+static void
+test_changed_only_skips_unchanged(void **state)
+{
+	struct fixture *f = *state;
+	f->cfg.changed_only = true;
+	create(f);
+	uint32_t s1 = begin(f, "dce");
+	end(f, s1);
+	uint32_t s2 = begin(f, "cse");
+	f->mem.nodes[0].value = 1;
+	end(f, s2);
+	assert_valid(f);
+	assert_false(exists(f, "snapshots/0001-dce.after.ir"));
+	assert_false(exists(f, "snapshots/0001-dce.after.json"));
+	assert_true(exists(f, "snapshots/0002-cse.after.ir"));
+	json_t *m = manifest(f);
+	json_t *evs = json_object_get(m, "events");
+	json_t *a1 = json_array_get(evs, 1);
+	assert_true(json_is_null(json_object_get(a1, "snapshot")));
+	assert_true(json_is_false(json_object_get(a1, "changed")));
+	assert_true(json_is_true(json_object_get(json_object_get(m, "options"),
+						 "changed_only")));
+	json_decref(m);
+}
+
+// Only the formats asked for are written and named.
+static void
+test_text_only_format(void **state)
+{
+	struct fixture *f = *state;
+	f->cfg.write_json = false;
+	create(f);
+	end(f, begin(f, "dce"));
+	assert_valid(f);
+	assert_true(exists(f, "snapshots/0001-dce.before.ir"));
+	assert_false(exists(f, "snapshots/0001-dce.before.json"));
+	json_t *m = manifest(f);
+	json_t *snap = json_object_get(json_array_get(json_object_get(m, "events"),
+						      0), "snapshot");
+	assert_null(json_object_get(snap, "json"));
+	json_decref(m);
+}
+
+// The CPU time of a live debuggee between begin and end is recorded.
+static void
+test_cpu_time_of_a_live_debuggee(void **state)
+{
+	struct fixture *f = *state;
+	int go[2], done[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(done), 0);
+	pid_t child = fork();
+	if (child == 0) {	// burns 250 ms of CPU once told to, then waits
+		char c;
+		struct timespec p0, p1;
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);
+		volatile unsigned long x = 0;
+		do {
+			for (int i = 0; i < 1000; i++)
+				x += (unsigned long)i;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);
+		} while ((p1.tv_sec - p0.tv_sec) * 1e9 +
+			 (p1.tv_nsec - p0.tv_nsec) < 2.5e8);
+		if (write(done[1], "d", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	f->cfg.pid = child;
+	create(f);
+	uint32_t seq = begin(f, "slow-pass");
+	char c;
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(read(done[0], &c, 1), 1);
+	end(f, seq);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	json_t *m = manifest(f);
+	json_t *evs = json_object_get(m, "events");
+	assert_true(json_is_null(json_object_get(json_array_get(evs, 0),
+						 "cpu_s")));
+	double cpu = json_number_value(json_object_get(json_array_get(evs, 1),
+						       "cpu_s"));
+	assert_true(cpu >= 0.25 && cpu <= 0.3);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_object_get(m, "debuggee"), "pid")), child);
+	json_decref(m);
+	char *status;
+	assert_null(irs_session_status(f->s, &status));
+	assert_non_null(strstr(status, "0001 slow-pass"));
+	assert_non_null(strstr(status, " ms"));
+	irs_free(status);
+}
+
+// Verifier results go to the latest event of their seq.
+static void
+test_verifier_results_attach(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	uint32_t seq = begin(f, "cse");
+	assert_null(irs_session_verified(f->s, seq, "pre", 0, NULL));
+	end(f, seq);
+	assert_null(irs_session_verified(f->s, seq, "toyc_verify", 2,
+					 "bad use\nbad def\n"));
+	assert_valid(f);
+	json_t *m = manifest(f);
+	json_t *evs = json_object_get(m, "events");
+	json_t *vb = json_object_get(json_array_get(evs, 0), "verifiers");
+	json_t *va = json_object_get(json_array_get(evs, 1), "verifiers");
+	assert_int_equal(json_array_size(vb), 1);
+	assert_int_equal(json_array_size(va), 1);
+	assert_string_equal(jstr(json_array_get(va, 0), "name"), "toyc_verify");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(va, 0),
+							    "problems")), 2);
+	assert_string_equal(jstr(json_array_get(va, 0), "output"),
+			    "bad use\nbad def\n");
+	json_decref(m);
+	struct irs_error *err = irs_session_verified(f->s, 9, "x", 0, NULL);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_STATE);
+	irs_error_destroy(err);
+}
+
+// Bad calls are errors, not crashes, and leave nothing behind.
+static void
+test_bad_begin_calls(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t seq = 0;
+	create(f);
+	struct irs_error *err = irs_session_pass_begin(f->s, f->m, NULL, BASE,
+						       &seq);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_USAGE);
+	irs_error_destroy(err);
+	// An unreadable root: the walk fails, no event, no file.
+	err = irs_session_pass_begin(f->s, f->m, "cse", 0xdead0000, &seq);
+	assert_non_null(err);
+	irs_error_destroy(err);
+	assert_int_equal(seq, 0);
+	assert_false(exists(f, "snapshots/0001-cse.before.ir"));
+	json_t *m = manifest(f);
+	assert_int_equal(json_array_size(json_object_get(m, "events")), 0);
+	json_decref(m);
+	// The next good event is still seq 1.
+	assert_int_equal(begin(f, "cse"), 1);
+	assert_valid(f);
+}
+
+static void
+test_finish_completes_the_run(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	end(f, begin(f, "dce"));
+	assert_null(irs_session_finish(f->s, 3));
+	assert_valid(f);
+	json_t *m = manifest(f);
+	assert_string_equal(jstr(m, "status"), "completed");
+	assert_int_equal(json_integer_value(json_object_get(m, "exit_status")), 3);
+	json_decref(m);
+}
+
+/* }====================================================================
+** Failure reports
+** ===================================================================== */
+
+static json_t *
+failure_doc(const struct fixture *f)
+{
+	char *p = run_file(f, "failure.json");
+	json_t *j = load(p);
+	free(p);
+	return j;
+}
+
+// A crash inside a traced pass: signal, pass and seq, backtrace, the before
+// snapshot, a crash snapshot, a reduce command; the manifest says failed.
+static void
+test_signal_failure_report(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	end(f, begin(f, "dce"));
+	uint32_t seq = begin(f, "cse");
+	struct irs_failure_info info = {
+		.kind = "signal", .signo = 11, .signame = "SIGSEGV",
+		.ir_root = BASE,
+	};
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	json_t *m = manifest(f);
+	assert_string_equal(jstr(m, "status"), "failed");
+	assert_string_equal(jstr(m, "failure"), "failure.json");
+	json_decref(m);
+
+	json_t *d = failure_doc(f);
+	assert_string_equal(jstr(d, "kind"), "signal");
+	json_t *sig = json_object_get(d, "signal");
+	assert_int_equal(json_integer_value(json_object_get(sig, "number")), 11);
+	assert_string_equal(jstr(sig, "name"), "SIGSEGV");
+	json_t *pass = json_object_get(d, "pass");
+	assert_string_equal(jstr(pass, "name"), "cse");
+	assert_int_equal(json_integer_value(json_object_get(pass, "seq")), seq);
+	json_t *bt = json_object_get(d, "backtrace");
+	assert_int_equal(json_array_size(bt), 3);
+	assert_string_equal(jstr(json_array_get(bt, 0), "function"), "fn0");
+	assert_string_equal(jstr(json_array_get(bt, 0), "pc"), "0x401000");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(bt, 2),
+							    "line")), 12);
+	assert_true(json_is_null(json_object_get(json_array_get(bt, 1),
+						 "function")));
+	assert_null(json_object_get(d, "backtrace_error"));
+	assert_string_equal(jstr(json_object_get(d, "before_snapshot"), "text"),
+			    "snapshots/0002-cse.before.ir");
+	json_t *crash = json_object_get(d, "crash_snapshot");
+	assert_string_equal(jstr(crash, "text"), "snapshots/0002-cse.crash.ir");
+	assert_int_equal(json_array_size(json_object_get(crash, "walk_errors")), 0);
+	assert_true(exists(f, "snapshots/0002-cse.crash.ir"));
+	char want[512];
+	snprintf(want, sizeof(want), "irsnap reduce %s/snapshots/0002-cse."
+		 "before.ir --crash ''\\''/opt/my compiler/toyc'\\'' "
+		 "--passes=cse {}'", irs_session_dir(f->s));
+	assert_string_equal(jstr(d, "reduce_command"), want);
+	json_decref(d);
+	char *status;
+	assert_null(irs_session_status(f->s, &status));
+	assert_non_null(strstr(status, "failure.json"));
+	irs_free(status);
+	// A later finish keeps the run failed.
+	assert_null(irs_session_finish(f->s, 139));
+	m = manifest(f);
+	assert_string_equal(jstr(m, "status"), "failed");
+	json_decref(m);
+}
+
+// The IR at the crash is unreadable: the report still comes, with the walk
+// error in place of the crash snapshot.
+static void
+test_crash_snapshot_of_broken_ir(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	begin(f, "cse");
+	struct irs_failure_info info = {
+		.kind = "signal", .signo = 6, .signame = "SIGABRT",
+		.ir_root = 0xdead0000,
+	};
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	json_t *d = failure_doc(f);
+	json_t *crash = json_object_get(d, "crash_snapshot");
+	assert_true(json_is_null(json_object_get(crash, "text")));
+	json_t *errs = json_object_get(crash, "walk_errors");
+	assert_int_equal(json_array_size(errs), 1);
+	assert_non_null(strstr(json_string_value(json_array_get(errs, 0)),
+			       "0xdead0000"));
+	assert_false(exists(f, "snapshots/0001-cse.crash.ir"));
+	json_decref(d);
+}
+
+// A verifier failure after the pass returned: kind verifier, the message,
+// the pass's before snapshot; no crash snapshot without an IR root.
+static void
+test_verifier_failure_report(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	uint32_t seq = begin(f, "cse");
+	end(f, seq);
+	struct irs_failure_info info = {
+		.kind = "verifier", .pass = "cse",
+		.message = "toyc_verify: use before def",
+	};
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	json_t *d = failure_doc(f);
+	assert_string_equal(jstr(d, "kind"), "verifier");
+	assert_true(json_is_null(json_object_get(d, "signal")));
+	assert_string_equal(jstr(d, "message"), "toyc_verify: use before def");
+	assert_int_equal(json_integer_value(json_object_get(
+		json_object_get(d, "pass"), "seq")), seq);
+	assert_true(json_is_null(json_object_get(d, "crash_snapshot")));
+	json_decref(d);
+}
+
+// A crash outside any traced pass: no pass, no snapshots, no command.
+static void
+test_failure_outside_passes(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	end(f, begin(f, "dce"));
+	struct irs_failure_info info = {
+		.kind = "signal", .signo = 11, .signame = "SIGSEGV",
+	};
+	assert_null(irs_session_failure(f->s, NULL, f->m, &info));
+	assert_valid(f);
+	json_t *d = failure_doc(f);
+	assert_true(json_is_null(json_object_get(d, "pass")));
+	assert_true(json_is_null(json_object_get(d, "before_snapshot")));
+	assert_true(json_is_null(json_object_get(d, "reduce_command")));
+	assert_int_equal(json_array_size(json_object_get(d, "backtrace")), 0);
+	assert_non_null(jstr(d, "backtrace_error"));
+	json_decref(d);
+}
+
+// The backtrace stops at 64 frames, and at an unwinder error (recorded).
+static void
+test_backtrace_limits(void **state)
+{
+	struct fixture *f = *state;
+	struct irs_failure_info info = { .kind = "signal", .signo = 11 };
+	create(f);
+	f->nframes = 1000;
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	json_t *d = failure_doc(f);
+	assert_int_equal(json_array_size(json_object_get(d, "backtrace")), 64);
+	json_decref(d);
+	f->frame_error_at = 5;
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	d = failure_doc(f);
+	assert_int_equal(json_array_size(json_object_get(d, "backtrace")), 5);
+	assert_non_null(strstr(jstr(d, "backtrace_error"), "unwinder lost"));
+	json_decref(d);
+}
+
+static void
+test_failure_kind_is_checked(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	struct irs_failure_info no_signo = { .kind = "signal" };
+	struct irs_failure_info odd = { .kind = "explosion", .signo = 11 };
+	struct irs_error *err = irs_session_failure(f->s, &f->t, f->m, &no_signo);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_USAGE);
+	irs_error_destroy(err);
+	err = irs_session_failure(f->s, &f->t, f->m, &odd);
+	assert_non_null(err);
+	assert_non_null(strstr(err->message, "explosion"));
+	irs_error_destroy(err);
+	assert_false(exists(f, "failure.json"));
+}
+
+/* }====================================================================
+** Full disk and SIGKILL
+** ===================================================================== */
+
+// Runs @p fn(f) in a child with a file size limit of @p limit bytes and
+// SIGXFSZ ignored, so writes past it fail with EFBIG as on a full disk.
+// The child exits 0 when fn returns true.
+static int
+with_file_limit(struct fixture *f, rlim_t limit,
+		bool (*fn)(struct fixture *f))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = { limit, limit };
+		setrlimit(RLIMIT_FSIZE, &rl);
+		_exit(fn(f) ? 0 : 1);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+}
+
+static char *
+file_text(const struct fixture *f, const char *rel)
+{
+	char *p = run_file(f, rel), *text = NULL;
+	if (irs_file_read(p, &text, NULL))
+		text = NULL;
+	free(p);
+	return text;
+}
+
+// What the error of begin_on_full_disk() must say.
+static const char *full_disk_want;
+
+// In the child: a pass whose snapshot or manifest cannot be written gives
+// an error naming the file and changes nothing on disk.
+static bool
+begin_on_full_disk(struct fixture *f)
+{
+	char *before = file_text(f, "manifest.json");
+	uint32_t seq = 0;
+	f->mem.nodes[0].value = 123456789;	// a longer text than before
+	struct irs_error *err = irs_session_pass_begin(f->s, f->m, "licm", BASE,
+						       &seq);
+	bool ok = err && err->code == IRS_ERROR_IO && seq == 0 &&
+		  strstr(err->message, irs_session_dir(f->s)) &&
+		  strstr(err->message, full_disk_want);
+	if (!ok)
+		fprintf(stderr, "child: %s\n", err ? err->message : "no error");
+	irs_error_destroy(err);
+	char *after = file_text(f, "manifest.json");
+	ok = ok && before && after && !strcmp(before, after);
+	free(before);
+	free(after);
+	return ok;
+}
+
+static void
+test_full_disk_keeps_previous_manifest(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	end(f, begin(f, "dce"));
+	// Find how large the next writes are, then allow a bit less than the
+	// manifest needs (the snapshots are smaller), and then less than the
+	// snapshot needs.
+	char *man = file_text(f, "manifest.json");
+	size_t mlen = strlen(man);
+	free(man);
+	full_disk_want = "/manifest.json: write failed: File too large";
+	assert_int_equal(with_file_limit(f, mlen + 10, begin_on_full_disk), 0);
+	assert_valid(f);
+	assert_no_temp_files(f->dir);
+	assert_false(exists(f, "snapshots/0002-licm.before.ir"));
+	full_disk_want = "/snapshots/0002-licm.before.ir";
+	assert_int_equal(with_file_limit(f, 8, begin_on_full_disk), 0);
+	assert_valid(f);
+	assert_no_temp_files(f->dir);
+	// With room again, the session goes on where it was.
+	assert_int_equal(begin(f, "licm"), 2);
+	assert_valid(f);
+}
+
+// In the child: failure.json cannot be written.
+static bool
+failure_on_full_disk(struct fixture *f)
+{
+	char *before = file_text(f, "manifest.json");
+	struct irs_failure_info info = { .kind = "signal", .signo = 11,
+					 .ir_root = BASE };
+	struct irs_error *err = irs_session_failure(f->s, &f->t, f->m, &info);
+	bool ok = err && strstr(err->message, "File too large");
+	irs_error_destroy(err);
+	char *after = file_text(f, "manifest.json");
+	ok = ok && before && after && !strcmp(before, after);
+	free(before);
+	free(after);
+	return ok;
+}
+
+static void
+test_full_disk_during_failure(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	begin(f, "cse");
+	assert_int_equal(with_file_limit(f, 200, failure_on_full_disk), 0);
+	assert_valid(f);
+	assert_false(exists(f, "failure.json"));
+	assert_false(exists(f, "snapshots/0001-cse.crash.ir"));
+	assert_no_temp_files(f->dir);
+}
+
+// A child traces passes as fast as it can; we SIGKILL it at assorted
+// moments. Whatever moment it died at, the run directory is valid and
+// names only files that exist.
+static void
+test_sigkill_leaves_valid_run(void **state)
+{
+	struct fixture *f = *state;
+	for (int round = 0; round < 12; round++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct irs_session *s;
+			if (irs_session_create(&f->cfg, f->lo, &s))
+				_exit(2);
+			for (uint32_t i = 0; ; i++) {
+				uint32_t seq;
+				f->mem.nodes[i % NNODES].value = i;
+				if (irs_session_pass_begin(s, f->m, "p", BASE, &seq))
+					_exit(3);
+				irs_memory_invalidate(f->m);
+				if (irs_session_pass_end(s, f->m, seq))
+					_exit(4);
+			}
+		}
+		usleep(2000 + (useconds_t)round * 3000);
+		kill(pid, SIGKILL);
+		int status;
+		waitpid(pid, &status, 0);
+		assert_true(WIFSIGNALED(status));
+	}
+	// Every run directory made (the latest one, and all the others); a
+	// child killed before its run got a name left a hidden staging
+	// directory instead, never a run without a manifest
+	DIR *d = opendir(f->dir);
+	struct dirent *e;
+	int nruns = 0, nstaged = 0;
+	while ((e = readdir(d))) {
+		nstaged += !strncmp(e->d_name, ".new-", 5);
+		if (!is_run_id(e->d_name))
+			continue;
+		char *run = irs_path_join(f->dir, e->d_name);
+		assert_valid_dir(run);
+		free(run);
+		nruns++;
+	}
+	closedir(d);
+	// (a child killed before it got that far left nothing at all)
+	assert_true(nruns + nstaged <= 12);
+	assert_true(nruns >= 1);
+	assert_valid_dir(f->dir);	// through latest
+}
+
+/* }==================================================================== */
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_proc_cpu_time_counts_work_not_sleep),
+		cmocka_unit_test(test_proc_cpu_time_errors),
+		cmocka_unit_test(test_snapshot_names_are_safe),
+		cmocka_unit_test(test_reduce_command_survives_the_shell),
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(test_create_writes_valid_run),
+		T(test_run_ids_are_unique),
+		T(test_latest_is_never_missing),
+		T(test_dir_from_environment),
+		T(test_unwritable_root_is_an_error),
+		T(test_events_keep_the_run_valid),
+		T(test_nested_passes),
+		T(test_changed_only_skips_unchanged),
+		T(test_text_only_format),
+		T(test_cpu_time_of_a_live_debuggee),
+		T(test_verifier_results_attach),
+		T(test_bad_begin_calls),
+		T(test_finish_completes_the_run),
+		T(test_signal_failure_report),
+		T(test_crash_snapshot_of_broken_ir),
+		T(test_verifier_failure_report),
+		T(test_failure_outside_passes),
+		T(test_backtrace_limits),
+		T(test_failure_kind_is_checked),
+		T(test_full_disk_keeps_previous_manifest),
+		T(test_full_disk_during_failure),
+		T(test_sigkill_leaves_valid_run),
+#undef T
+	};
+	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
+}
