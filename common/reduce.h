@@ -1,0 +1,318 @@
+/*
+ * reduce.h — the reducer's internal pieces (irsnap reduce), one per file:
+ *
+ *   reduce.c         the pipeline: check the input, then rounds of steps
+ *                    (delete units level by level, operands to constants)
+ *   reduce_units.c   the unit tree: from a snapshot's JSON (spans, refs) or
+ *                    from the generic splitter (braces, indentation, labels)
+ *   reduce_defuse.c  def-use edges of plain text, candidate states, repair of
+ *                    uses whose definition goes, and rendering
+ *   reduce_exec.c    the parallel test runner (temp dirs, timeouts, process
+ *                    groups, retries, crash signatures)
+ *   reduce_cache.c   candidate hash -> verdict
+ *   reduce_crashsig.c reading what libirsnap-crashsig.so wrote
+ *   reduce_input.c   a run directory's failure.json; the output paths
+ *
+ * Unit tests include this header to reach the pieces one at a time.
+ */
+#ifndef IRSNAP_REDUCE_H
+#define IRSNAP_REDUCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+
+#include "internal.h"
+
+enum { RU_NONE = UINT32_MAX };
+
+/* ---- reduce_units.c: the unit tree --------------------------------------- */
+
+/*
+ * Besides the units proper, two kinds of pieces let later steps cut finer
+ * than a whole unit: a unit's header (its first line, up to its first
+ * child: "bb3:", "func @f(%a) {") and the blank lines at its start.
+ */
+enum reduce_unit_kind {
+	UNIT_NORMAL,		/* a function, block, instruction, line */
+	UNIT_HEADER,		/* the text before a unit's first child */
+	UNIT_BLANK,		/* blank lines at the start of a unit */
+};
+
+/** A deletable piece of the text. */
+struct reduce_unit {
+	uint32_t start, end;	/* bytes [start, end) of the original text */
+	uint32_t parent;	/* index into units, RU_NONE at top level */
+	uint32_t level;		/* 0 outermost; deletion goes level by level */
+	uint32_t kind;		/* enum reduce_unit_kind */
+};
+
+/** How a use is repaired when its definition is deleted. */
+enum reduce_repair {
+	REPAIR_CONST,		/* the use's text becomes the constant ("0") */
+	REPAIR_DROP,		/* the unit holding the use goes too */
+	REPAIR_RETARGET,	/* the use refers to another live definition of
+				   the same kind and scope instead (a branch
+				   to a deleted block goes to the next block);
+				   dropped as REPAIR_DROP when there is none */
+};
+
+/** A definition something may refer to (an SSA value, a label, a function). */
+struct reduce_def {
+	uint32_t unit;		/* innermost unit holding it; RU_NONE: never
+				   deleted */
+	uint32_t repair;	/* enum reduce_repair for its uses */
+	uint32_t scope;		/* top-level unit around it, or RU_NONE */
+	uint32_t sample;	/* a use of it (its text names it), or
+				   RU_NONE */
+	uint32_t rt_pos;	/* REPAIR_RETARGET: index in tree's rt_order */
+};
+
+/** A reference, in the text, to a definition. */
+struct reduce_use {
+	uint32_t start, end;	/* the reference's text span */
+	uint32_t unit;		/* innermost unit holding it, or RU_NONE */
+	uint32_t def;		/* index into defs */
+};
+
+/**
+ * The input cut into units, with its def-use graph. Units are in document
+ * order (parents before children), so parent < child; uses are sorted by
+ * start. Owns everything it points to, text included.
+ */
+struct reduce_tree {
+	char *text;
+	size_t len;
+	struct reduce_unit *units;
+	uint32_t nunits;
+	uint32_t nlevels;
+	struct reduce_def *defs;
+	uint32_t ndefs;
+	struct reduce_use *uses;
+	uint32_t nuses;
+	uint32_t *header;	/* per unit: its UNIT_HEADER, or RU_NONE */
+	uint8_t *footer;	/* per unit: text follows its last child */
+	uint32_t *rt_order;	/* REPAIR_RETARGET defs by scope, then place */
+	uint32_t nrt;
+	uint32_t nunresolved;	/* local (% ^) uses with no definition */
+	const char *constant;	/* what a REPAIR_CONST use becomes; static */
+	const char *source;	/* "snapshot" or "text": how units were found */
+};
+
+/** The tree of @p text (taken over: freed with the tree) by the generic
+ *  splitter and the generic def-use model. */
+struct irs_error *reduce_tree_from_text(char *text, size_t len,
+					struct reduce_tree **ret);
+/** The tree of @p text from the irsnap.snapshot/1 document @p json (units,
+ *  spans and refs as docs/formats.md says); @p name names it in errors.
+ *  @p text is taken over on success only. */
+struct irs_error *reduce_tree_from_snapshot(char *text, size_t len,
+					    const char *json, size_t json_len,
+					    const char *name,
+					    struct reduce_tree **ret);
+void reduce_tree_destroy(struct reduce_tree *t);
+/** Sorts units into document order, sets parents by span nesting. Fails
+ *  when two spans overlap without nesting. */
+struct irs_error *reduce_tree_nest(struct reduce_tree *t, const char *name);
+/** Adds the UNIT_HEADER and UNIT_BLANK pieces of every unit with children
+ *  or leading blank lines, and nests again. */
+struct irs_error *reduce_tree_pieces(struct reduce_tree *t, const char *name);
+/** The innermost unit whose span holds [start, end), or RU_NONE. */
+uint32_t reduce_tree_innermost(const struct reduce_tree *t, uint32_t start,
+			       uint32_t end);
+/** Sorts uses by start, drops those whose def index is out of range, moves
+ *  a def named in its unit's header to the header, sets each def's scope
+ *  and sample use, rt_order and the level count. */
+struct irs_error *reduce_tree_finish(struct reduce_tree *t);
+
+/* ---- reduce_defuse.c: generic def-use model and candidate states --------- */
+
+/**
+ * Finds definitions and uses in plain text (t->units already set): a line
+ * `%x = ...` defines %x; a unit's first line, when the unit has more
+ * lines, defines its %params and its first @name; a label line `bb:`
+ * defines ^bb; every other
+ * %x, ^x, @x is a use. % and ^ names are local to their top-level unit, @
+ * names global. Uses of %x are repaired with a constant, of ^x by
+ * retargeting, of @x by dropping their unit. Names without a definition
+ * are not tracked.
+ */
+struct irs_error *reduce_defuse_scan(struct reduce_tree *t);
+
+/**
+ * One candidate: which units are deleted (explicitly, or by an ancestor)
+ * and which uses became the constant. Sized for one tree.
+ */
+struct reduce_state {
+	uint8_t *del;		/* per unit: deleted itself */
+	uint8_t *gone;		/* per unit: deleted or under a deleted unit */
+	uint8_t *rep;		/* per use: replaced by the constant */
+	uint32_t *to;		/* per use: retargeted to this def, or
+				   RU_NONE */
+	uint32_t nunits, nuses;
+};
+
+struct irs_error *reduce_state_init(struct reduce_state *s,
+				    const struct reduce_tree *t);
+void reduce_state_deinit(struct reduce_state *s);
+void reduce_state_copy(struct reduce_state *dst,
+		       const struct reduce_state *src);
+/**
+ * Deletes units @p units[0..n) from @p s and repairs every use whose
+ * definition went: REPAIR_CONST uses take the constant, REPAIR_RETARGET
+ * uses move to a live sibling definition, REPAIR_DROP uses take their unit
+ * with them, to a fixed point. Returns false, with @p s
+ * unspecified, when a use outside every unit would lose its definition (the
+ * candidate would be invalid and is never produced).
+ */
+bool reduce_state_delete(struct reduce_state *s, const struct reduce_tree *t,
+			 const uint32_t *units, uint32_t n);
+/** True when unit @p u may be merged into the sibling before it: a normal
+ *  unit with a header and nothing after its last child (a block: label,
+ *  instructions), not the first of its parent's children. */
+bool reduce_tree_mergeable(const struct reduce_tree *t, uint32_t u);
+/**
+ * Merges each unit @p units[i] into the live sibling before it: deletes
+ * its header (the label) and that sibling's last live child (its
+ * terminator), so the two run together, then repairs as
+ * reduce_state_delete() does. False when a unit has no such sibling or
+ * the repair is impossible.
+ */
+bool reduce_state_merge(struct reduce_state *s, const struct reduce_tree *t,
+			const uint32_t *units, uint32_t n);
+/** Replaces uses @p uses[0..n) with the constant. */
+void reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
+			  const uint32_t *uses, uint32_t n);
+/** The candidate's text, appended to @p out (reset first). */
+bool reduce_state_render(const struct reduce_state *s,
+			 const struct reduce_tree *t, struct irs_buf *out);
+/** True when every live use has a live definition. */
+bool reduce_state_consistent(const struct reduce_state *s,
+			     const struct reduce_tree *t);
+
+/* ---- reduce_cache.c: candidate hash -> verdict --------------------------- */
+
+struct reduce_cache {
+	uint64_t *keys;		/* 0 = empty slot (hash 0 is remapped) */
+	uint8_t *vals;
+	size_t cap, count;
+};
+
+uint64_t reduce_hash(const void *data, size_t len);
+void reduce_cache_init(struct reduce_cache *c);
+void reduce_cache_deinit(struct reduce_cache *c);
+/** True and *val_ret set when @p key is cached. */
+bool reduce_cache_get(const struct reduce_cache *c, uint64_t key,
+		      uint8_t *val_ret);
+bool reduce_cache_put(struct reduce_cache *c, uint64_t key, uint8_t val);
+
+/* ---- reduce_crashsig.c: crash signatures --------------------------------- */
+
+enum { CRASHSIG_FRAMES = 3 };
+
+/** A crash: the signal and the top frames' function names, outside libc,
+ *  the dynamic loader and the preload library itself. */
+struct reduce_crashsig {
+	int signo;
+	uint32_t nframes;
+	char frames[CRASHSIG_FRAMES][128];
+};
+
+/** Function-name lookups by ELF symbol table, cached per module path. */
+struct reduce_symcache;
+void reduce_symcache_destroy(struct reduce_symcache *sc);
+
+/**
+ * Parses the file the preload library wrote (@p path): false when there is
+ * none (the run did not crash) or it is unreadable. Frames without a
+ * dynamic symbol are named from the module's ELF symbol table through
+ * *@p sc (created on first use).
+ */
+bool reduce_crashsig_read(const char *path, struct reduce_symcache **sc,
+			  struct reduce_crashsig *ret);
+bool reduce_crashsig_equal(const struct reduce_crashsig *a,
+			   const struct reduce_crashsig *b);
+/** "SIGSEGV in f < g < h" into @p out. */
+void reduce_crashsig_format(const struct reduce_crashsig *sig,
+			    struct irs_buf *out);
+/** The path of libirsnap-crashsig.so: $IRSNAP_CRASHSIG_LIB, else beside the
+ *  binary holding libirsnap (or ../lib from it). *ret freed with free(). */
+struct irs_error *reduce_crashsig_lib(char **ret);
+
+/* ---- reduce_exec.c: running tests ---------------------------------------- */
+
+enum reduce_verdict {
+	VERDICT_BORING = 0,	/* not interesting */
+	VERDICT_INTERESTING = 1,
+	VERDICT_TIMEOUT = 2,	/* killed with its process group */
+	VERDICT_INTERRUPTED = 3,/* SIGINT: the run was cut short */
+};
+
+struct reduce_exec {
+	const char *cmd;	/* shell command; {} = candidate path */
+	bool crash_mode;	/* interesting = same crash signature */
+	struct reduce_crashsig want;	/* crash mode: the input's signature */
+	char *preload;		/* crash mode: libirsnap-crashsig.so */
+	char *tmpdir;		/* our scratch directory, removed at the end */
+	char *filename;		/* candidate's file name (input's basename) */
+	uint32_t jobs;
+	double timeout;
+	uint32_t retries;
+	volatile sig_atomic_t *interrupted;	/* set by the SIGINT handler */
+	struct reduce_symcache *syms;
+	uint32_t serial;	/* names test directories */
+	/* counts */
+	uint32_t runs, interesting, boring, timeouts;
+};
+
+struct irs_error *reduce_exec_init(struct reduce_exec *x, const char *cmd,
+				   bool crash_mode, const char *input_name,
+				   uint32_t jobs, double timeout,
+				   uint32_t retries,
+				   volatile sig_atomic_t *interrupted);
+void reduce_exec_deinit(struct reduce_exec *x);
+
+/**
+ * Tests candidates @p texts[i] (@p lens[i] bytes), at most x->jobs at a
+ * time, each in a fresh directory; verdicts[i] gets the verdict. A boring
+ * verdict is retried x->retries times. On SIGINT, running tests are killed
+ * and their verdict is VERDICT_INTERRUPTED. In crash mode with @p sig_ret
+ * (n == 1 only), the crash signature of the first crashing run is stored.
+ */
+struct irs_error *reduce_exec_batch(struct reduce_exec *x,
+				    const char *const *texts,
+				    const size_t *lens, uint32_t n,
+				    uint8_t *verdicts,
+				    struct reduce_crashsig *sig_ret);
+/** rm -rf @p path (no error when missing). */
+void reduce_rmtree(const char *path);
+
+/* ---- reduce_input.c: what to reduce, with what, into where --------------- */
+
+/** Everything the pipeline needs, resolved from the config. */
+struct reduce_job {
+	char *input;		/* text file to shrink */
+	char *snapshot;		/* its irsnap.snapshot/1 JSON, or NULL */
+	char *cmd;		/* test or crash command */
+	bool crash_mode;
+	char *output;		/* reduced file */
+	char *repro;		/* repro.sh */
+	char *log;		/* reduce.log (run directories), or NULL */
+};
+
+/** Resolves @p cfg: a run directory's failure.json (pass, before snapshot,
+ *  reduce_command), a sibling .json snapshot, default output paths. */
+struct irs_error *reduce_job_init(struct reduce_job *job,
+				  const struct irs_reduce_config *cfg);
+void reduce_job_deinit(struct reduce_job *job);
+/** Splits a shell command line into words ('..', "..", \), as sh would;
+ *  *ret is NULL-terminated, each word and the array freed with free(). */
+struct irs_error *reduce_shell_split(const char *line, char ***ret);
+/** Appends @p s quoted for sh. */
+bool reduce_shell_quote(struct irs_buf *b, const char *s);
+/** Writes repro.sh for @p job with the reduced file @p output. */
+struct irs_error *reduce_write_repro(const struct reduce_job *job,
+				     const struct reduce_crashsig *sig);
+
+#endif
