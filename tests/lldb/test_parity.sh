@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The same toyc runs traced under LLDB and under GDB give the same files:
+# identical snapshots (text and JSON), equivalent manifests and failure
+# reports (times, ids and the debugger's name aside), and the same layout as
+# each debugger's debug info resolved it.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+
+# comparable RUN FILE: FILE (manifest.json or failure.json) of RUN without
+# what differs between two debuggers by nature: ids, times, the debugger,
+# the run's own path, and the count of debuggee bytes the walker read (its
+# render cache is keyed by the debugger's own addresses, so hits vary).
+comparable() {
+	python3 - "$1" "$2" <<-'EOF'
+	import json, os, sys
+	run, name = sys.argv[1], sys.argv[2]
+	d = json.load(open(os.path.join(run, name)))
+	for k in ("run_id", "created", "updated", "debugger"):
+	    d.pop(k, None)
+	if "debuggee" in d:
+	    d["debuggee"].pop("pid", None)
+	for e in d.get("events", []):
+	    e.pop("cpu_s", None)
+	    e.pop("bytes", None)
+	text = json.dumps(d, indent=1, sort_keys=True)
+	print(text.replace(os.path.realpath(run), "RUN"))
+	EOF
+}
+
+# same_snapshots A B: prints the snapshot files that differ or are missing
+# (JSON compared without stats.bytes, as above).
+same_snapshots() {
+	diff <(cd "$1/snapshots" && ls) <(cd "$2/snapshots" && ls)
+	python3 - "$1/snapshots" "$2/snapshots" <<-'EOF'
+	import json, os, sys
+	a, b = sys.argv[1], sys.argv[2]
+	for name in sorted(os.listdir(a)):
+	    pa, pb = os.path.join(a, name), os.path.join(b, name)
+	    if not os.path.exists(pb):
+	        continue
+	    if name.endswith(".json"):
+	        da, db = json.load(open(pa)), json.load(open(pb))
+	        for d in (da, db):
+	            d.get("stats", {}).pop("bytes", None)
+	        same = da == db
+	    else:
+	        same = open(pa, "rb").read() == open(pb, "rb").read()
+	    if not same:
+	        print("differs:", name)
+	EOF
+}
+
+for bug in none crash; do
+	args=("$DEMO")
+	[ "$bug" = none ] || args=(--bug="$bug" "$DEMO")
+	rm -f "$RUNS/latest"
+	lldb_batch "$TMP/lldb-$bug.log" -o 'ir-layout show' \
+		-o 'ir-trace on --verify' -o run -- "$TOYC" "${args[@]}"
+	lrun=$(latest_run)
+	rm -f "$RUNS/latest"
+	GDB_TIMEOUT=90 run_gdb "$TMP/gdb-$bug.log" \
+		-ex "ir-layout load $LAYOUT" -ex 'ir-layout show' \
+		-ex 'ir-trace on --verify' -ex run --args "$TOYC" "${args[@]}"
+	grun=$(latest_run)
+	check "--bug=$bug: two run directories" \
+		test -n "$lrun" -a -n "$grun" -a "$lrun" != "$grun"
+	check_eq "--bug=$bug: identical snapshot files (text; JSON but its bytes-read count)" "" \
+		"$(same_snapshots "$lrun" "$grun")"
+	check "--bug=$bug: $(ls "$lrun/snapshots" | wc -l) snapshots compared" \
+		test "$(ls "$lrun/snapshots" | wc -l)" -ge 4
+	comparable "$lrun" manifest.json >"$TMP/lldb-$bug.manifest"
+	comparable "$grun" manifest.json >"$TMP/gdb-$bug.manifest"
+	check_files_eq "--bug=$bug: equivalent manifests (events, passes, hashes, verifiers)" \
+		"$TMP/gdb-$bug.manifest" "$TMP/lldb-$bug.manifest"
+done
+comparable "$lrun" failure.json >"$TMP/lldb.failure"
+comparable "$grun" failure.json >"$TMP/gdb.failure"
+check_files_eq "--bug=crash: equivalent failure reports (backtrace included)" \
+	"$TMP/gdb.failure" "$TMP/lldb.failure"
+
+# ir-layout show: the offsets, sizes and kinds each debugger resolved.
+show() { sed -n '/^layout /,/^(lldb)\|^irsnap: tracing/p' "$1" | grep -v '^(lldb)\|^irsnap: '; }
+show "$TMP/lldb-none.log" >"$TMP/lldb.show"
+show "$TMP/gdb-none.log" >"$TMP/gdb.show"
+check "ir-layout show printed a layout" test -s "$TMP/lldb.show"
+check_files_eq "ir-layout show: the same resolved layout in both" \
+	"$TMP/gdb.show" "$TMP/lldb.show"
+
+done_testing

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# ir-trace and ir-break under `lldb -b` on toyc's whole pipeline: one
+# before/after pair per pass in order, each snapshot equal to toyc's own
+# --print-before-all/--print-after-all dump, CPU times, the exit recorded,
+# --changed-only skipping exactly the passes that changed nothing, a pass
+# filter, and stopping after a pass.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lldb_lib.sh"
+
+"$TOYC" --print-before-all --print-after-all "$DEMO" >/dev/null \
+	2>"$TMP/toyc.err"
+passes=$(sed -n 's/^; \*\*\* IR Dump After \(.*\) \*\*\*$/\1/p' "$TMP/toyc.err")
+npasses=$(wc -l <<<"$passes")
+check_eq "toyc runs its ten-pass pipeline" 10 "$npasses"
+
+# compare_snapshots RUN DUMPS: every snapshot of RUN against toyc's dumps
+# in DUMPS; prints one line per mismatch.
+compare_snapshots() {
+	local run=$1 dumps=$2 seq pass phase text n when
+	declare -A seen=()
+	while read -r seq pass phase text; do
+		when=Before; [ "$phase" = after ] && when=After
+		n=$(( ${seen[$when$pass]:-0} + 1 )); seen[$when$pass]=$n
+		[ "$text" = - ] && continue
+		toyc_dump "$dumps" "$when" "$pass" "$n" >"$TMP/want.ir"
+		cmp -s "$TMP/want.ir" "$run/$text" || echo "differs: $text"
+	done < <(events "$run")
+}
+
+# --- the whole pipeline, as in the README --------------------------------
+lldb_batch "$TMP/trace.log" -o 'ir-trace on' -o run -o 'ir-status' \
+	-- "$TOYC" "$DEMO"
+check_eq "lldb -b exits 0 when the program does" 0 "$?"
+run=$(latest_run)
+check "lldb -b traced into a run directory" test -f "$run/manifest.json"
+expected=$(awk '{ n++; print n, $0, "before"; print n, $0, "after" }' \
+	<<<"$passes")
+check_eq "one before/after pair per pass, in toyc's order" "$expected" \
+	"$(events "$run" | cut -d' ' -f1-3)"
+check_eq "every snapshot equals toyc's own dump of that pass" "" \
+	"$(compare_snapshots "$run" "$TMP/toyc.err")"
+check_eq "JSON beside every text snapshot" "$((2 * npasses))" \
+	"$(ls "$run"/snapshots/*.json | wc -l)"
+check_eq "CPU time recorded for every pass" "$npasses" \
+	"$(json_get "$run/manifest.json" \
+		'sum(isinstance(e["cpu_s"], (int, float)) and e["cpu_s"] >= 0 for e in d["events"] if e["phase"] == "after")')"
+check_eq "the run completed with toyc's exit status" "completed 0" \
+	"$(json_get "$run/manifest.json" 'd["status"] + " " + str(d["exit_status"])')"
+check_eq "the manifest names LLDB and toyc's arguments" \
+	"lldb 14 $DEMO" \
+	"$(json_get "$run/manifest.json" 'd["debugger"][:7] + " " + d["debuggee"]["args"]')"
+check "the run directory validates" "$IRSNAP" validate "$run"
+check "LLDB said where the run went" grep -q "^irsnap: tracing into $run" \
+	"$TMP/trace.log"
+check "LLDB said the program exited and how many passes it traced" \
+	grep -q "^irsnap: debuggee exited (status 0): $npasses passes traced" \
+	"$TMP/trace.log"
+check "the debuggee never stopped for the user" \
+	bash -c "! grep -q 'stop reason' '$TMP/trace.log'"
+
+# --- --changed-only ------------------------------------------------------
+# A pipeline where running a pass twice leaves the second run nothing to do.
+pipeline=constfold,dce,dce,cse,cse,simplifycfg,simplifycfg,strength,strength
+"$TOYC" --passes=$pipeline --print-before-all --print-after-all "$DEMO" \
+	>/dev/null 2>"$TMP/twice.err"
+declare -A count=()
+unchanged=""
+for pass in ${pipeline//,/ }; do
+	n=$(( ${count[$pass]:-0} + 1 )); count[$pass]=$n
+	if cmp -s <(toyc_dump "$TMP/twice.err" Before "$pass" "$n") \
+		  <(toyc_dump "$TMP/twice.err" After "$pass" "$n"); then
+		unchanged+="$pass#$n "
+	fi
+done
+check "some passes of that pipeline change nothing (the test can tell)" \
+	test "$(wc -w <<<"$unchanged")" -ge 2
+lldb_batch "$TMP/changed.log" -o 'ir-trace on --changed-only' -o run \
+	-- "$TOYC" --passes=$pipeline "$DEMO"
+run=$(latest_run)
+skipped=$(python3 - "$run/manifest.json" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	seen = {}
+	for e in d["events"]:
+	    if e["phase"] != "after":
+	        continue
+	    seen[e["pass"]] = seen.get(e["pass"], 0) + 1
+	    if e["snapshot"] is None and e["changed"] is False:
+	        print("%s#%d" % (e["pass"], seen[e["pass"]]), end=" ")
+	EOF
+)
+check_eq "--changed-only skips exactly the passes that changed nothing" \
+	"$unchanged" "$skipped"
+check_eq "... and keeps the other snapshots exact" "" \
+	"$(compare_snapshots "$run" "$TMP/twice.err")"
+check_eq "... all of them: 9 before, $((9 - $(wc -w <<<"$unchanged"))) after" \
+	"9 $((9 - $(wc -w <<<"$unchanged")))" \
+	"$(ls "$run"/snapshots/*.before.ir | wc -l) $(ls "$run"/snapshots/*.after.ir | wc -l)"
+check "... and the run validates" "$IRSNAP" validate "$run"
+
+# --- a pass filter and ir-break --after ----------------------------------
+toyc_dump "$TMP/toyc.err" After dce 1 >"$TMP/after-dce.ir"
+lldb_batch "$TMP/filter.log" -o "ir-trace on '^(cse|dce)\$'" \
+	-o 'ir-break --after dce' -o run \
+	-o "ir-dump -f text -o $TMP/stopped.ir m" -o 'ir-status' \
+	-o 'ir-break off' -o 'ir-trace off' -o continue \
+	-- "$TOYC" "$DEMO"
+run=$(latest_run)
+# Tracing stops at `ir-trace off`, after the first dce.
+check_eq "a pass regex traces only the passes it matches" \
+	"cse before
+cse after
+dce before
+dce after" "$(events "$run" | cut -d' ' -f2-3)"
+check "ir-break --after dce stopped the debuggee after dce" \
+	grep -q "^irsnap: stopped after pass 'dce'" "$TMP/filter.log"
+check_files_eq "... where ir-dump shows dce's output" \
+	"$TMP/after-dce.ir" "$TMP/stopped.ir"
+check "ir-status lists the passes with timings" \
+	grep -qE '^ +0002 +dce +[0-9.]+ ms' "$TMP/filter.log"
+check "after ir-break off and ir-trace off the program ran to its end" \
+	grep -q 'exited with status = 0' "$TMP/filter.log"
+
+# --- `run` again while the first process lives: two runs, not one ---------
+rm -rf "$RUNS"
+lldb_batch "$TMP/rerun.log" -o 'settings set auto-confirm true' \
+	-o 'ir-trace on' -o 'ir-break ^cse$' -o run -o 'ir-break off' -o run \
+	-- "$TOYC" "$DEMO"
+runs=$(ls -d "$RUNS"/2* 2>/dev/null | wc -l)
+check_eq "a second run in one session gets its own run directory" 2 "$runs"
+check "LLDB said the first process was killed" \
+	grep -q "^irsnap: debuggee killed: 3 passes traced in " "$TMP/rerun.log"
+check_eq "the second run traced the whole pipeline and completed" \
+	"completed $((2 * npasses))" \
+	"$(json_get "$(latest_run)/manifest.json" 'd["status"] + " " + str(len(d["events"]))')"
+
+done_testing
