@@ -1,0 +1,149 @@
+// irsnap replay [--runs N] [--debugger gdb|lldb] --layout L [--trace REGEX]
+//               [--reduce auto|CMD] [--all] [--timeout S] [--dir DIR]
+//               -- PROG ARGS...
+// Exit status: 0 no failure found, 1 a failure found, 2 usage or input.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char replay_usage[] =
+	"usage: irsnap replay [--runs N] [--debugger gdb|lldb] --layout L "
+	"[--trace REGEX]\n"
+	"                     [--reduce auto|CMD] [--all] [--timeout S] "
+	"[--dir DIR] -- PROG ARGS...\n";
+
+static const char replay_help[] =
+	"Runs PROG under the debugger in batch mode with ir-trace on, up to N "
+	"times\n(default 20) or until it fails; every attempt gets its own run "
+	"directory under\nDIR/replay-<id>/ (DIR: $IRSNAP_DIR or ./irsnap-out). "
+	"Failures are grouped by\nsignature (signal, pass, top three frames).\n"
+	"  --debugger D   gdb (default) or lldb\n"
+	"  --trace REGEX  trace only the passes it matches (default: all)\n"
+	"  --all          keep going after the first failure\n"
+	"  --reduce auto  reduce each group's first failure with `irsnap "
+	"reduce RUN`, the\n"
+	"                 failure's reduce command plus PROG's one-word "
+	"options\n"
+	"  --reduce CMD   ... with `irsnap reduce RUN --crash CMD` ({} the "
+	"candidate,\n"
+	"                 {pass} the failing pass, {exe} PROG)\n"
+	"  --timeout S    seconds per attempt before it is killed (default "
+	"300)\n"
+	"Exit status: 0 no failure, 1 a failure found, 2 usage or input "
+	"error.\n"
+	"example: irsnap replay --runs 30 --layout toyc.lua --reduce auto -- "
+	"build/toyc --bug=flaky demo.ir\n";
+
+static int
+replay_fail_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "irsnap replay: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", replay_usage);
+	return EXIT_USAGE;
+}
+
+// "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if not
+// this option. *missing is set when the option has no value.
+static const char *
+opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 == argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool
+parse_number(const char *s, double min, double *ret)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || v < min || v > 1e9)
+		return false;
+	*ret = v;
+	return true;
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+	struct irs_replay_config cfg = {.progress = true};
+	struct irs_replay_result res;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		bool missing = false;
+		double num;
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (argv[i][0] != '-')
+			break;	// PROG: the rest are its arguments
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("%s%s", replay_usage, replay_help);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--all")) {
+			cfg.all = true;
+		} else if ((v = opt_value(argc, argv, &i, "--runs",
+					  &missing))) {
+			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
+				return replay_fail_usage("--runs needs a "
+					"positive whole number, not '%s'", v);
+			cfg.runs = (uint32_t)num;
+		} else if ((v = opt_value(argc, argv, &i, "--timeout",
+					  &missing))) {
+			if (!parse_number(v, 0.001, &cfg.timeout))
+				return replay_fail_usage("--timeout needs "
+					"seconds, not '%s'", v);
+		} else if ((v = opt_value(argc, argv, &i, "--debugger",
+					  &missing))) {
+			cfg.debugger = v;
+		} else if ((v = opt_value(argc, argv, &i, "--layout",
+					  &missing))) {
+			cfg.layout = v;
+		} else if ((v = opt_value(argc, argv, &i, "--trace",
+					  &missing))) {
+			cfg.trace = v;
+		} else if ((v = opt_value(argc, argv, &i, "--reduce",
+					  &missing))) {
+			cfg.reduce = v;
+		} else if ((v = opt_value(argc, argv, &i, "--dir",
+					  &missing))) {
+			cfg.dir = v;
+		} else {
+			return replay_fail_usage(missing ? "%s needs a value"
+						 : "unknown option '%s'",
+						 argv[i]);
+		}
+	}
+	if (i >= argc)
+		return replay_fail_usage("%s", "no program given (put it "
+					 "after --)");
+	if (!cfg.layout)
+		return replay_fail_usage("%s", "--layout is required");
+	cfg.argv = (const char *const *)(argv + i);
+	struct irs_error *err = irs_replay_run(&cfg, &res);
+	if (err && irs_error_get_code(err) != IRS_ERROR_INTERRUPTED)
+		return cli_fail(err);
+	fputs(res.summary, stdout);
+	fflush(stdout);	// before any error line on stderr
+	int status = res.failures ? EXIT_BAD : err ? EXIT_USAGE : EXIT_OK;
+	if (err)
+		cli_fail(err);
+	irs_free(res.summary);
+	irs_free(res.dir);
+	return status;
+}

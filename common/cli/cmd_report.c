@@ -1,0 +1,60 @@
+// irsnap report RUN [-o FILE.html]: one self-contained HTML page for a run.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int
+report_usage(const char *why)
+{
+	fprintf(stderr, "irsnap report: %s\n"
+		"usage: irsnap report RUN -o FILE.html\n", why);
+	return EXIT_USAGE;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	const char *run = NULL, *out = NULL;
+	char *fallback = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: irsnap report RUN -o FILE.html\n"
+			       "Writes one self-contained HTML page for run "
+			       "directory RUN (default FILE: RUN/report.html)."
+			       "\nexample: irsnap report irsnap-out/latest "
+			       "-o run.html\n");
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (++i == argc)
+				return report_usage("-o needs a file name");
+			out = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "irsnap report: unknown option '%s'\n",
+				argv[i]);
+			return report_usage("see the usage below");
+		} else if (run) {
+			return report_usage("one run directory at a time");
+		} else {
+			run = argv[i];
+		}
+	}
+	if (!run)
+		return report_usage("which run? give its directory");
+	if (!out) {
+		if (asprintf(&fallback, "%s/report.html", run) < 0)
+			return cli_fail(&irs_enomem);
+		out = fallback;
+	}
+	struct irs_error *err = irs_report_write(run, out);
+	if (err) {
+		free(fallback);
+		return cli_fail(err);
+	}
+	printf("report: %s\n", out);
+	free(fallback);
+	return EXIT_OK;
+}
