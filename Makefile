@@ -50,6 +50,9 @@ endif
 -include $(wildcard mk/*.mk)
 
 .PHONY: all test demo bench install clean deps fuzz 80
+# Keep intermediate objects: unit-test objects would otherwise be deleted
+# and rebuilt on every make.
+.SECONDARY:
 all: $(ALL)
 
 deps:
