@@ -191,6 +191,26 @@ check_eq "RUN's result crashes in the failing pass" \
 	"$(sig "$TMP/big.ir" --bug=crash --passes=constfold)" \
 	"$(sig "$run/repro/reduced.ir" --bug=crash --passes=constfold)"
 
+# ---- a real run directory: toyc's crash recorded under GDB ----------------
+# irsnap replay writes the before snapshot's text and JSON graph; the
+# reducer takes its units and def-use edges from the JSON.
+(cd "$TMP" && "$IRSNAP" replay --runs 1 --layout "$FIXTURES/toyc/toyc.lua" \
+	-- "$TOYC" --bug=crash big.ir >"$TMP/replay.log" 2>&1)
+real=$(ls -d "$TMP"/irsnap-out/replay-*/attempt-001/2* 2>/dev/null | head -1)
+if [ -n "$real" ] && [ -s "$real/snapshots/0001-constfold.before.json" ]; then
+	"$IRSNAP" reduce "$real" --crash "$TOYC --passes=constfold --bug=crash {}" \
+		>"$TMP/real.log" 2>&1
+	check_eq "reduce of a replayed run exits 0" 0 "$?"
+	check "its units came from the snapshot JSON" \
+		grep -q 'units in 3 levels from snapshot' "$real/repro/reduce.log"
+	n=$(instrs "$real/repro/reduced.ir")
+	if [ "$n" -le 3 ]; then ok "snapshot-driven result has $n instructions (<= 3)"
+	else not_ok "snapshot-driven result has at most 3 instructions" "$n"; fi
+	check "its repro.sh reproduces the crash" sh "$real/repro/repro.sh"
+else
+	not_ok "irsnap replay recorded a run directory with a snapshot" "$(tail -5 "$TMP/replay.log")"
+fi
+
 # ---- bad arguments: exit 2 with one line ----------------------------------
 bad() {	# NAME EXPECTED-RC ARGS...
 	local name=$1 want=$2; shift 2
