@@ -27,8 +27,12 @@
 #include <string.h>
 
 #include "internal.h"
+#include "memory.h"
 
 typedef struct lua_State lua_State;
+
+/** For the small helpers the walk calls millions of times. */
+#define IRS_INLINE static inline __attribute__((always_inline))
 
 /* ==== Schema (layout_compile.c builds it, everything else reads it) ==== */
 
@@ -146,6 +150,8 @@ struct top {
 	uint8_t npath;
 	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format) */
 	bool is_seq;		/* REFOF of a sequence */
+	uint32_t pre;		/* literal text written first: offset in lits */
+	uint32_t pre_len;	/* ... and length (0: none) */
 	uint32_t lit;		/* LIT, SEQ, REFOF: offset in lits */
 	uint32_t len;		/* ... and length */
 	uint32_t jump;		/* IF, JUMP: next op when taken */
@@ -254,6 +260,10 @@ enum {
 struct irs_error *irs_lua_create(const char *file, size_t mem_limit,
 				 uint64_t step_limit, struct irs_lua **ret);
 void irs_lua_destroy(struct irs_lua *x);
+/** Sets the budgets irs_lua_create() gives when passed 0 (0 here: back to
+ *  IRS_LUA_MEM_LIMIT, IRS_LUA_STEP_LIMIT), for every layout created after.
+ *  For tests and fuzzing, which want runaway layouts to stop sooner. */
+void irs_lua_default_budgets(size_t mem_limit, uint64_t step_limit);
 lua_State *irs_lua_state(struct irs_lua *x);
 /** The irs_lua of a state (kept in its extra space). */
 struct irs_lua *irs_lua_of(lua_State *L);
@@ -269,12 +279,23 @@ struct irs_error *irs_lua_pcall(struct irs_lua *x, int nargs, int nresults);
  *  (lightuserdata); nothing left on the stack. */
 struct irs_error *irs_lua_protect(struct irs_lua *x, int (*fn)(lua_State *L),
 				  void *ud);
+/** VM instructions (and charged C work) the last irs_lua_pcall() ran. */
+uint64_t irs_lua_steps_used(const struct irs_lua *x);
+/** True when the last irs_lua_pcall() failed because its instruction
+ *  budget ran out. */
+bool irs_lua_ran_out(const struct irs_lua *x);
 /** Raises @p err as a Lua error; it comes back from irs_lua_pcall(). */
 int irs_lua_raise(lua_State *L, struct irs_error *err)
 	__attribute__((noreturn));
 /** Raises IRS_ERROR_LAYOUT "FILE:LINE: message" (no LINE when 0). */
 int irs_lua_raisef(lua_State *L, uint32_t line, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 3, 4)));
+/**
+ * Charges @p steps units of work a C function did for the layout (about
+ * one VM instruction each) to the instruction budget; raises "FILE:LINE:
+ * instruction budget ... exhausted" when it runs out.
+ */
+void irs_lua_charge(lua_State *L, uint64_t steps);
 /** Pushes the sandbox table (the _ENV of layout code). */
 void irs_lua_push_sandbox(lua_State *L);
 /**
@@ -288,8 +309,21 @@ const char *irs_lua_file(const struct irs_lua *x);
 /** Runs the chunk @p src (text only) with the sandbox as _ENV. */
 struct irs_error *irs_lua_run_chunk(struct irs_lua *x, const char *src,
 				    size_t len);
-/** The prelude directory: $IRSNAP_PRELUDE, else IRS_PRELUDE_DIR. */
+/** The prelude directory $IRSNAP_PRELUDE, else NULL: the modules built
+ *  into the library (prelude.h). */
 const char *irs_prelude_dir(void);
+
+/* ---- layout_strlib.c: library functions on the budget ------------------ */
+
+/**
+ * Replaces, in the string library table at the stack top, the functions
+ * that loop in C beyond what the instruction budget sees (find, match,
+ * gmatch, gsub: backtracking patterns; rep of nothing) with versions that
+ * charge their work to it. May raise (out of memory): call it protected.
+ */
+void irs_strlib_bound(lua_State *L);
+/** The same for the table library at the stack top (move). */
+void irs_tablib_bound(lua_State *L);
 
 /* ---- layout_decl.c: layout, struct, boundary, verifier, reduce --------- */
 
@@ -395,16 +429,53 @@ struct irs_error *irs_template_compile(struct irs_layout *lo,
 
 /* ---- visited.c: open-addressing set of addresses ----------------------- */
 
+struct irs_vregion;
+
 struct irs_visited {
+	/* 8-byte aligned addresses: a bitmap per 64 KiB region */
+	struct irs_vregion *regions;	/* hash table of bitmaps, or NULL */
+	size_t rmask;			/* its capacity - 1 */
+	size_t nregions;
+	uint64_t last_key;		/* the region used last (0: none) */
+	uint64_t *last_bits;
+	/* other keys: open addressing, linear probing */
 	uint64_t *keys;		/* 0 = empty slot */
 	size_t mask;		/* capacity - 1 (capacity a power of two) */
-	size_t n;
+	size_t n;		/* keys in the hash set */
+	size_t total;		/* keys in the set */
 };
 
 void irs_visited_init(struct irs_visited *v);
 void irs_visited_deinit(struct irs_visited *v);
-/** Adds @p addr (not 0). *added says whether it was new. False on OOM. */
-bool irs_visited_add(struct irs_visited *v, uint64_t addr, bool *added);
+/** irs_visited_add() but for the case it takes inline. */
+bool irs_visited_add_slow(struct irs_visited *v, uint64_t addr, bool *added);
+
+#define IRS_VISITED_REGION_SHIFT 16
+#define IRS_VISITED_GRAIN_SHIFT 3
+
+/** Adds @p addr (not 0). *added says whether it was new. False on OOM.
+ *  Memory: about 1 KiB per 64 KiB of address space holding members, at
+ *  most 128 bytes per member beyond the first MiB (sparse members go to a
+ *  hash set of 8 to 16 bytes per member). */
+IRS_INLINE bool
+irs_visited_add(struct irs_visited *v, uint64_t addr, bool *added)
+{
+	// the common case: an aligned address in the region used last, when
+	// no key is in the hash set
+	if (!(addr & ((1u << IRS_VISITED_GRAIN_SHIFT) - 1)) && !v->n &&
+	    (addr >> IRS_VISITED_REGION_SHIFT) + 1 == v->last_key) {
+		size_t b = (addr >> IRS_VISITED_GRAIN_SHIFT) &
+			   ((1u << (IRS_VISITED_REGION_SHIFT -
+				    IRS_VISITED_GRAIN_SHIFT)) - 1);
+		uint64_t m = 1ull << (b & 63);
+		uint64_t *word = &v->last_bits[b >> 6];
+		*added = !(*word & m);
+		*word |= m;
+		v->total += *added;
+		return true;
+	}
+	return irs_visited_add_slow(v, addr, added);
+}
 bool irs_visited_has(const struct irs_visited *v, uint64_t addr);
 /** Removes @p addr if present. */
 void irs_visited_remove(struct irs_visited *v, uint64_t addr);
@@ -437,6 +508,13 @@ struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
 void irs_sink_hash(struct irs_sink *s, char out[17]);
 /** Takes the in-memory contents (fp NULL); free with free(). */
 char *irs_sink_steal(struct irs_sink *s, size_t *len_ret);
+/**
+ * Lends the sink's buffer as @p b: what is appended to @p b goes straight
+ * into the sink (growing its buffer), written once irs_sink_take_back()
+ * gives it back. Nothing else may use @p s in between.
+ */
+void irs_sink_lend(struct irs_sink *s, struct irs_buf *b);
+void irs_sink_take_back(struct irs_sink *s, struct irs_buf *b);
 
 static inline uint64_t
 irs_sink_pos(const struct irs_sink *s)
@@ -444,16 +522,37 @@ irs_sink_pos(const struct irs_sink *s)
 	return s->flushed + s->len;
 }
 
-static inline void
+/** memcpy for the few bytes of a name or a number, without a call. */
+IRS_INLINE void
+irs_copy_tiny(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n > 0 && n < 4) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	} else if (n) {
+		memcpy(d, s, n);
+	}
+}
+
+IRS_INLINE void
 irs_sink_put(struct irs_sink *s, const void *p, size_t n)
 {
 	if (s->len + n > s->cap && !irs_sink_reserve(s, n))
 		return;
-	memcpy(s->buf + s->len, p, n);
+	irs_copy_tiny(s->buf + s->len, p, n);
 	s->len += n;
 }
 
-static inline void
+IRS_INLINE void
 irs_sink_putc(struct irs_sink *s, char c)
 {
 	if (s->len + 1 > s->cap && !irs_sink_reserve(s, 1))
@@ -482,16 +581,18 @@ bool irs_fmt_check(const char *fmt, size_t len, char *out, char *class_ret);
 void irs_json_u64(struct irs_buf *b, uint64_t v);
 void irs_json_i64(struct irs_buf *b, int64_t v);
 void irs_json_double(struct irs_buf *b, double v);
+/** irs_buf_json_string() with plain printable ASCII copied at once. */
+void irs_json_str(struct irs_buf *b, const char *s, size_t n);
 /** An address as "0x..." (quotes included). */
 void irs_json_addr(struct irs_buf *b, uint64_t v);
 void irs_json_span(struct irs_buf *b, uint64_t start, uint64_t end);
 /** irs_buf_append with the common case inline (the JSON of a million
  *  nodes is a hundred million small appends). */
-static inline void
+IRS_INLINE void
 irs_json_put(struct irs_buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 <= b->cap) {
-		memcpy(b->data + b->len, s, n);
+		irs_copy_tiny(b->data + b->len, s, n);
 		b->len += n;
 		b->data[b->len] = '\0';
 	} else {
@@ -518,9 +619,9 @@ struct frame;
 #define IRS_RCACHE_SIZE 4096
 struct rcache {
 	uint64_t addr;
-	const struct ltext *tx;
+	uint32_t key;		/* 1 + type index * 2 (+ 1: ref); 0 empty */
 	uint8_t len;
-	char text[47];
+	char text[51];
 };
 
 /** Called for every node visited (irs_layout_verify collects them). */
@@ -537,6 +638,7 @@ struct walk {
 	void *on_node_arg;
 
 	struct irs_visited visited;
+	uint64_t gen;			/* frames pushed so far */
 	struct frame **frames;		/* frames[0..depth) in use */
 	uint32_t nframes, depth;
 	uint32_t detached;		/* > 0: rendering a ref, no visits */
@@ -561,14 +663,17 @@ struct walk {
 	size_t last_size;
 	struct rcache *rcache;		/* or NULL */
 	uint64_t ctx_uses;		/* renderings that used context */
-	uint64_t str_addr;		/* scratch holds the string here */
-	bool str_cut;
+	uint64_t str_addr;		/* unused: scratch keeps no string */
+	bool str_cut;			/* between reads (walk_lua.c clears) */
 	bool trust;			/* the field's nodes all visited */
 	struct irs_buf scratch;		/* strings being read */
 	bool truncated;
+	bool too_deep;			/* why the last push failed */
 	bool stop;			/* a limit ran out: unwind */
 	struct irs_error *fatal;	/* OOM, Lua state broken: give up */
 	const char *stack_limit;	/* C stack guard */
+	uint64_t lua_steps;		/* VM instructions its Lua calls ran */
+	bool lua_spent;			/* a call ran out: call no more */
 };
 
 /** Prepares @p w for one walk. */
@@ -591,14 +696,20 @@ struct irs_error *irs_walk_root(struct walk *w, const struct ltype *t,
 struct seqinfo {
 	uint64_t n;		/* elements that can be walked */
 	uint64_t bad_addr;	/* where it went wrong */
+	uint64_t gen;		/* known for the frame of this gen */
 	uint8_t bad;		/* enum seq_bad */
-	bool known;
+	bool more;		/* a list known up to n only (walk_seq.c) */
+	bool reported;		/* a list: a broken prev link was reported */
+	/* a list while more: where finding its length goes on */
+	uint64_t first, end, cur, prev, tortoise, power, lam;
 };
 
 enum seq_bad { SEQ_OK, SEQ_FAULT, SEQ_COUNT, SEQ_CYCLE, SEQ_NULL };
 
 struct frame {
 	const struct ltype *t;	/* NULL for a bare element slot */
+	uint64_t gen;		/* this push's number: seqs[i] valid when
+				   seqs[i].gen matches */
 	uint64_t addr;
 	unsigned char *data;	/* the struct's bytes, read once */
 	size_t size;
@@ -615,30 +726,145 @@ struct frame {
 	size_t chunk_cap;
 };
 
+/** The Lua calls of one walk (computed fields, text functions) share
+ *  this many VM instructions, besides each call's own budget: a slow
+ *  function on every node of a big module must end too. */
+#define IRS_WALK_LUA_STEPS (10ull * IRS_LUA_STEP_LIMIT)
+
 /** Records a walk error at the current node. */
 void irs_walk_error(struct walk *w, const struct lfield *f, uint64_t addr,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /** Reads debuggee memory, counting bytes; a fault is returned. */
-struct irs_error *irs_walk_read(struct walk *w, uint64_t addr, void *buf,
-				size_t n);
+struct irs_error *irs_walk_read_slow(struct walk *w, uint64_t addr,
+				     void *buf, size_t n);
+
+/** memcpy for the few bytes of a struct or a link, without a call. */
+IRS_INLINE void
+irs_copy_small(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	if (n > 16 && n <= 32) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n > 32 && n <= 64) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else if (n > 64 && n <= 128) {
+		memcpy(d, s, 64);
+		memcpy(d + n - 64, s + n - 64, 64);
+	} else {
+		irs_copy_tiny(d, s, n);
+	}
+}
+
+/** irs_walk_read_slow() with the common case inline: within the byte
+ *  limit, in a page the memory cache's TLB holds. */
+IRS_INLINE struct irs_error *
+irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
+{
+	const uint8_t *p;
+	if (w->bytes + n <= w->lim.max_bytes &&
+	    (p = irs_memory_peek_tlb(w->mem, addr, n))) {
+		w->bytes += n;
+		w->reads++;
+		irs_copy_small(buf, p, n);
+		return NULL;
+	}
+	return irs_walk_read_slow(w, addr, buf, n);
+}
 /** Pushes a frame for type @p t at @p addr; reads it unless @p data gives
  *  its bytes. NULL (error recorded as @p f's) when unreadable or too deep. */
 struct frame *irs_walk_push(struct walk *w, const struct ltype *t,
 			    uint64_t addr, const void *data,
 			    const struct lfield *f);
-void irs_walk_pop(struct walk *w);
+IRS_INLINE void
+irs_walk_pop(struct walk *w)
+{
+	struct frame *f = w->frames[--w->depth];
+	w->last_addr = f->addr;
+	w->last_data = f->data;
+	w->last_size = f->size;
+}
 /** A frame for one element slot (no type): data is the element's bytes. */
 struct frame *irs_walk_push_slot(struct walk *w, uint64_t addr,
 				 const void *data, size_t size);
 
-/** Scalar decoding from a frame's bytes. */
-uint64_t irs_load_u(const unsigned char *data, const struct lloc *l);
-int64_t irs_load_i(const unsigned char *data, const struct lloc *l);
-double irs_load_f(const unsigned char *data, const struct lloc *l);
+/** Scalar decoding from a frame's bytes (inline: millions per walk). */
+IRS_INLINE uint64_t
+irs_load_u(const unsigned char *data, const struct lloc *l)
+{
+	const unsigned char *p = data + l->offset;
+	uint64_t v = 0;
+	switch (l->size) {
+	case 1:
+		v = *p;
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = x;
+		break;
+	}
+	case 8:
+		memcpy(&v, p, 8);
+		break;
+	default:
+		memcpy(&v, p, l->size);	// bitfields spanning 3, 5.. bytes
+		break;
+	}
+	if (l->bit_size) {
+		v >>= l->bit_off;
+		if (l->bit_size < 64)
+			v &= (1ull << l->bit_size) - 1;
+	}
+	return v;
+}
+
+IRS_INLINE int64_t
+irs_load_i(const unsigned char *data, const struct lloc *l)
+{
+	uint64_t v = irs_load_u(data, l);
+	unsigned bits = l->bit_size ? l->bit_size : l->size * 8u;
+	if (bits && bits < 64 && ((v >> (bits - 1)) & 1))
+		v |= ~0ull << bits;
+	return (int64_t)v;
+}
+
+static inline double
+irs_load_f(const unsigned char *data, const struct lloc *l)
+{
+	if (l->size == 4) {
+		float x;
+		memcpy(&x, data + l->offset, 4);
+		return x;
+	}
+	double d;
+	memcpy(&d, data + l->offset, 8);
+	return d;
+}
+
 /** The pointer a PTR/REF field holds (masked). */
-uint64_t irs_load_ptr(const struct frame *f, const struct lfield *fd);
+IRS_INLINE uint64_t
+irs_load_ptr(const struct frame *f, const struct lfield *fd)
+{
+	return irs_load_u(f->data, &fd->at) & fd->mask;
+}
+
 /** The integer a scalar-like field (INT/UINT/BOOL/ENUM/INDEX) holds. */
-int64_t irs_field_int(const struct frame *f, const struct lfield *fd);
+IRS_INLINE int64_t
+irs_field_int(const struct frame *f, const struct lfield *fd)
+{
+	if (fd->at.is_signed)
+		return irs_load_i(f->data, &fd->at);
+	return (int64_t)irs_load_u(f->data, &fd->at);
+}
 /** The chosen case of a union in frame @p f, or NULL (error recorded). */
 const struct lfield *irs_union_case(struct walk *w, const struct frame *f,
 				    const struct lfield *fd, bool record);
@@ -650,6 +876,10 @@ void irs_walk_bad_index(struct walk *w, const struct lfield *fd, int64_t i,
 /** Reads a C string at @p addr (at most max_string bytes) into @p b. */
 struct irs_error *irs_walk_cstr(struct walk *w, uint64_t addr,
 				struct irs_buf *b, bool *cut);
+/** The same without a copy when it can: *s points at the string's bytes in
+ *  the memory cache or in w->scratch, valid until the walk's next read. */
+struct irs_error *irs_walk_str(struct walk *w, uint64_t addr, const char **s,
+			       size_t *len, bool *cut);
 
 /** Visits node @p addr of type @p t, owned by the current node; renders its
  *  text when @p render (a node already visited renders as a reference). */
@@ -666,6 +896,7 @@ struct seq_iter {
 	const struct lseq *s;
 	const struct lfield *f;
 	struct frame *owner;
+	struct seqinfo *si;	/* a list still being measured, or NULL */
 	uint64_t n;		/* elements to visit */
 	uint64_t i;
 	uint64_t base;		/* arrays: first element */
@@ -675,20 +906,70 @@ struct seq_iter {
 	uint64_t fault;		/* the element that could not be read */
 };
 
+/** irs_seq_info() when it is not known yet. */
+const struct seqinfo *irs_seq_compute(struct walk *w, struct frame *f,
+				      const struct lfield *fd,
+				      struct seqinfo *tmp);
+
 /** What is known of sequence @p fd in @p f (its length), computed once
  *  per frame; errors (cycle, absurd count, unreadable link) are recorded
  *  when found. @p tmp holds it when it cannot be cached. */
-const struct seqinfo *irs_seq_info(struct walk *w, struct frame *f,
-				   const struct lfield *fd,
-				   struct seqinfo *tmp);
+IRS_INLINE const struct seqinfo *
+irs_seq_info(struct walk *w, struct frame *f, const struct lfield *fd,
+	     struct seqinfo *tmp)
+{
+	const struct ltype *t = f->t;
+	if (t && fd >= t->fields && fd < t->fields + t->nfields) {
+		const struct seqinfo *si = &f->seqs[fd - t->fields];
+		if (si->gen == f->gen && !si->more)
+			return si;
+	}
+	return irs_seq_compute(w, f, fd, tmp);
+}
 void irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 		   struct seq_iter *it);
+/**
+ * The same for a pass that visits the elements (nodes) in order: a long
+ * list is measured as the pass goes, a chunk ahead of it, so its elements
+ * are read together (see walk_seq.c).
+ */
+void irs_seq_begin_visit(struct walk *w, struct frame *f,
+			 const struct lfield *fd, struct seq_iter *it);
 /**
  * The next element's address, and its bytes in *data when they were read
  * in bulk (else NULL). False at the end (or on a fault, recorded).
  */
-bool irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
-		  const unsigned char **data);
+bool irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
+		       const unsigned char **data);
+
+IRS_INLINE bool
+irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
+	     const unsigned char **data)
+{
+	uint64_t i = it->i;
+	const struct lseq *s = it->s;
+	if (i >= it->n || w->stop)
+		return irs_seq_next_slow(w, it, addr, data);
+	// an array element already read in bulk
+	if (i >= it->chunk_first && i < it->chunk_first + it->chunk_n) {
+		it->i = i + 1;
+		*addr = it->base + i * s->stride;
+		*data = it->owner->chunk + (i - it->chunk_first) * s->stride;
+		return true;
+	}
+	// a list element after the one just walked, measured already: its
+	// next link is in the walker's last frame
+	if (s->kind == SEQ_LIST && i > 0 && !it->si &&
+	    w->last_addr == it->link - s->link_off &&
+	    s->next_off + 8 <= w->last_size) {
+		memcpy(&it->link, w->last_data + s->next_off, 8);
+		it->i = i + 1;
+		*addr = it->link - s->link_off;
+		*data = NULL;
+		return true;
+	}
+	return irs_seq_next_slow(w, it, addr, data);
+}
 /** The address of element @p i (for index references); false if out of
  *  range or unreadable (the caller says so). */
 bool irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,

@@ -11,6 +11,7 @@
 // it holds is a subtraction, two compares and a memcpy.
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "memory.h"
 
 enum {
-	NTLB = 1024,		// recent pages, direct-mapped; power of 2
+	NTLB = IRS_MEMORY_NTLB,	// recent pages, direct-mapped; power of 2
 	CHUNK_SHIFT = 8,	// slots per allocation of page data: 1 MiB
 	NREASONS = 64,		// distinct fault reasons remembered
 	MIN_SLOTS = 8,
@@ -42,16 +43,8 @@ struct slot {
 	uint8_t ref;		// clock: looked up since the hand passed
 };
 
-struct tlb_entry {
-	uint64_t page;
-	uint64_t valid;		// 0: empty
-	const uint8_t *data;
-	uint32_t slot;
-	uint32_t used;		// hit since the clock's hand last passed
-};
-
 struct irs_memory {
-	struct tlb_entry tlb[NTLB];	// first: all the fast path touches
+	struct irs_mem_tlb tlb[NTLB];	// first: all the fast path touches
 	struct irs_mem_source *src;
 	struct slot *slots;
 	uint32_t nslots;	// the capacity, in pages
@@ -72,6 +65,10 @@ struct irs_memory {
 	bool debug;
 	struct irs_memory_stats stats;
 };
+
+// irs_memory_peek_tlb() (memory.h) finds the TLB at the start.
+_Static_assert(offsetof(struct irs_memory, tlb) == 0,
+	       "the TLB comes first in struct irs_memory");
 
 /* {=========== slots and the hash ======================================= */
 
@@ -115,7 +112,7 @@ hash_remove(struct irs_memory *mem, uint32_t i)
 	*p = mem->slots[i].next;
 }
 
-static struct tlb_entry *
+static struct irs_mem_tlb *
 tlb_of(struct irs_memory *mem, uint64_t page)
 {
 	return &mem->tlb[(page >> IRS_PAGE_SHIFT) & (NTLB - 1)];
@@ -127,10 +124,10 @@ static void
 tlb_set(struct irs_memory *mem, uint32_t i, const uint8_t *data)
 {
 	const struct slot *s = &mem->slots[i];
-	struct tlb_entry *e = tlb_of(mem, s->page);
+	struct irs_mem_tlb *e = tlb_of(mem, s->page);
 	if (e->valid && e->used)
 		mem->slots[e->slot].ref = 1;
-	*e = (struct tlb_entry){s->page, s->valid, data, i, 0};
+	*e = (struct irs_mem_tlb){s->page, s->valid, data, i, 0};
 }
 
 // Picks a used slot to recycle: the clock's next one neither looked up
@@ -149,7 +146,7 @@ evict(struct irs_memory *mem)
 			s->ref = 0;
 			continue;
 		}
-		struct tlb_entry *e = tlb_of(mem, s->page);
+		struct irs_mem_tlb *e = tlb_of(mem, s->page);
 		bool in_tlb = e->valid && e->slot == i;
 		if (in_tlb && e->used) {
 			e->used = 0;
@@ -444,19 +441,15 @@ struct irs_error *
 irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 		uint64_t count)
 {
-	struct tlb_entry *e = &mem->tlb[(address >> IRS_PAGE_SHIFT) &
-					(NTLB - 1)];
-	// Unsigned: an address below the page wraps and fails the compare.
-	uint64_t off = address - e->page;
-	if (off < e->valid && count <= e->valid - off) {
-		e->used = 1;
+	const uint8_t *p = irs_memory_peek_tlb(mem, address, count);
+	if (p) {
 		// Constant sizes compile to a load and a store, not a call.
 		if (count == 8)
-			memcpy(buf, e->data + off, 8);
+			memcpy(buf, p, 8);
 		else if (count == 4)
-			memcpy(buf, e->data + off, 4);
+			memcpy(buf, p, 4);
 		else
-			memcpy(buf, e->data + off, count);
+			memcpy(buf, p, count);
 		return NULL;
 	}
 	return read_slow(mem, address, buf, count);

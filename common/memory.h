@@ -20,8 +20,11 @@
 #define IRS_PAGE_SHIFT 12
 #define IRS_PAGE_SIZE ((uint64_t)1 << IRS_PAGE_SHIFT)
 
-/** Default bound on cached bytes. */
-#define IRS_MEMORY_CAPACITY ((uint64_t)256 << 20)
+/** Default bound on cached bytes. The cache only has to hold what a walk
+ *  comes back to (a node's neighbourhood, the tables it indexes): a walk
+ *  of a million-instruction module reads as fast with 8 MiB as with the
+ *  whole IR cached, and the debugger does not grow by the IR's size. */
+#define IRS_MEMORY_CAPACITY ((uint64_t)8 << 20)
 /** Default read-ahead: one source call fills this many bytes of pages
  *  around a miss (aligned, power of two). */
 #define IRS_MEMORY_WINDOW ((uint32_t)64 << 10)
@@ -91,6 +94,63 @@ void irs_memory_get_stats(const struct irs_memory *mem,
 			  struct irs_memory_stats *ret);
 /** Which source @p mem reads: "process", "core" or "target"; borrowed. */
 const char *irs_memory_kind(const struct irs_memory *mem);
+
+/*
+ * The fast path, inline for the walker. struct irs_memory begins with its
+ * TLB, an array of IRS_MEMORY_NTLB entries for recently used pages,
+ * direct-mapped by page number (memory.c checks that layout).
+ */
+#define IRS_MEMORY_NTLB 1024
+
+struct irs_mem_tlb {
+	uint64_t page;
+	uint64_t valid;		/* readable bytes from its start; 0: empty */
+	const uint8_t *data;
+	uint32_t slot;
+	uint32_t used;		/* hit since the clock's hand last passed */
+};
+
+/**
+ * A pointer to the @p count bytes at @p address in the cache when they lie
+ * in one page the TLB holds, else NULL (then read them with
+ * irs_memory_read()). The bytes are the cache's: they stay valid until the
+ * next read that misses the TLB, which may recycle the page.
+ */
+static inline __attribute__((always_inline)) const uint8_t *
+irs_memory_peek_tlb(struct irs_memory *mem, uint64_t address, uint64_t count)
+{
+	struct irs_mem_tlb *e = (struct irs_mem_tlb *)(void *)mem +
+				((address >> IRS_PAGE_SHIFT) &
+				 (IRS_MEMORY_NTLB - 1));
+	// Unsigned: an address below the page wraps and fails the compare.
+	uint64_t off = address - e->page;
+	if (off < e->valid && count <= e->valid - off) {
+		e->used = 1;
+		return e->data + off;
+	}
+	return NULL;
+}
+
+/**
+ * A pointer to the bytes at @p address when its page is in the TLB, and in
+ * *avail how many are readable from there to the end of the page; else
+ * NULL. Valid as long as irs_memory_peek_tlb()'s.
+ */
+static inline __attribute__((always_inline)) const uint8_t *
+irs_memory_peek_page(struct irs_memory *mem, uint64_t address,
+		     uint64_t *avail)
+{
+	struct irs_mem_tlb *e = (struct irs_mem_tlb *)(void *)mem +
+				((address >> IRS_PAGE_SHIFT) &
+				 (IRS_MEMORY_NTLB - 1));
+	uint64_t off = address - e->page;
+	if (off < e->valid) {
+		e->used = 1;
+		*avail = e->valid - off;
+		return e->data + off;
+	}
+	return NULL;
+}
 
 /* ---- mem_target.c: reads through the front end's callback -------------- */
 

@@ -10,14 +10,17 @@
 
 #include "layout_internal.h"
 
-enum { SINK_BLOCK = 1 << 20 };
+// A file sink writes in blocks of SINK_BLOCK; an in-memory one starts at
+// SINK_SMALL and doubles, since many are short (a formatted field renders
+// into one).
+enum { SINK_BLOCK = 1 << 20, SINK_SMALL = 4096 };
 
 struct irs_error *
 irs_sink_init(struct irs_sink *s, FILE *fp, bool hash)
 {
 	memset(s, 0, sizeof(*s));
 	s->fp = fp;
-	s->cap = SINK_BLOCK;
+	s->cap = fp ? SINK_BLOCK : SINK_SMALL;
 	s->buf = malloc(s->cap);
 	if (!s->buf)
 		return &irs_enomem;
@@ -67,6 +70,8 @@ irs_sink_reserve(struct irs_sink *s, size_t n)
 			return !s->failed;
 	}
 	// in memory (or one write bigger than the buffer): grow
+	if (s->len + n <= s->cap)
+		return true;
 	size_t cap = s->cap;
 	while (cap < s->len + n) {
 		if (cap > SIZE_MAX / 2) {
@@ -84,6 +89,32 @@ irs_sink_reserve(struct irs_sink *s, size_t n)
 	s->buf = p;
 	s->cap = cap;
 	return true;
+}
+
+void
+irs_sink_lend(struct irs_sink *s, struct irs_buf *b)
+{
+	b->data = s->buf;
+	b->len = s->len;
+	b->cap = s->cap;
+	b->oom = false;
+}
+
+void
+irs_sink_take_back(struct irs_sink *s, struct irs_buf *b)
+{
+	size_t len = s->len;
+	s->buf = b->data;
+	s->cap = b->cap;
+	s->len = b->len;
+	if (b->oom) {
+		s->failed = true;
+		s->err_no = 0;
+	}
+	if (s->failed)
+		s->len = len;	// dropped, as writes to a failed sink are
+	else if (s->fp && s->len >= SINK_BLOCK)
+		flush(s);
 }
 
 struct irs_error *

@@ -286,6 +286,48 @@ parse(struct tparse *p, const char *src)
 	return true;
 }
 
+// A literal always followed by the same instruction becomes that
+// instruction's prefix (struct top's pre): one instruction less for the
+// walker to dispatch. A jump to the literal lands on the instruction,
+// which writes it first; an instruction that is a jump target itself
+// keeps its literal apart.
+static bool
+fuse_literals(struct tparse *p)
+{
+	uint32_t n = p->nops;
+	bool *target = calloc(n + 1, sizeof(*target));
+	uint32_t *map = calloc(n + 1, sizeof(*map));
+	if (!target || !map) {
+		free(target);
+		free(map);
+		return fail(p, "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (p->ops[i].code == TOP_IF || p->ops[i].code == TOP_JUMP)
+			target[p->ops[i].jump] = true;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct top *op = &p->ops[i];
+		if (op->code == TOP_LIT && i + 1 < n &&
+		    p->ops[i + 1].code != TOP_LIT && !target[i + 1]) {
+			p->ops[i + 1].pre = op->lit;
+			p->ops[i + 1].pre_len = op->len;
+			map[i] = k;	// the next op lands at k
+			continue;
+		}
+		map[i] = k;
+		p->ops[k++] = *op;
+	}
+	map[n] = k;
+	for (uint32_t i = 0; i < k; i++)
+		if (p->ops[i].code == TOP_IF || p->ops[i].code == TOP_JUMP)
+			p->ops[i].jump = map[p->ops[i].jump];
+	p->nops = k;
+	free(target);
+	free(map);
+	return true;
+}
+
 struct irs_error *
 irs_template_compile(struct irs_layout *lo, const struct ltype *t,
 		     const char *src, bool is_ref,
@@ -303,7 +345,7 @@ irs_template_compile(struct irs_layout *lo, const struct ltype *t,
 		return &irs_enomem;
 	if (len > UINT32_MAX / 2)
 		return irs_error_format(IRS_ERROR_LAYOUT, "template too long");
-	if (!parse(&p, src))
+	if (!parse(&p, src) || !fuse_literals(&p))
 		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
 	tpl->nops = p.nops;
 	tpl->ops = p.ops;

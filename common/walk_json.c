@@ -76,8 +76,10 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 	struct irs_buf *b = &w->scratch;
 	struct irs_error *err = NULL;
 	bool cut = false;
+	const char *str = "";
+	size_t slen = 0;
 	if (fd->kind == LK_CSTR) {
-		err = irs_walk_cstr(w, p, b, &cut);
+		err = irs_walk_str(w, p, &str, &slen, &cut);
 	} else {
 		uint64_t len = irs_load_u(f->data, &fd->len);
 		if (len > w->lim.max_string)
@@ -86,7 +88,15 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_json_lit(out, "null");
 			return;
 		}
-		w->str_addr = 0;
+		const uint8_t *q;
+		if (len && w->bytes + len <= w->lim.max_bytes &&
+		    (q = irs_memory_peek_tlb(w->mem, p, len))) {
+			// in one cached page: no copy (counted as a read)
+			w->bytes += len;
+			w->reads++;
+			irs_json_str(out, (const char *)q, len);
+			return;
+		}
 		b->len = 0;
 		if (!irs_walk_room(b, len)) {
 			w->fatal = &irs_enomem;
@@ -96,6 +106,8 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 		if (len)
 			err = irs_walk_read(w, p, b->data, len);
 		b->len = len;
+		str = b->data;
+		slen = len;
 	}
 	if (err) {
 		uint64_t a = err->address ? err->address : p;
@@ -103,7 +115,7 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 		json_err(out, "unreadable string at 0x%llx", a);
 		return;
 	}
-	irs_buf_json_string(out, b->data, b->len);
+	irs_json_str(out, str, slen);
 }
 
 static void
@@ -201,7 +213,10 @@ json_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	uint64_t addr;
 	const unsigned char *data;
 	irs_json_lit(out, "[");
-	irs_seq_begin(w, f, fd, &it);
+	if (w->trust)
+		irs_seq_begin(w, f, fd, &it);
+	else
+		irs_seq_begin_visit(w, f, fd, &it);
 	if (w->trust && it.s->kind == SEQ_LIST) {
 		// elements already walked: only their addresses are needed
 		for (uint64_t k = 0; irs_seq_next(w, &it, &addr, &data); k++) {
@@ -276,7 +291,7 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		int64_t v = irs_field_int(f, fd);
 		const char *name = irs_lenum_name(fd->en, v);
 		if (name)
-			irs_buf_json_string(out, name, strlen(name));
+			irs_json_str(out, name, strlen(name));
 		else
 			irs_json_i64(out, v);
 		return;
@@ -287,8 +302,7 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_CHARS: {
 		const char *s = (const char *)f->data + fd->at.offset;
 		const char *nul = memchr(s, 0, fd->nchars);
-		irs_buf_json_string(out, s, nul ? (size_t)(nul - s)
-				    : fd->nchars);
+		irs_json_str(out, s, nul ? (size_t)(nul - s) : fd->nchars);
 		return;
 	}
 	case LK_PTR: {

@@ -1,14 +1,20 @@
 // Sequences: how many elements there are (an absurd count, a NULL array, a
 // list cycle or an unreadable link is an error at that node, found before
-// any element is rendered, so every pass over the sequence agrees), and
-// stepping through them. Arrays are read in bulk, so a node's operand array
-// costs one read, not one per operand.
+// any element is rendered, so every pass over the sequence agrees; a long
+// list of nodes visited in order is measured a little ahead of the visit
+// instead, see irs_seq_begin_visit), and stepping through them. Arrays are
+// read in bulk, so a node's operand array costs one read, not one per
+// operand.
 #include <stdlib.h>
 #include <string.h>
 
 #include "layout_internal.h"
 
-enum { CHUNK_BYTES = 16 << 10 };
+enum {
+	CHUNK_BYTES = 16 << 10,
+	// a list visited in order is measured this many elements ahead
+	LIST_AHEAD = 64,
+};
 
 static bool
 cacheable(const struct frame *f, const struct lfield *fd)
@@ -119,17 +125,33 @@ check_prev(struct walk *w, const struct lfield *fd, uint64_t link,
 		       (unsigned long long)expected);
 }
 
+// Starts measuring the list @p fd of @p f.
 static void
-list_length(struct walk *w, struct frame *f, const struct lfield *fd,
-	    struct seqinfo *si)
+list_start(const struct frame *f, const struct lseq *s, struct seqinfo *si)
+{
+	si->first = list_first(f, s, &si->end);
+	si->cur = si->first;
+	si->prev = si->end;
+	si->tortoise = si->first;
+	si->power = 1;
+	si->lam = 1;
+	si->more = si->cur != si->end;
+}
+
+// Goes on measuring list @p fd until @p upto elements are known or it
+// ends: NULL link, absurd length, unreadable element, a cycle (found by
+// Brent's method, whose state lives in @p si between calls), or the
+// sentinel.
+static void
+list_advance(struct walk *w, const struct lfield *fd, struct seqinfo *si,
+	     uint64_t upto)
 {
 	const struct lseq *s = fd->seq;
-	uint64_t end;
-	uint64_t first = list_first(f, s, &end);
-	uint64_t cur = first, prev = end, n = 0;
-	uint64_t tortoise = first, power = 1, lam = 1;
-	bool reported = false;
-	while (cur != end) {
+	uint64_t cur = si->cur, prev = si->prev, n = si->n, end = si->end;
+	uint64_t tortoise = si->tortoise, power = si->power, lam = si->lam;
+	bool more = si->more;
+	while (more && n < upto) {
+		more = false;
 		if (!cur) {
 			irs_walk_error(w, fd, 0, "list broken: NULL link "
 				       "after %llu elements",
@@ -157,13 +179,13 @@ list_length(struct walk *w, struct frame *f, const struct lfield *fd,
 			break;
 		}
 		if (s->has_prev && (n > 0 || s->sentinel))
-			check_prev(w, fd, cur, up, prev, n, &reported);
+			check_prev(w, fd, cur, up, prev, n, &si->reported);
 		n++;
 		if (next == end)
 			break;
 		if (next == tortoise) {
 			uint64_t back = next;
-			n = cycle_extent(w, s, first, lam, &back);
+			n = cycle_extent(w, s, si->first, lam, &back);
 			irs_walk_error(w, fd, back - s->link_off, "list cycle: "
 				       "element %llu links back to 0x%llx",
 				       (unsigned long long)(n - 1),
@@ -181,8 +203,15 @@ list_length(struct walk *w, struct frame *f, const struct lfield *fd,
 		lam++;
 		prev = cur;
 		cur = next;
+		more = true;
 	}
+	si->cur = cur;
+	si->prev = prev;
 	si->n = n;
+	si->tortoise = tortoise;
+	si->power = power;
+	si->lam = lam;
+	si->more = more;
 }
 
 /* }====================================================== */
@@ -247,9 +276,11 @@ check_count(struct walk *w, const struct lfield *fd, uint64_t n,
 	return false;
 }
 
+// Measures sequence @p fd of @p f; a list only up to @p upto elements
+// (it may go on later, see irs_seq_begin_visit).
 static void
 compute(struct walk *w, struct frame *f, const struct lfield *fd,
-	struct seqinfo *si)
+	struct seqinfo *si, uint64_t upto)
 {
 	const struct lseq *s = fd->seq;
 	switch (s->kind) {
@@ -298,23 +329,40 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 		nullterm_length(w, f, fd, si);
 		return;
 	case SEQ_LIST:
-		list_length(w, f, fd, si);
+		list_start(f, fd->seq, si);
+		list_advance(w, fd, si, upto);
 		return;
 	}
 }
 
-const struct seqinfo *
-irs_seq_info(struct walk *w, struct frame *f, const struct lfield *fd,
-	     struct seqinfo *tmp)
+// The seqinfo of @p fd in @p f, measured up to @p upto elements of a
+// list at least.
+static struct seqinfo *
+info_upto(struct walk *w, struct frame *f, const struct lfield *fd,
+	  struct seqinfo *tmp, uint64_t upto)
 {
 	struct seqinfo *si = cacheable(f, fd) ? &f->seqs[fd - f->t->fields]
 		: tmp;
-	if (si != tmp && si->known)
-		return si;
-	memset(si, 0, sizeof(*si));
-	compute(w, f, fd, si);
-	si->known = true;
+	if (si == tmp || si->gen != f->gen) {
+		// the list state is set by list_start() when needed
+		si->n = 0;
+		si->bad_addr = 0;
+		si->bad = SEQ_OK;
+		si->more = false;
+		si->reported = false;
+		si->gen = f->gen;
+		compute(w, f, fd, si, upto);
+	} else if (si->more && si->n < upto) {
+		list_advance(w, fd, si, upto);
+	}
 	return si;
+}
+
+const struct seqinfo *
+irs_seq_compute(struct walk *w, struct frame *f, const struct lfield *fd,
+		struct seqinfo *tmp)
+{
+	return info_upto(w, f, fd, tmp, UINT64_MAX);
 }
 
 void
@@ -334,6 +382,49 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 		it->link = list_first(f, s, &it->sentinel);
 	else
 		it->base = irs_load_u(f->data, &s->base);
+}
+
+/*
+ * A long list (a module's functions) measured whole before its first
+ * element is visited would be read twice: once for its links, once for
+ * its elements, far apart, when the memory cache does not hold the whole
+ * IR. A pass that visits the elements in order measures it as it goes,
+ * LIST_AHEAD elements ahead, which ends it at the same place: an element
+ * found visited already (a cycle coming back) makes it measure the rest
+ * before going on. Errors of the list are then recorded as they are met.
+ */
+void
+irs_seq_begin_visit(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct seq_iter *it)
+{
+	const struct lseq *s = fd->seq;
+	const struct lfield *e = s->elem;
+	if (s->kind != SEQ_LIST || w->detached || !cacheable(f, fd) ||
+	    e->kind != LK_EMBED || !w->lo->types[e->type].node) {
+		irs_seq_begin(w, f, fd, it);
+		return;
+	}
+	struct seqinfo *si = info_upto(w, f, fd, NULL, LIST_AHEAD);
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+	it->f = fd;
+	it->owner = f;
+	it->n = si->n;
+	it->si = si->more ? si : NULL;
+	it->link = list_first(f, s, &it->sentinel);
+}
+
+// Measures more of the list being visited; false when it has no element
+// @p i.
+static bool
+measure_more(struct walk *w, struct seq_iter *it, uint64_t upto,
+	     uint64_t i)
+{
+	list_advance(w, it->f, it->si, upto);
+	it->n = it->si->n;
+	if (!it->si->more)
+		it->si = NULL;
+	return i < it->n;
 }
 
 // Reads elements from @p i on in one go into the owner's chunk buffer.
@@ -391,11 +482,14 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 }
 
 bool
-irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
-	     const unsigned char **data)
+irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
+		  const unsigned char **data)
 {
 	const struct lseq *s = it->s;
-	if (it->i >= it->n || w->stop)
+	if (w->stop)
+		return false;
+	if (it->i >= it->n &&
+	    (!it->si || !measure_more(w, it, it->i + LIST_AHEAD, it->i)))
 		return false;
 	uint64_t i = it->i++;
 	*data = NULL;
@@ -417,6 +511,11 @@ irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
 				return false;
 		}
 		*addr = it->link - s->link_off;
+		if (it->si && irs_visited_has(&w->visited, *addr) &&
+		    !measure_more(w, it, UINT64_MAX, i)) {
+			it->i = it->n;
+			return false;
+		}
 		return true;
 	default:
 		*addr = it->base + i * s->stride;

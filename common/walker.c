@@ -19,8 +19,13 @@
 
 #include "layout_internal.h"
 
+// For the few helpers of the hot path that must not cost a call.
+#define HOT static inline __attribute__((always_inline))
+
 static void render_text(struct walk *w, struct frame *f,
 			const struct ltext *tx);
+static void run_template(struct walk *w, struct frame *f,
+			 const struct ltemplate *tpl);
 static void render_field(struct walk *w, struct frame *f,
 			 const struct lfield *fd, const struct top *op);
 
@@ -62,79 +67,6 @@ text_pos(const struct walk *w)
 
 /* {====================================================== decoding */
 
-uint64_t
-irs_load_u(const unsigned char *data, const struct lloc *l)
-{
-	const unsigned char *p = data + l->offset;
-	uint64_t v = 0;
-	switch (l->size) {
-	case 1:
-		v = *p;
-		break;
-	case 2: {
-		uint16_t x;
-		memcpy(&x, p, 2);
-		v = x;
-		break;
-	}
-	case 4: {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		v = x;
-		break;
-	}
-	case 8:
-		memcpy(&v, p, 8);
-		break;
-	default:
-		memcpy(&v, p, l->size);	// bitfields spanning 3, 5.. bytes
-		break;
-	}
-	if (l->bit_size) {
-		v >>= l->bit_off;
-		if (l->bit_size < 64)
-			v &= (1ull << l->bit_size) - 1;
-	}
-	return v;
-}
-
-int64_t
-irs_load_i(const unsigned char *data, const struct lloc *l)
-{
-	uint64_t v = irs_load_u(data, l);
-	unsigned bits = l->bit_size ? l->bit_size : l->size * 8u;
-	if (bits && bits < 64 && ((v >> (bits - 1)) & 1))
-		v |= ~0ull << bits;
-	return (int64_t)v;
-}
-
-double
-irs_load_f(const unsigned char *data, const struct lloc *l)
-{
-	if (l->size == 4) {
-		float x;
-		memcpy(&x, data + l->offset, 4);
-		return x;
-	}
-	double d;
-	memcpy(&d, data + l->offset, 8);
-	return d;
-}
-
-uint64_t
-irs_load_ptr(const struct frame *f, const struct lfield *fd)
-{
-	return irs_load_u(f->data, &fd->at) & fd->mask;
-}
-
-int64_t
-irs_field_int(const struct frame *f, const struct lfield *fd)
-{
-	if (fd->at.is_signed)
-		return irs_load_i(f->data, &fd->at);
-	return (int64_t)irs_load_u(f->data, &fd->at);
-}
-
 const struct lfield *
 irs_union_case(struct walk *w, const struct frame *f, const struct lfield *fd,
 	       bool record)
@@ -148,6 +80,18 @@ irs_union_case(struct walk *w, const struct frame *f, const struct lfield *fd,
 		irs_walk_error(w, fd, 0, "no case for %s = %lld", u->tag->name,
 			       (long long)tag);
 	return u->deflt;
+}
+
+// irs_union_case() with the search inline.
+HOT const struct lfield *
+union_case(struct walk *w, const struct frame *f, const struct lfield *fd)
+{
+	const struct lunion *u = fd->un;
+	int64_t tag = irs_field_int(f, u->tag);
+	for (uint32_t i = 0; i < u->ncases; i++)
+		if (u->values[i] == tag)
+			return u->cases[i];
+	return irs_union_case(w, f, fd, true);
 }
 
 /* }====================================================== */
@@ -245,7 +189,7 @@ limit_reached(struct walk *w, const char *what, uint64_t limit)
 }
 
 struct irs_error *
-irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
+irs_walk_read_slow(struct walk *w, uint64_t addr, void *buf, size_t n)
 {
 	if (w->bytes + n > w->lim.max_bytes) {
 		limit_reached(w, "max bytes", w->lim.max_bytes);
@@ -259,47 +203,77 @@ irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
 	return irs_memory_read(w->mem, addr, buf, n);
 }
 
+// Counts a string of @p n bytes read: its length and NUL, or the
+// max_string bytes of a string cut there. The same whichever way it was
+// read, so that a walk's byte count never depends on what the memory
+// cache held.
+static struct irs_error *
+count_string(struct walk *w, uint64_t n)
+{
+	if (w->bytes + n > w->lim.max_bytes) {
+		limit_reached(w, "max bytes", w->lim.max_bytes);
+		return irs_error_format(IRS_ERROR_LIMIT, "byte limit");
+	}
+	w->bytes += n;
+	w->reads++;
+	return NULL;
+}
+
 struct irs_error *
 irs_walk_cstr(struct walk *w, uint64_t addr, struct irs_buf *b, bool *cut)
 {
-	// "{?name}{name}" reads the same string twice in a row
-	if (b == &w->scratch && addr && addr == w->str_addr) {
-		*cut = w->str_cut;
-		return NULL;
-	}
-	if (b == &w->scratch)
-		w->str_addr = 0;
 	// read up to page ends only, so a short string at the end of a
 	// mapping does not fault on the next page
 	b->len = 0;
 	*cut = false;
 	size_t want = 64;
 	while (b->len < w->lim.max_string) {
-		char chunk[1024];
 		uint64_t a = addr + b->len;
 		size_t n = 4096 - (a & 4095);
 		if (n > want)
 			n = want;
 		if (n > w->lim.max_string - b->len)
 			n = w->lim.max_string - b->len;
-		struct irs_error *err = irs_walk_read(w, a, chunk, n);
+		if (!irs_walk_room(b, b->len + n))
+			return &irs_enomem;
+		char *chunk = b->data + b->len;
+		struct irs_error *err = irs_memory_read(w->mem, a, chunk, n);
 		if (err)
 			return err;
 		const char *nul = memchr(chunk, 0, n);
-		irs_buf_append(b, chunk, nul ? (size_t)(nul - chunk) : n);
+		b->len += nul ? (size_t)(nul - chunk) : n;
 		if (nul)
 			break;
-		if (want < sizeof(chunk))
+		if (want < 1024)
 			want *= 4;
 	}
-	if (b->oom)
-		return &irs_enomem;
 	*cut = b->len >= w->lim.max_string;
-	if (b == &w->scratch) {
-		w->str_addr = addr;
-		w->str_cut = *cut;
+	if (b->data)
+		b->data[b->len] = '\0';
+	return count_string(w, *cut ? b->len : b->len + 1);
+}
+
+struct irs_error *
+irs_walk_str(struct walk *w, uint64_t addr, const char **s, size_t *len,
+	     bool *cut)
+{
+	uint64_t avail;
+	const uint8_t *p = irs_memory_peek_page(w->mem, addr, &avail);
+	if (p) {
+		// the common case: the whole string in one cached page
+		const uint8_t *nul = memchr(p, 0, avail < w->lim.max_string
+					    ? avail : w->lim.max_string);
+		if (nul) {
+			*s = (const char *)p;
+			*len = (size_t)(nul - p);
+			*cut = false;
+			return count_string(w, *len + 1);
+		}
 	}
-	return NULL;
+	struct irs_error *err = irs_walk_cstr(w, addr, &w->scratch, cut);
+	*s = w->scratch.data ? w->scratch.data : "";
+	*len = w->scratch.len;
+	return err;
 }
 
 /* }====================================================== */
@@ -362,62 +336,84 @@ reserve(unsigned char **p, size_t *cap, size_t n)
 	return true;
 }
 
-static struct frame *
-push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
-     size_t size, const struct lfield *via)
+// The frame at the current depth, ready for type @p t and @p size bytes:
+// what it allocates is kept for every later push at that depth. NULL
+// (recorded as @p via's error) when the walk is too deep.
+static __attribute__((noinline)) struct frame *
+frame_ready(struct walk *w, const struct ltype *t, size_t size,
+	    uint64_t addr, const struct lfield *via)
 {
 	if (w->depth >= w->lim.max_depth || below_stack_limit(w)) {
 		irs_walk_error(w, via, addr, "too deep: more than %u levels",
 			       w->depth);
+		w->too_deep = true;
 		return NULL;
 	}
 	struct frame *f = frame_at(w, w->depth);
-	if (!f) {
-		w->fatal = &irs_enomem;
-		w->stop = true;
-		return NULL;
-	}
-	w->last_addr = 0;	// its buffer may be about to change
+	if (!f)
+		goto oom;
 	if (t && t->nfields > f->nseqs) {
 		struct seqinfo *s = realloc(f->seqs, t->nfields * sizeof(*s));
-		if (!s) {
-			w->fatal = &irs_enomem;
-			w->stop = true;
-			return NULL;
-		}
+		if (!s)
+			goto oom;
+		// generation 0 is never a frame's: nothing known yet
+		memset(s + f->nseqs, 0, (t->nfields - f->nseqs) * sizeof(*s));
 		f->seqs = s;
 		f->nseqs = t->nfields;
 	}
+	if ((size > f->cap || !f->own) &&
+	    !reserve(&f->own, &f->cap, size ? size : 1))
+		goto oom;
+	return f;
+oom:
+	w->fatal = &irs_enomem;
+	w->stop = true;
+	return NULL;
+}
+
+static void
+push_failed(struct walk *w, struct irs_error *err, const struct ltype *t,
+	    uint64_t addr, const struct lfield *via)
+{
+	w->too_deep = false;
+	if (err->code != IRS_ERROR_LIMIT)
+		irs_walk_error(w, via, addr, "unreadable pointer 0x%llx%s%s",
+			       (unsigned long long)addr, t ? " to " : "",
+			       t ? t->name : "");
+	irs_error_destroy(err);
+}
+
+HOT struct frame *
+push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
+     size_t size, const struct lfield *via)
+{
+	uint32_t d = w->depth;
+	struct frame *f = d < w->nframes ? w->frames[d] : NULL;
+	if (!f || d >= w->lim.max_depth || below_stack_limit(w) ||
+	    (t && t->nfields > f->nseqs) || size > f->cap || !f->own) {
+		f = frame_ready(w, t, size, addr, via);
+		if (!f)
+			return NULL;
+	}
+	w->last_addr = 0;	// its buffer may be about to change
 	if (data) {
 		f->data = (unsigned char *)data;
 	} else {
-		if (!reserve(&f->own, &f->cap, size ? size : 1)) {
-			w->fatal = &irs_enomem;
-			w->stop = true;
-			return NULL;
-		}
 		struct irs_error *err = irs_walk_read(w, addr, f->own, size);
 		if (err) {
-			if (err->code != IRS_ERROR_LIMIT)
-				irs_walk_error(w, via, addr, "unreadable "
-					       "pointer 0x%llx%s%s",
-					       (unsigned long long)addr,
-					       t ? " to " : "",
-					       t ? t->name : "");
-			irs_error_destroy(err);
+			push_failed(w, err, t, addr, via);
 			return NULL;
 		}
 		f->data = f->own;
 	}
 	f->t = t;
+	f->gen = ++w->gen;	// what seqs[] held is another frame's
 	f->addr = addr;
 	f->size = size;
 	f->is_node = false;
 	f->done = 0;
 	f->parent_node = w->node_frame;
-	if (t)
-		memset(f->seqs, 0, t->nfields * sizeof(*f->seqs));
-	w->depth++;
+	w->depth = d + 1;
 	return f;
 }
 
@@ -435,22 +431,13 @@ irs_walk_push_slot(struct walk *w, uint64_t addr, const void *data,
 	return push(w, NULL, addr, data, size, NULL);
 }
 
-void
-irs_walk_pop(struct walk *w)
-{
-	struct frame *f = w->frames[--w->depth];
-	w->last_addr = f->addr;
-	w->last_data = f->data;
-	w->last_size = f->size;
-}
-
 // The reason a push failed, in the text.
 static void
 out_fail(struct walk *w, uint64_t addr)
 {
 	if (w->stop)
 		outs(w, "<truncated>");
-	else if (w->depth >= w->lim.max_depth || below_stack_limit(w))
+	else if (w->too_deep)
 		outs(w, "<too deep>");
 	else
 		out_addr_marker(w, "unreadable", addr);
@@ -479,31 +466,72 @@ log_span(struct walk *w, uint64_t slot, uint64_t start, uint64_t end)
 /* {====================================================== rendering */
 
 /*
- * Renders type @p t at @p addr by @p tx, detached (reading, visiting
- * nothing): references and indexed elements. The same node is referred to
- * again and again (a value by each of its uses, a constant by each operand
- * naming it), and its rendering depends only on memory, so short results
- * are kept in a small direct-mapped cache. Renderings that met an error,
- * looked at their context (index) or ran Lua are not kept.
+ * Detached renderings (references and indexed elements) are kept in a
+ * small direct-mapped cache: the same node is referred to again and again
+ * (a value by each of its uses, a constant by each operand naming it), and
+ * its rendering depends only on memory. An entry is keyed by the node's
+ * address and the text's place in the layout, never by where the layout
+ * lies in the debugger: hits, and so the bytes a walk reads, are the same
+ * in every run and every debugger. Renderings that met an error, looked at
+ * their context (index) or ran Lua are not kept.
  */
-static void
-render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
-		const struct ltext *tx, const struct lfield *via)
+
+// The cache entry type @p t's text @p tx at @p addr would have (the cache
+// allocated on first use), or NULL when it cannot be kept.
+HOT struct rcache *
+rcache_slot(struct walk *w, const struct ltype *t, uint64_t addr,
+	    const struct ltext *tx, uint32_t *key)
 {
-	struct rcache *e = NULL;
-	if (w->text && tx->kind != TX_LUA) {
+	if (!w->rcache) {
+		if (!w->text || tx->kind == TX_LUA)
+			return NULL;
+		w->rcache = calloc(IRS_RCACHE_SIZE, sizeof(*w->rcache));
 		if (!w->rcache)
-			w->rcache = calloc(IRS_RCACHE_SIZE, sizeof(*w->rcache));
-		size_t h = (size_t)((addr >> 4) ^
-				    ((uintptr_t)tx * 0x9e3779b1u));
-		e = w->rcache ? &w->rcache[h & (IRS_RCACHE_SIZE - 1)] : NULL;
-		if (e && e->addr == addr && e->tx == tx) {
-			out(w, e->text, e->len);
-			return;
-		}
+			return NULL;
 	}
-	uint64_t start = text_pos(w), nfail = w->nfail, ctx = w->ctx_uses;
-	uint64_t flushed = w->text ? w->text->flushed : 0;
+	*key = t->index * 2 + (tx == &t->ref) + 1;
+	uint64_t h = (addr >> 3) ^ (addr >> 15) ^ (*key * 0x9e3779b1u);
+	return &w->rcache[h & (IRS_RCACHE_SIZE - 1)];
+}
+
+// What the walk looked like when a rendering began.
+struct rmark {
+	uint64_t start, nfail, ctx, flushed;
+};
+
+static inline void
+rcache_mark(const struct walk *w, struct rmark *m)
+{
+	m->start = text_pos(w);
+	m->nfail = w->nfail;
+	m->ctx = w->ctx_uses;
+	m->flushed = w->text ? w->text->flushed : 0;
+}
+
+// Keeps the text rendered since @p m in @p e when it may be kept.
+static void
+rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
+	   const struct ltext *tx, const struct rmark *m)
+{
+	size_t n = (size_t)(text_pos(w) - m->start);
+	if (tx->kind == TX_LUA || m->nfail != w->nfail ||
+	    m->ctx != w->ctx_uses || w->stop || w->text->failed ||
+	    w->text->flushed != m->flushed || n > sizeof(e->text))
+		return;
+	e->addr = addr;
+	e->key = key;
+	e->len = (uint8_t)n;
+	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
+}
+
+// render_detached() when the cache does not have it.
+static __attribute__((noinline)) void
+render_detached_miss(struct walk *w, const struct ltype *t, uint64_t addr,
+		     const struct ltext *tx, const struct lfield *via,
+		     struct rcache *e, uint32_t key)
+{
+	struct rmark m;
+	rcache_mark(w, &m);
 	w->detached++;
 	struct frame *f = irs_walk_push(w, t, addr, NULL, via);
 	if (!f) {
@@ -513,26 +541,60 @@ render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
 		irs_walk_pop(w);
 	}
 	w->detached--;
-	size_t n = (size_t)(text_pos(w) - start);
-	if (e && f && nfail == w->nfail && ctx == w->ctx_uses && !w->stop &&
-	    !w->text->failed && w->text->flushed == flushed &&
-	    n <= sizeof(e->text)) {
-		e->addr = addr;
-		e->tx = tx;
-		e->len = (uint8_t)n;
-		memcpy(e->text, w->text->buf + w->text->len - n, n);
+	if (e && f)
+		rcache_put(w, e, key, addr, tx, &m);
+}
+
+// Renders type @p t at @p addr by @p tx, detached (reading, visiting
+// nothing).
+HOT void
+render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
+		const struct ltext *tx, const struct lfield *via)
+{
+	uint32_t key = 0;
+	struct rcache *e = rcache_slot(w, t, addr, tx, &key);
+	if (e && e->addr == addr && e->key == key) {
+		out(w, e->text, e->len);
+		return;
 	}
+	render_detached_miss(w, t, addr, tx, via, e, key);
+}
+
+// {@ref}: node frame @p f by its own ref template, which is what its uses
+// will render: keep it for them.
+static void
+render_selfref(struct walk *w, struct frame *f)
+{
+	const struct ltype *t = f->t;
+	uint32_t key = 0;
+	struct rcache *e = rcache_slot(w, t, f->addr, &t->ref, &key);
+	struct rmark m;
+	rcache_mark(w, &m);
+	w->detached++;
+	render_text(w, f, &t->ref);
+	w->detached--;
+	if (e)
+		rcache_put(w, e, key, f->addr, &t->ref, &m);
+}
+
+// irs_walk_render_ref(), inline. Where the reference was rendered goes to
+// the span log, for the JSON record of the node.
+HOT void
+render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
+	   uint64_t slot, const struct lfield *via)
+{
+	uint64_t start = text_pos(w);
+	render_detached(w, t, addr, t->ref.kind != TX_NONE ? &t->ref : &t->text,
+			via);
+	if (!w->detached && slot && w->json && w->text)
+		log_span(w, slot, start, text_pos(w));
 }
 
 void
 irs_walk_render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
 		    uint64_t slot, const struct lfield *via)
 {
-	uint64_t start = text_pos(w);
-	render_detached(w, t, addr, t->ref.kind != TX_NONE ? &t->ref : &t->text,
-			via);
-	if (!w->detached && slot && w->text)
-		log_span(w, slot, start, text_pos(w));
+	render_ref(w, t, addr, slot, via);
 }
 
 // A node reached a second time renders as a reference to it.
@@ -550,7 +612,7 @@ static void
 render_value(struct walk *w, const struct ltype *t, uint64_t addr,
 	     const void *data, const struct lfield *via)
 {
-	struct frame *f = irs_walk_push(w, t, addr, data, via);
+	struct frame *f = push(w, t, addr, data, t->size, via);
 	if (!f) {
 		out_fail(w, addr);
 		return;
@@ -595,9 +657,19 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 	struct irs_buf *b = &w->scratch;
 	struct irs_error *err;
 	bool cut = false;
+	const char *str;
+	size_t slen;
 	if (fd->kind == LK_STRN) {
+		const uint8_t *q;
+		if (w->bytes + len <= w->lim.max_bytes &&
+		    (q = irs_memory_peek_tlb(w->mem, p, len))) {
+			// in one cached page: no copy (counted as a read)
+			w->bytes += len;
+			w->reads++;
+			out(w, (const char *)q, len);
+			return;
+		}
 		b->len = 0;
-		w->str_addr = 0;
 		if (!irs_walk_room(b, len)) {
 			w->fatal = &irs_enomem;
 			w->stop = true;
@@ -605,8 +677,10 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 		}
 		err = irs_walk_read(w, p, b->data, len);
 		b->len = len;
+		str = b->data;
+		slen = len;
 	} else {
-		err = irs_walk_cstr(w, p, b, &cut);
+		err = irs_walk_str(w, p, &str, &slen, &cut);
 	}
 	if (err) {
 		if (err->code == IRS_ERROR_NOMEM) {
@@ -625,7 +699,7 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 	if (cut)
 		irs_walk_error(w, fd, p, "string longer than %u bytes, cut",
 			       w->lim.max_string);
-	out(w, b->data, b->len);
+	out(w, str, slen);
 }
 
 static void
@@ -727,11 +801,13 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 		const struct ltype *t = &w->lo->types[e->type];
 		if (as_ref)
 			irs_walk_render_ref(w, t, addr, 0, fd);
+		else if (!t->node)
+			render_value(w, t, addr, data, fd);
 		else
 			render_struct(w, t, addr, data, fd);
 		return;
 	}
-	struct frame *sf = irs_walk_push_slot(w, addr, data, s->stride);
+	struct frame *sf = push(w, NULL, addr, data, s->stride, NULL);
 	if (!sf) {
 		out_fail(w, addr);
 		return;
@@ -757,18 +833,52 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	uint64_t addr;
 	const unsigned char *data;
 	uint64_t k = 0;
-	irs_seq_begin(w, f, fd, &it);
-	while (irs_seq_next(w, &it, &addr, &data)) {
-		if (k++)
-			out(w, sep, seplen);
-		render_elem(w, fd, addr, data, as_ref);
-		if (w->stop)
-			break;
+	const struct lfield *e = fd->seq->elem;
+	const struct ltype *vt = e->kind == LK_EMBED ? &w->lo->types[e->type]
+		: NULL;
+	if (as_ref)
+		irs_seq_begin(w, f, fd, &it);
+	else
+		irs_seq_begin_visit(w, f, fd, &it);
+	if (!as_ref && vt && vt->node && !w->detached) {
+		// nodes owned in order (instructions in a block)
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			irs_walk_visit(w, vt, addr, data, true, fd);
+			if (w->stop)
+				break;
+		}
+	} else if (!as_ref && vt && !vt->node &&
+		   vt->text.kind == TX_TEMPLATE) {
+		// values rendered by a template (operands): straight to it
+		const struct ltemplate *tpl = vt->text.tpl;
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			struct frame *g = push(w, vt, addr, data, vt->size, fd);
+			if (!g) {
+				out_fail(w, addr);
+			} else {
+				run_template(w, g, tpl);
+				irs_walk_pop(w);
+			}
+			if (w->stop)
+				break;
+		}
+	} else {
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			render_elem(w, fd, addr, data, as_ref);
+			if (w->stop)
+				break;
+		}
 	}
-	struct seqinfo tmp;
-	const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
 	if (w->stop)
 		return;
+	struct seqinfo tmp;
+	const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
 	if (si->bad || it.fault) {
 		if (k)
 			out(w, sep, seplen);
@@ -781,20 +891,20 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 
 static bool truthy(struct walk *w, struct frame *f, const struct lfield *fd);
 
-// A non-empty string: read it whole, a {name} usually follows.
+// A non-empty string: its first byte is not the NUL.
 static bool
 truthy_cstr(struct walk *w, uint64_t p)
 {
-	bool cut;
-	struct irs_error *err = irs_walk_cstr(w, p, &w->scratch, &cut);
+	char c;
+	struct irs_error *err = irs_walk_read(w, p, &c, 1);
 	if (err) {
 		irs_error_destroy(err);
 		return false;
 	}
-	return w->scratch.len > 0;
+	return c != '\0';
 }
 
-static bool
+static __attribute__((noinline)) bool
 truthy(struct walk *w, struct frame *f, const struct lfield *fd)
 {
 	struct seqinfo tmp;
@@ -820,8 +930,11 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd)
 		const struct lfield *c = irs_union_case(w, f, fd, true);
 		return c && truthy(w, f, c);
 	}
-	case LK_SEQ:
-		return irs_seq_info(w, f, fd, &tmp)->n > 0;
+	case LK_SEQ: {
+		// a damaged sequence is shown, so that its marker is
+		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+		return si->n > 0 || si->bad != SEQ_OK;
+	}
 	case LK_COMPUTED: {
 		if (!irs_walk_call_lua(w, f, fd->fn, fd, false))
 			return false;
@@ -906,6 +1019,36 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 		    : sizeof(buf) - 1);
 }
 
+// {f} of an integer or enum field, inline; false for other kinds.
+HOT bool
+render_int(struct walk *w, const struct frame *f, const struct lfield *fd)
+{
+	char tmp[24];
+	size_t n;
+	switch (fd->kind) {
+	case LK_INT:
+		n = irs_fmt_i64(tmp, irs_load_i(f->data, &fd->at));
+		break;
+	case LK_UINT:
+		n = irs_fmt_u64(tmp, irs_load_u(f->data, &fd->at));
+		break;
+	case LK_ENUM: {
+		int64_t v = irs_field_int(f, fd);
+		const char *name = irs_lenum_name(fd->en, v);
+		if (name) {
+			outs(w, name);
+			return true;
+		}
+		n = irs_fmt_i64(tmp, v);
+		break;
+	}
+	default:
+		return false;
+	}
+	out(w, tmp, n);
+	return true;
+}
+
 static void
 render_number(struct walk *w, struct frame *f, const struct lfield *fd)
 {
@@ -987,11 +1130,11 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		render_index(w, f, fd);
 		return;
 	case LK_UNION: {
-		const struct lfield *c = irs_union_case(w, f, fd, true);
-		if (c)
-			render_field(w, f, c, op);
-		else
+		const struct lfield *c = union_case(w, f, fd);
+		if (!c)
 			outs(w, "<bad tag>");
+		else if (!render_int(w, f, c))
+			render_field(w, f, c, op);
 		return;
 	}
 	case LK_SEQ:
@@ -1078,77 +1221,145 @@ mark_done(struct walk *w, struct frame *f, const struct lfield *fd,
 		f->done |= 1ull << i;
 }
 
+// {f} without a format in a value's frame (an operand), for the kinds a
+// value holds most: references and unions of them, inline; false for the
+// others (render_field() then).
+static inline bool
+render_plain(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	if (fd->kind == LK_UNION) {
+		const struct lfield *c = union_case(w, f, fd);
+		if (!c) {
+			outs(w, "<bad tag>");
+			return true;
+		}
+		if (render_int(w, f, c))
+			return true;
+		if (c->kind != LK_REF) {
+			render_field(w, f, c, NULL);
+			return true;
+		}
+		fd = c;
+	} else if (fd->kind != LK_REF) {
+		return false;
+	}
+	uint64_t p = irs_load_ptr(f, fd);
+	if (p)
+		render_ref(w, &w->lo->types[fd->type], p,
+			   f->addr + fd->at.offset, fd);
+	else
+		outs(w, "<null>");
+	return true;
+}
+
+// Whether field @p fd is true, as {?f} asks: integers inline.
+HOT bool
+truthy_fast(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	switch (fd->kind) {
+	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
+		return irs_load_u(f->data, &fd->at) != 0;
+	default:
+		return truthy(w, f, fd);
+	}
+}
+
+// {?f.g}: follows the path (reading, visiting nothing).
+static bool
+truthy_path(struct walk *w, struct frame *f, const struct top *op)
+{
+	uint32_t np;
+	struct frame *g = follow(w, f, op, false, &np);
+	bool yes = g && truthy(w, g, op->path[op->npath - 1]);
+	unfollow(w, np);
+	return yes;
+}
+
+// {s*SEP}, {@f}, {@s*SEP} through a path or not.
+static void
+run_op_seq(struct walk *w, struct frame *f, const struct ltemplate *tpl,
+	   const struct top *op)
+{
+	uint32_t np;
+	uint64_t nfail = w->nfail;
+	if (op->npath > 1)
+		w->detached++;
+	struct frame *g = follow(w, f, op, true, &np);
+	const struct lfield *fd = op->path[op->npath - 1];
+	if (g && (op->code == TOP_SEQ || op->is_seq)) {
+		render_seq(w, g, fd, tpl->lits + op->lit, op->len,
+			   op->code == TOP_REFOF);
+		if (op->code == TOP_SEQ && op->npath == 1 && f->is_node)
+			mark_done(w, f, fd, nfail);
+	} else if (g && fd->kind == LK_EMBED) {
+		irs_walk_render_ref(w, &w->lo->types[fd->type],
+				    g->addr + fd->at.offset, 0, fd);
+	} else if (g && irs_load_ptr(g, fd)) {
+		irs_walk_render_ref(w, &w->lo->types[fd->type],
+				    irs_load_ptr(g, fd),
+				    g->addr + fd->at.offset, fd);
+	} else if (g) {
+		outs(w, "<null>");
+	}
+	unfollow(w, np);
+	if (op->npath > 1)
+		w->detached--;
+}
+
 static void
 run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 {
-	const struct top *ops = tpl->ops;
-	for (uint32_t pc = 0; pc < tpl->nops;) {
-		const struct top *op = &ops[pc];
-		uint64_t nfail = w->nfail;
+	// in locals: what out() writes might alias anything in memory
+	const struct top *ops = tpl->ops, *op = ops, *end = ops + tpl->nops;
+	const char *lits = tpl->lits;
+	while (op < end) {
+		// the walk stops after any instruction but a jump, a literal
+		// prefix (struct top's pre) included
+		if (op->pre_len) {
+			out(w, lits + op->pre, op->pre_len);
+			if (w->stop)
+				return;
+		}
 		switch (op->code) {
 		case TOP_LIT:
-			out(w, tpl->lits + op->lit, op->len);
+			out(w, lits + op->lit, op->len);
 			break;
-		case TOP_FIELD:
+		case TOP_FIELD: {
+			const struct lfield *fd = op->path[0];
 			if (op->npath > 1) {
 				run_op_path(w, f, op);
 				break;
 			}
-			render_field(w, f, op->path[0], op);
+			if (!op->fmt && render_int(w, f, fd))
+				break;
+			if (!op->fmt && !f->is_node && render_plain(w, f, fd))
+				break;
+			uint64_t nfail = w->nfail;
+			render_field(w, f, fd, op);
 			if (f->is_node)
-				mark_done(w, f, op->path[0], nfail);
-			break;
-		case TOP_SEQ: case TOP_REFOF: {
-			uint32_t np;
-			if (op->npath > 1)
-				w->detached++;
-			struct frame *g = follow(w, f, op, true, &np);
-			const struct lfield *fd = op->path[op->npath - 1];
-			if (g && (op->code == TOP_SEQ || op->is_seq)) {
-				render_seq(w, g, fd, tpl->lits + op->lit,
-					   op->len, op->code == TOP_REFOF);
-				if (op->code == TOP_SEQ && op->npath == 1 &&
-				    f->is_node)
-					mark_done(w, f, fd, nfail);
-			} else if (g && fd->kind == LK_EMBED)
-				irs_walk_render_ref(w,
-					&w->lo->types[fd->type],
-					g->addr + fd->at.offset, 0, fd);
-			else if (g && irs_load_ptr(g, fd))
-				irs_walk_render_ref(w,
-					&w->lo->types[fd->type],
-					irs_load_ptr(g, fd),
-					g->addr + fd->at.offset, fd);
-			else if (g)
-				outs(w, "<null>");
-			unfollow(w, np);
-			if (op->npath > 1)
-				w->detached--;
+				mark_done(w, f, fd, nfail);
 			break;
 		}
-		case TOP_IF: {
-			uint32_t np;
-			struct frame *g = follow(w, f, op, false, &np);
-			bool yes = g && truthy(w, g, op->path[op->npath - 1]);
-			unfollow(w, np);
-			if (!yes) {
-				pc = op->jump;
+		case TOP_SEQ: case TOP_REFOF:
+			run_op_seq(w, f, tpl, op);
+			break;
+		case TOP_IF:
+			if (!(op->npath == 1 ? truthy_fast(w, f, op->path[0])
+			      : truthy_path(w, f, op))) {
+				op = ops + op->jump;
 				continue;
 			}
 			break;
-		}
 		case TOP_JUMP:
-			pc = op->jump;
+			op = ops + op->jump;
 			continue;
 		case TOP_SELFREF:
-			w->detached++;
-			render_text(w, f, &f->t->ref);
-			w->detached--;
+			render_selfref(w, f);
 			break;
 		}
 		if (w->stop)
 			return;
-		pc++;
+		op++;
 	}
 }
 
@@ -1198,9 +1409,10 @@ render_text(struct walk *w, struct frame *f, const struct ltext *tx)
 
 /* {====================================================== nodes */
 
+// The node record of @p f up to its fields.
 static void
-write_record(struct walk *w, struct frame *f, bool spanned, uint64_t start,
-	     uint64_t end)
+write_head(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	   uint64_t end)
 {
 	struct irs_sink *j = w->json;
 	char tmp[96];
@@ -1230,8 +1442,35 @@ write_record(struct walk *w, struct frame *f, bool spanned, uint64_t start,
 		irs_sink_put(j, tmp, n);
 	}
 	irs_sink_put(j, ",\"fields\":", 10);
-	irs_sink_put(j, f->json.data, f->json.len);
-	irs_sink_put(j, "}", 1);
+}
+
+// The record of a node whose fields are in its frame's buffer.
+static void
+write_record(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	     uint64_t end)
+{
+	write_head(w, f, spanned, start, end);
+	irs_sink_put(w->json, f->json.data, f->json.len);
+	irs_sink_put(w->json, "}", 1);
+}
+
+// The record of a node that owns no nodes: no other record can come in
+// the middle of its fields, which go straight into the sink.
+static void
+write_leaf(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	   uint64_t end)
+{
+	struct irs_buf b;
+	write_head(w, f, spanned, start, end);
+	irs_sink_lend(w->json, &b);
+	irs_json_fields(w, f, &b, ~0ull);
+	bool oom = b.oom;
+	irs_sink_take_back(w->json, &b);
+	irs_sink_put(w->json, "}", 1);
+	if (oom) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+	}
 }
 
 void
@@ -1288,7 +1527,9 @@ irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 	// the fields, which also visits owned nodes the text did not show;
 	// without JSON, only the fields that may still hold such nodes
 	uint64_t need = w->json ? ~0ull : t->owns_mask & ~f->done;
-	if (need || (!w->json && t->owns && t->nfields > 64)) {
+	if (w->json && !t->owns) {
+		write_leaf(w, f, spanned, start, end);
+	} else if (need || (!w->json && t->owns && t->nfields > 64)) {
 		f->json.len = 0;
 		irs_json_fields(w, f, &f->json, need);
 		if (f->json.oom) {
@@ -1296,7 +1537,7 @@ irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 			w->stop = true;
 		}
 	}
-	if (w->json)
+	if (w->json && t->owns)
 		write_record(w, f, spanned, start, end);
 	w->nspans = f->span_mark;
 	w->node_frame = saved_node;

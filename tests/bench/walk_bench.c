@@ -1,0 +1,216 @@
+// An in-process benchmark of the walk (not part of `make test`): builds a
+// toyc module of N instructions with toyc's generator in this process,
+// then snapshots it R times as text, text + JSON, or JSON, and prints CPU
+// time, wall time, nodes/s and the growth of peak RSS during each dump.
+// Memory is read as a debugger front end would: through the process
+// reader (process_vm_readv on ourselves, as GDB's ir-dump reads the
+// debuggee), or with --target through the read callback.
+//
+// build/bench/walk_bench [-n N] [-s SEED] [-r R] [-f text|both|json]
+//     [-o PATH] [-l LAYOUT] [--target] [--check]
+// (run from the source tree, or with IRSNAP_ROOT set to it).
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layout_internal.h"
+#include "memory.h"
+#include "toyc.h"
+#include "toyc_fake.h"
+
+static double
+clock_s(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+// Peak resident set since the last reset_peak(), in kB.
+static long
+peak_kb(void)
+{
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (fp && fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "VmHWM:", 6))
+			kb = atol(line + 6);
+	if (fp)
+		fclose(fp);
+	return kb;
+}
+
+static long
+rss_kb(void)
+{
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (fp && fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "VmRSS:", 6))
+			kb = atol(line + 6);
+	if (fp)
+		fclose(fp);
+	return kb;
+}
+
+static void
+reset_peak(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "5", 1) != 1)
+			perror("clear_refs");
+		close(fd);
+	}
+}
+
+static Module *
+generate(uint64_t n, uint64_t seed)
+{
+	char *text;
+	size_t len;
+	FILE *fp = open_memstream(&text, &len);
+	toyc_gen(n, seed, fp);
+	fclose(fp);
+	Module *m = toyc_parse("gen.ir", text, len, stderr);
+	free(text);
+	return m;
+}
+
+static void
+bench_die(struct irs_error *err, const char *what)
+{
+	fprintf(stderr, "walk_bench: %s: %s\n", what, err->message);
+	exit(1);
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t n = 1000000, seed = 1;
+	int reps = 5;
+	const char *format = "text", *out = "/dev/null", *layout = NULL;
+	bool target = false, check = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			n = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+			format = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+			layout = argv[++i];
+		else if (!strcmp(argv[i], "--target"))
+			target = true;
+		else if (!strcmp(argv[i], "--check"))
+			check = true;
+		else {
+			fprintf(stderr, "usage: walk_bench [-n N] [-s SEED] "
+				"[-r R] [-f text|both|json] [-o PATH] "
+				"[-l LAYOUT] [--target] [--check]\n");
+			return 2;
+		}
+	}
+	struct fake_target ft;
+	struct irs_layout *lo;
+	struct irs_error *err;
+	char path[4096];
+	fake_target_init(&ft);
+	toyc_fake_register(&ft);
+	if (!layout)
+		layout = toyc_fake_path("tests/fixtures/toyc/toyc.lua", path,
+					sizeof(path));
+	if ((err = irs_layout_load(layout, &ft.target, &lo)))
+		bench_die(err, "toyc.lua");
+	Module *m = generate(n, seed);
+	if (!m)
+		return 1;
+
+	// toyc's own printer, the baseline
+	FILE *fp = fopen(out, "w");
+	double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	toyc_print(m, fp);
+	fclose(fp);
+	double c_print = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	printf("toyc_print: %.3f s CPU\n", c_print);
+
+	struct irs_memory *mem;
+	if (target)
+		err = irs_memory_create_target(&ft.target, &mem);
+	else
+		err = irs_memory_create_pid(getpid(), &mem);
+	if (err)
+		bench_die(err, "memory");
+	bool text = strcmp(format, "json") != 0;
+	bool json = strcmp(format, "text") != 0;
+	char jpath[4200];
+	snprintf(jpath, sizeof(jpath), "%s%s", out,
+		 strcmp(out, "/dev/null") ? ".json" : "");
+	for (int r = 0; r < reps; r++) {
+		irs_memory_invalidate(mem);
+		FILE *tf = text ? fopen(out, "w") : NULL;
+		FILE *jf = json ? fopen(jpath, "w") : NULL;
+		struct irs_snapshot *snap;
+		long rss0 = rss_kb();
+		reset_peak();
+		double w0 = clock_s(CLOCK_MONOTONIC);
+		c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		const char *base = strrchr(out, '/');
+		err = irs_snapshot_stream(lo, mem, (uintptr_t)m, NULL, NULL,
+					  tf, jf, text ? (base ? base + 1 : out)
+					  : NULL, &snap);
+		double c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		double w = clock_s(CLOCK_MONOTONIC) - w0;
+		long peak = peak_kb();
+		if (err)
+			bench_die(err, "walk");
+		if (tf)
+			fclose(tf);
+		if (jf)
+			fclose(jf);
+		struct irs_snapshot_stats st;
+		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_destroy(snap);
+		printf("%s: %llu nodes, %.1f MB text, %.1f MB JSON: %.3f s CPU"
+		       " (%.2fx toyc_print), %.3f s wall, %.0f nodes/s CPU, "
+		       "peak RSS +%.1f MB, %u errors\n", format,
+		       (unsigned long long)st.nodes, st.text_bytes / 1e6,
+		       st.json_bytes / 1e6, c, c / c_print, w, st.nodes / c,
+		       (peak - rss0) / 1024.0, st.nerrors);
+		fflush(stdout);
+	}
+	if (check && text) {
+		// the text must be toyc's, byte for byte
+		char *want, *got;
+		size_t wlen;
+		FILE *mf = open_memstream(&want, &wlen);
+		toyc_print(m, mf);
+		fclose(mf);
+		struct irs_snapshot *snap;
+		irs_memory_invalidate(mem);
+		if ((err = irs_snapshot_text(lo, mem, (uintptr_t)m, NULL, NULL,
+					     &got, &snap)))
+			bench_die(err, "walk");
+		bool same = strlen(got) == wlen && !memcmp(got, want, wlen);
+		printf("check: text %s toyc_print\n", same ? "==" : "!=");
+		irs_snapshot_destroy(snap);
+		free(got);
+		free(want);
+		if (!same)
+			return 1;
+	}
+	irs_memory_destroy(mem);
+	module_destroy(m);
+	irs_layout_destroy(lo);
+	fake_target_deinit(&ft);
+	return 0;
+}
