@@ -8,9 +8,13 @@ CXX_LLDB ?= clang++
 CFLAGS  ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 
+# SANITIZE=1: ASan + UBSan into build-asan/; `make test SANITIZE=1` then runs
+# every suite that can host them, each sanitizer report failing its suite
+# (tests/run says which suites it leaves out and why).
 ifeq ($(SANITIZE),1)
 BUILD   ?= build-asan
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+export IRSNAP_SANITIZE = 1
 else
 BUILD   ?= build
 SANFLAGS =
@@ -118,15 +122,21 @@ bench:
 fuzz:
 	@BUILD=$(BUILD) scripts/fuzz
 
+# Everything a user runs, from $(DESTDIR)$(PREFIX) alone: the library (its
+# JSON Schemas and Lua prelude are built into it), the CLI, the header, the
+# GDB script (it loads ../../../lib/libirsnap.so), the LLDB plugin, the
+# reducer's crash-signature preload library (irsnap looks in ../lib), and
+# the schemas and prelude as files to read. mk/gdb.mk adds the GDB shim.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
 		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema
 	install -m 755 $(BUILD)/libirsnap.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/libirsnap.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libirsnap-crashsig.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 common/irsnap.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BUILD)/irsnap $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 gdb/*.py $(DESTDIR)$(PREFIX)/share/irsnap/gdb/
+	install -m 644 gdb/irsnap.py $(DESTDIR)$(PREFIX)/share/irsnap/gdb/
 	install -m 644 common/prelude/irsnap/*.lua $(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap/
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce.h"
 #include "session.h"
 
 // A backtrace deeper than this is a runaway recursion; its top says enough.
@@ -37,9 +38,87 @@ irs_buf_shell_quote(struct irs_buf *b, const char *s)
 	return irs_buf_puts(b, "'");
 }
 
+// Whether word @p i of @p argv (argv[0] the program) is an option that
+// carries no separate value word. "--bug=crash" carries its value; "-v"
+// before another option or last carries none; "-o" before a non-option
+// word is taken to carry it (-o out.ir in.ir), unless that word is the
+// only non-option argument, which is then the input (-v in.ir).
+static bool
+one_word_option(char *const *argv, size_t i)
+{
+	const char *a = argv[i], *next = argv[i + 1];
+	if (a[0] != '-' || !a[1] || !strcmp(a, "--"))
+		return false;
+	if (strchr(a, '=') || !next || next[0] == '-')
+		return true;
+	size_t positional = 0;
+	for (size_t k = 1; argv[k] && strcmp(argv[k], "--"); k++)
+		positional += argv[k][0] != '-' || !argv[k][1];
+	return positional == 1;
+}
+
+// Whether the template @p rerun sets option @p opt itself, as a literal
+// word that starts like it up to '=' (--passes={pass} sets --passes).
+static bool
+template_sets(const char *rerun, const char *opt)
+{
+	size_t n = strcspn(opt, "=");
+	for (const char *p = rerun; *p; ) {
+		p += strspn(p, " \t");
+		size_t len = strcspn(p, " \t");
+		if (len >= n && !strncmp(p, opt, n) &&
+		    (len == n || p[n] == '='))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+// {flags}: the debuggee's one-word options from @p args (its arguments as
+// one shell-quoted string), up to "--", minus those the template sets,
+// each shell-quoted, separated by spaces. Arguments that do not split are
+// left out: a rerun without them beats no reduce command.
+static void
+put_flags(struct irs_buf *b, const char *rerun, const char *args)
+{
+	char **argv = NULL, **words = NULL;
+	struct irs_error *err = args ? reduce_shell_split(args, &words)
+				     : NULL;
+	if (err || !words) {
+		irs_error_destroy(err);
+		return;
+	}
+	// Put a program name first, so that argv[i + 1] indexing is simple.
+	size_t n = 0;
+	while (words[n])
+		n++;
+	argv = calloc(n + 2, sizeof(*argv));
+	if (!argv) {
+		b->oom = true;
+		goto out;
+	}
+	argv[0] = "";
+	memcpy(argv + 1, words, n * sizeof(*argv));
+	bool first = true;
+	for (size_t i = 1; argv[i] && strcmp(argv[i], "--"); i++) {
+		if (!one_word_option(argv, i) || template_sets(rerun, argv[i]))
+			continue;
+		if (!first)
+			irs_buf_puts(b, " ");
+		irs_buf_shell_quote(b, argv[i]);
+		first = false;
+	}
+out:
+	free(argv);
+	for (size_t i = 0; words[i]; i++)
+		free(words[i]);
+	free(words);
+}
+
 char *
 irs_failure_reduce_command(const char *rerun, const char *exe,
-			   const char *pass, const char *before)
+			   const char *args, const char *pass,
+			   const char *before)
 {
 	struct irs_buf cmd, b;
 
@@ -48,6 +127,14 @@ irs_failure_reduce_command(const char *rerun, const char *exe,
 		if (!strncmp(p, "{exe}", 5)) {
 			irs_buf_shell_quote(&cmd, exe ? exe : "");
 			p += 5;
+		} else if (!strncmp(p, "{flags}", 7)) {
+			size_t len = cmd.len;
+			put_flags(&cmd, rerun, args);
+			p += 7;
+			// No flags: no double space where they would be.
+			if (cmd.len == len && *p == ' ' &&
+			    (!len || cmd.data[len - 1] == ' '))
+				p++;
 		} else if (!strncmp(p, "{pass}", 6)) {
 			irs_buf_shell_quote(&cmd, pass ? pass : "");
 			p += 6;
@@ -153,7 +240,7 @@ reduce_json(const struct irs_failure_site *site)
 	if (!before)
 		return NULL;
 	char *cmd = irs_failure_reduce_command(site->rerun, site->exe,
-					       site->pass, before);
+					       site->args, site->pass, before);
 	free(before);
 	json_t *j = cmd ? irs_json_text(cmd) : NULL;
 	free(cmd);

@@ -276,7 +276,7 @@ IRS_API struct irs_error *irs_layout_verifier(const struct irs_layout *lo,
 					      struct irs_verifier_info *ret);
 /**
  * Command template that re-runs one pass on a snapshot file
- * ("{exe} --passes={pass} {input}"), or NULL; borrowed.
+ * ("{exe} {flags} --passes={pass} {input}"), or NULL; borrowed.
  */
 IRS_API const char *irs_layout_rerun(const struct irs_layout *lo);
 
@@ -523,7 +523,9 @@ IRS_API const char *irs_console_break_function(const struct irs_console *c,
  * target, takes the before snapshot when tracing, and sets *stop_ret when
  * the user asked to stop here (ir-break). The front end must report the
  * matching return with irs_console_boundary_exit() (calls nest).
- * *out_ret gets text to print, freed with irs_free().
+ * *out_ret gets text to print, freed with irs_free(). A snapshot that
+ * cannot be taken (a full disk) is returned as the error, with *stop_ret
+ * and *out_ret still set: print both, and stop if asked.
  */
 IRS_API struct irs_error *irs_console_boundary_enter(struct irs_console *c,
 						     const char *function,
@@ -531,7 +533,7 @@ IRS_API struct irs_error *irs_console_boundary_enter(struct irs_console *c,
 						     char **out_ret);
 /** The innermost open boundary call returned: after snapshot, CPU time,
  *  verifiers (--verify); *stop_ret set for ir-break --after or a verifier
- *  failure under --stop-on-verify. */
+ *  failure under --stop-on-verify; errors as for the entry. */
 IRS_API struct irs_error *irs_console_boundary_exit(struct irs_console *c,
 						    bool *stop_ret,
 						    char **out_ret);
@@ -554,11 +556,18 @@ struct irs_reduce_config {
 	const char *test_cmd;	/* --test: {} = candidate path, 0 = interesting */
 	const char *crash_cmd;	/* --crash: same crash signature as input */
 	const char *output;	/* result path; NULL: INPUT.reduced */
-	const char *layout;	/* --layout, or NULL */
+	const char *layout;	/* --layout: snapshot a plain INPUT under GDB
+				   with this layout and reduce the snapshot
+				   with its units and def-use edges; or NULL */
 	uint32_t jobs;		/* 0: number of cores */
 	double timeout;		/* seconds per test; 0: 60 */
 	uint32_t retries;	/* extra tries before "not interesting" */
 	bool progress;		/* progress line on stderr */
+	const char *exe;	/* --layout: the compiler command that parses
+				   INPUT under GDB ({} = INPUT, else added
+				   last); NULL: the --crash or --test
+				   command, whose first word must then be
+				   the compiler */
 };
 
 struct irs_reduce_result {
@@ -587,8 +596,9 @@ struct irs_replay_config {
 	const char *trace;	/* pass regex for ir-trace, NULL: every pass */
 	const char *reduce;	/* NULL: no reduction; "auto": `irsnap
 				   reduce RUN` with the failure's reduce
-				   command, PROG's one-word options
-				   (--bug=flaky) added to its crash test;
+				   command as it is (the layout's rerun
+				   template, whose {flags} keep PROG's
+				   one-word options such as --bug=flaky);
 				   else a crash test for `irsnap reduce RUN
 				   --crash CMD`, {pass} and {exe} filled in,
 				   {} the candidate */

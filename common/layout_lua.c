@@ -15,12 +15,12 @@
 #include <lualib.h>
 
 #include "layout_internal.h"
+#include "prelude.h"
 
-#ifndef IRS_PRELUDE_DIR
-#define IRS_PRELUDE_DIR "common/prelude"
-#endif
-
-enum { HOOK_EVERY = 1000 };	// VM instructions between budget checks
+enum {
+	HOOK_EVERY = 1000,	// VM instructions between budget checks
+	ALLOC_BYTES = 32,	// bytes allocated that cost one instruction
+};
 
 struct irs_lua {
 	lua_State *L;
@@ -28,16 +28,45 @@ struct irs_lua {
 	size_t mem_used, mem_limit;
 	uint64_t steps_left;		// in units of HOOK_EVERY
 	uint64_t step_limit;
+	uint64_t c_steps;		// charged by C, not yet a unit
+	bool c_spent;			// C work ran the budget out
+	bool ran_out;			// the last call ran the budget out
+	uint64_t steps_given;		// steps_left at the call's start
 	bool running;			// inside irs_lua_pcall
 	bool mem_refused;		// the budget refused an allocation
 	uint32_t mem_line;		// ... while running this line
 	char *file;			// display name of the layout file
 };
 
+// What irs_lua_create() uses when given 0; tests and fuzzing lower them.
+static size_t default_mem_limit = IRS_LUA_MEM_LIMIT;
+static uint64_t default_step_limit = IRS_LUA_STEP_LIMIT;
+
 static const char sandbox_key = 's';	// registry: the sandbox table
 static const char loaded_key = 'l';	// registry: prelude modules loaded
 
 /* {====================================================== budgets */
+
+static void step_hook(lua_State *L, lua_Debug *ar);
+
+// Charges C work that cannot raise (an allocation) to the instruction
+// budget; when it runs out, the count hook raises at the next instruction.
+static void
+charge_quietly(struct irs_lua *x, uint64_t steps)
+{
+	x->c_steps += steps;
+	if (x->c_steps < HOOK_EVERY)
+		return;
+	uint64_t units = x->c_steps / HOOK_EVERY;
+	x->c_steps %= HOOK_EVERY;
+	if (units < x->steps_left) {
+		x->steps_left -= units;
+		return;
+	}
+	x->steps_left = 0;
+	x->c_spent = true;
+	lua_sethook(x->L, step_hook, LUA_MASKCOUNT, 1);	// safe anywhere
+}
 
 // The allocator of the state: refuses growth past the memory budget, so a
 // memory hog gets LUA_ERRMEM instead of eating the debugger's memory.
@@ -61,6 +90,11 @@ budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	if (!p)
 		return nsize <= old ? ptr : NULL;	// shrinking never fails
 	x->mem_used = x->mem_used - old + nsize;
+	// What is allocated is also written: a loop of a few instructions
+	// building 16 MiB strings that the collector frees again stays under
+	// the memory budget, and must not escape the instruction budget.
+	if (nsize > old && x->running && x->L)
+		charge_quietly(x, (nsize - old) / ALLOC_BYTES + 1);
 	return p;
 }
 
@@ -74,11 +108,33 @@ step_hook(lua_State *L, lua_Debug *ar)
 		x->steps_left--;
 		return;
 	}
+	x->ran_out = true;
 	lua_getinfo(L, "Sl", ar);
-	lua_pushfstring(L, "%s:%d: instruction budget of %d exhausted "
-			"(endless loop?)", ar->short_src, ar->currentline,
-			(int)x->step_limit);
+	lua_pushfstring(L, "%s:%d: instruction budget of %d exhausted (%s)",
+			ar->short_src, ar->currentline, (int)x->step_limit,
+			x->c_spent ? "strings or tables built without end?"
+				   : "endless loop?");
 	lua_error(L);
+}
+
+void
+irs_lua_charge(lua_State *L, uint64_t steps)
+{
+	struct irs_lua *x = irs_lua_of(L);
+	x->c_steps += steps;
+	if (x->c_steps < HOOK_EVERY)
+		return;
+	uint64_t units = x->c_steps / HOOK_EVERY;
+	x->c_steps %= HOOK_EVERY;
+	if (units <= x->steps_left) {
+		x->steps_left -= units;
+		return;
+	}
+	x->steps_left = 0;
+	x->ran_out = true;
+	irs_lua_raisef(L, irs_lua_user_line(L), "instruction budget of %llu "
+		       "exhausted (in a string or table function)",
+		       (unsigned long long)x->step_limit);
 }
 
 // Reached only on a bug (a Lua call outside irs_lua_pcall): say what
@@ -172,17 +228,68 @@ error_from_message(struct irs_lua *x, const char *msg)
 	return irs_error_format(IRS_ERROR_LAYOUT, "%s", msg);
 }
 
+// True when @p msg starts with a position "SOURCE:LINE: ", as the errors
+// Lua raises with a level do.
+static bool
+has_position(const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	if (!colon || colon == msg || memchr(msg, '\n', (size_t)(colon - msg)))
+		return false;
+	const char *d = colon + 1;
+	while (*d >= '0' && *d <= '9')
+		d++;
+	return d > colon + 1 && d[0] == ':' && d[1] == ' ';
+}
+
+// Message handler: the stack of the error is still there, so an error
+// without a position (error("x", 0), error({}), error()) gets the layout
+// line that raised it. Lua skips it for memory errors.
+static int
+l_msgh(lua_State *L)
+{
+	struct irs_lua *x = irs_lua_of(L);
+	const char *msg = lua_tostring(L, 1);
+	if (msg && has_position(msg))
+		return 1;
+	uint32_t line = irs_lua_user_line(L);
+	char where[32] = "";
+	if (line)
+		snprintf(where, sizeof(where), ":%u", line);
+	if (msg)
+		lua_pushfstring(L, "%s%s: %s", x->file, where, msg);
+	else
+		lua_pushfstring(L, "%s%s: error object is a %s value", x->file,
+				where, luaL_typename(L, 1));
+	return 1;
+}
+
 struct irs_error *
 irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
 {
 	lua_State *L = x->L;
-	x->steps_left = x->step_limit / HOOK_EVERY;
+	bool was_running = x->running;
+	// a call from inside another (a prelude's require) spends the outer
+	// call's budget; only an outermost call gets a fresh one
+	if (!was_running) {
+		x->steps_left = x->step_limit / HOOK_EVERY;
+		x->steps_given = x->steps_left;
+		x->c_steps = 0;
+		x->c_spent = false;
+		x->ran_out = false;
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, HOOK_EVERY);
+	}
 	x->mem_refused = false;
 	x->mem_line = 0;
-	bool was_running = x->running;
+	if (!lua_checkstack(L, 2))
+		return &irs_enomem;
+	int base = lua_gettop(L) - nargs;	// the function's slot
+	lua_pushcfunction(L, l_msgh);
+	lua_insert(L, base);
 	x->running = true;
-	int status = lua_pcall(L, nargs, nresults, 0);
+	int status = lua_pcall(L, nargs, nresults, base);
 	x->running = was_running;
+	lua_remove(L, base);
 	if (status == LUA_OK)
 		return NULL;
 	struct irs_error *err = x->pending;	// structured error from C
@@ -208,6 +315,18 @@ irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
 	return err;
 }
 
+uint64_t
+irs_lua_steps_used(const struct irs_lua *x)
+{
+	return (x->steps_given - x->steps_left) * HOOK_EVERY;
+}
+
+bool
+irs_lua_ran_out(const struct irs_lua *x)
+{
+	return x->ran_out;
+}
+
 struct irs_error *
 irs_lua_protect(struct irs_lua *x, int (*fn)(lua_State *L), void *ud)
 {
@@ -226,7 +345,42 @@ const char *
 irs_prelude_dir(void)
 {
 	const char *dir = getenv("IRSNAP_PRELUDE");
-	return dir && *dir ? dir : IRS_PRELUDE_DIR;
+	return dir && *dir ? dir : NULL;
+}
+
+// The text of prelude module @p rel ("irsnap/list.lua"): read from
+// $IRSNAP_PRELUDE when that is set (then *owned_ret is the malloc'd text,
+// the caller's to free), else the one embedded at build time.
+static struct irs_error *
+prelude_text(const char *rel, char **owned_ret, const char **text_ret,
+	     size_t *len_ret)
+{
+	struct irs_error *err;
+	const char *dir = irs_prelude_dir();
+
+	*owned_ret = NULL;
+	if (dir) {
+		char *path;
+		if (asprintf(&path, "%s/%s", dir, rel) < 0)
+			return &irs_enomem;
+		err = irs_file_read(path, owned_ret, len_ret);
+		free(path);
+		if (err)
+			return irs_error_prefix(err, "IRSNAP_PRELUDE");
+		*text_ret = *owned_ret;
+		return NULL;
+	}
+	for (const struct irs_prelude_file *f = irs_prelude_files; f->name;
+	     f++) {
+		if (!strcmp(f->name, rel)) {
+			*text_ret = (const char *)f->text;
+			*len_ret = f->len;
+			return NULL;
+		}
+	}
+	return irs_error_format(IRS_ERROR_NOT_FOUND, "not among the %s "
+				"modules built into libirsnap",
+				"common/prelude/irsnap");
 }
 
 void
@@ -247,26 +401,30 @@ valid_module_name(const char *s)
 	return true;
 }
 
-// require "irsnap.list": loads common/prelude/irsnap/list.lua as text into
-// the same sandbox, once.
+// require "irsnap.list": loads common/prelude/irsnap/list.lua (as built
+// into the library, or from $IRSNAP_PRELUDE) as text into the same
+// sandbox, once.
 static int
 l_require(lua_State *L)
 {
-	const char *name = luaL_checkstring(L, 1);
-	if (!valid_module_name(name))
+	size_t nlen;
+	const char *name = luaL_checklstring(L, 1, &nlen);
+	if (strlen(name) != nlen || !valid_module_name(name))
 		return luaL_error(L, "require \"%s\": a layout may only "
 				  "require the irsnap.* prelude modules", name);
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &loaded_key);
 	if (lua_getfield(L, -1, name) != LUA_TNIL)
 		return 1;
 	lua_pop(L, 1);
-	// "irsnap.list" -> DIR/irsnap/list.lua, chunk "=irsnap/list.lua"
+	// "irsnap.list" -> irsnap/list.lua, chunk "=irsnap/list.lua"; one
+	// more string keeps the stack as the lua_setfield below expects.
 	const char *rel = lua_pushfstring(L, "irsnap/%s.lua", name + 7);
 	const char *chunk = lua_pushfstring(L, "=%s", rel);
-	const char *path = lua_pushfstring(L, "%s/%s", irs_prelude_dir(), rel);
+	lua_pushstring(L, rel);
 	char *src;
-	size_t len;
-	struct irs_error *err = irs_file_read(path, &src, &len);
+	const char *text = NULL;
+	size_t len = 0;
+	struct irs_error *err = prelude_text(rel, &src, &text, &len);
 	if (err) {
 		uint32_t line = irs_lua_user_line(L);
 		char msg[600];
@@ -276,7 +434,7 @@ l_require(lua_State *L)
 			       "module (%s)", name, msg);
 	}
 	// src is ours until freed: lua_load reports errors by status
-	int status = luaL_loadbufferx(L, src, len, chunk, "t");
+	int status = luaL_loadbufferx(L, text, len, chunk, "t");
 	free(src);
 	if (status != LUA_OK)
 		return lua_error(L);
@@ -322,10 +480,14 @@ copy_library(lua_State *L, const char *lib, lua_CFunction open)
 	luaL_requiref(L, lib, open, 0);
 	if (!strcmp(lib, "string")) {
 		// string.dump turns functions into bytecode; take it off the
-		// real table too, since ("").dump reaches it
+		// real table too, since ("").dump reaches it; the same for the
+		// functions whose loops the budget cannot see
 		lua_pushnil(L);
 		lua_setfield(L, -2, "dump");
+		irs_strlib_bound(L);
 	}
+	if (!strcmp(lib, "table"))
+		irs_tablib_bound(L);
 	lua_newtable(L);
 	lua_pushnil(L);
 	while (lua_next(L, -3)) {
@@ -381,8 +543,8 @@ irs_lua_create(const char *file, size_t mem_limit, uint64_t step_limit,
 	struct irs_lua *x = calloc(1, sizeof(*x));
 	if (!x)
 		return &irs_enomem;
-	x->mem_limit = mem_limit ? mem_limit : IRS_LUA_MEM_LIMIT;
-	x->step_limit = step_limit ? step_limit : IRS_LUA_STEP_LIMIT;
+	x->mem_limit = mem_limit ? mem_limit : default_mem_limit;
+	x->step_limit = step_limit ? step_limit : default_step_limit;
 	x->file = strdup(file);
 	if (!x->file) {
 		free(x);
@@ -405,6 +567,13 @@ irs_lua_create(const char *file, size_t mem_limit, uint64_t step_limit,
 	}
 	*ret = x;
 	return NULL;
+}
+
+void
+irs_lua_default_budgets(size_t mem_limit, uint64_t step_limit)
+{
+	default_mem_limit = mem_limit ? mem_limit : IRS_LUA_MEM_LIMIT;
+	default_step_limit = step_limit ? step_limit : IRS_LUA_STEP_LIMIT;
 }
 
 void

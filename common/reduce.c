@@ -439,12 +439,37 @@ reduce_once(struct reducer *r)
 
 /* {=== setup and teardown ================================================== */
 
+// The tree of the snapshot's text, cut by its JSON's units and edges.
+static struct irs_error *
+snapshot_tree(struct reducer *r)
+{
+	struct irs_error *err;
+	char *text = NULL, *json = NULL;
+	size_t len, json_len;
+	const char *path = r->job.snapshot_text ? r->job.snapshot_text
+						: r->job.input;
+
+	if ((err = irs_file_read(r->job.snapshot, &json, &json_len)))
+		return err;
+	if (r->job.snapshot_text)
+		err = reduce_snapshot_check(r->job.snapshot, json, json_len);
+	if (!err)
+		err = irs_file_read(path, &text, &len);
+	if (!err)
+		err = reduce_tree_from_snapshot(text, len, json, json_len,
+						r->job.snapshot, &r->tree);
+	if (err)
+		free(text);
+	free(json);
+	return err;
+}
+
 static struct irs_error *
 load_tree(struct reducer *r)
 {
 	struct irs_error *err;
-	char *text, *json;
-	size_t len, json_len;
+	char *text;
+	size_t len;
 
 	if ((err = irs_file_read(r->job.input, &text, &len)))
 		return err;
@@ -453,15 +478,12 @@ load_tree(struct reducer *r)
 		return irs_error_format(IRS_ERROR_USAGE, "%s: empty input",
 					r->job.input);
 	}
-	if (r->job.snapshot &&
-	    !(err = irs_file_read(r->job.snapshot, &json, &json_len))) {
-		err = reduce_tree_from_snapshot(text, len, json, json_len,
-						r->job.snapshot, &r->tree);
-		free(json);
-		if (!err)
-			return NULL;
-	}
-	if (err) {
+	if (r->job.snapshot) {
+		err = snapshot_tree(r);
+		if (!err || err == &irs_enomem) {
+			free(text);
+			return err;
+		}
 		// A stale or unusable snapshot costs structure, not the run.
 		fprintf(stderr, "irsnap: warning: %s; cutting %s as plain "
 			"text\n", irs_error_get_message(err), r->job.input);
@@ -469,6 +491,38 @@ load_tree(struct reducer *r)
 	}
 	if ((err = reduce_tree_from_text(text, len, &r->tree)))
 		free(text);
+	return err;
+}
+
+// --layout: the input as the compiler parsed it, snapshotted under GDB at
+// its first pass boundary, into a scratch directory.
+static struct irs_error *
+snapshot_input(struct reducer *r)
+{
+	struct irs_error *err;
+	const char *cmd = r->cfg->exe ? r->cfg->exe : r->job.cmd;
+	const char *tmp = getenv("TMPDIR");
+
+	if (asprintf(&r->job.snapshot_dir, "%s/irsnap-layout.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") < 0) {
+		r->job.snapshot_dir = NULL;
+		return &irs_enomem;
+	}
+	if (!mkdtemp(r->job.snapshot_dir)) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
+				       r->job.snapshot_dir, strerror(errno));
+		free(r->job.snapshot_dir);
+		r->job.snapshot_dir = NULL;
+		return err;
+	}
+	free(r->job.snapshot);	// a sibling X.json: the layout's wins
+	r->job.snapshot = NULL;
+	err = reduce_snapshot_input(r->job.input, cmd, r->cfg->layout,
+				    r->job.snapshot_dir, &interrupted,
+				    &r->job.snapshot_text, &r->job.snapshot);
+	if (!err)
+		note(r, "snapshot of %s by `%s` under gdb with layout %s: %s",
+		     r->job.input, cmd, r->cfg->layout, r->job.snapshot_text);
 	return err;
 }
 
@@ -491,8 +545,10 @@ check_input(struct reducer *r)
 					"written");
 	if (v != VERDICT_INTERESTING)
 		return irs_error_format(IRS_ERROR_STATE,
-			"%s: the input is not interesting: %s (%u run%s)",
-			r->job.input,
+			"%s: the input is not interesting%s: %s (%u run%s)",
+			r->job.input, r->job.snapshot_text &&
+			!strcmp(r->tree->source, "snapshot")
+			? " as the layout's snapshot renders it" : "",
 			v == VERDICT_TIMEOUT ? "the test timed out"
 			: r->job.crash_mode ? "the command did not crash"
 			: "the test did not exit with 0",
@@ -519,17 +575,17 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 	r->step = "setup";
 	irs_buf_init(&r->best_text);
 	reduce_cache_init(&r->cache);
-	if (cfg->layout)
-		// Snapshotting a plain input under the debugger with a layout
-		// comes with the replay front end; until then, say so.
-		return irs_error_format(IRS_ERROR_USAGE,
-			"--layout %s: snapshotting a plain input under the "
-			"debugger is not available yet; reduce a snapshot "
-			"(X.ir beside X.json) or a run directory", cfg->layout);
 	if ((err = reduce_job_init(&r->job, cfg)))
+		return err;
+	if (cfg->layout && (err = snapshot_input(r)))
 		return err;
 	if ((err = load_tree(r)))
 		return err;
+	if (r->job.snapshot_dir && !irs_debug('R')) {
+		reduce_rmtree(r->job.snapshot_dir);	// the tree has it all
+		free(r->job.snapshot_dir);
+		r->job.snapshot_dir = NULL;
+	}
 	if ((err = reduce_state_init(&r->best, r->tree)))
 		return err;
 	if (!irs_buf_append(&r->best_text, r->tree->text, r->tree->len))

@@ -12,6 +12,7 @@
  *   reduce_cache.c   candidate hash -> verdict
  *   reduce_crashsig.c reading what libirsnap-crashsig.so wrote
  *   reduce_input.c   a run directory's failure.json; the output paths
+ *   reduce_snapshot.c a plain input snapshotted under GDB (--layout)
  *
  * Unit tests include this header to reach the pieces one at a time.
  */
@@ -287,6 +288,29 @@ struct irs_error *reduce_exec_batch(struct reduce_exec *x,
 				    struct reduce_crashsig *sig_ret);
 /** rm -rf @p path (no error when missing). */
 void reduce_rmtree(const char *path);
+/** @p cmd with every {} replaced by @p path, shell-quoted; freed with
+ *  free(), NULL on OOM. */
+char *reduce_expand_cmd(const char *cmd, const char *path);
+
+/* ---- reduce_snapshot.c: a plain input snapshotted under GDB (--layout) -- */
+
+/**
+ * Runs the compiler command @p cmd on @p input under GDB in batch mode with
+ * irsnap and layout @p layout loaded ({} in @p cmd is the input's path;
+ * without {}, the path is added last; the first word is the program),
+ * stops at the first pass boundary and dumps the IR there into directory
+ * @p dir as text and JSON. *text_ret and *json_ret (freed with free())
+ * name the two files. No boundary reached: IRS_ERROR_TARGET quoting the
+ * debugger's output; a missing gdb or front end: IRS_ERROR_NOT_FOUND.
+ */
+struct irs_error *reduce_snapshot_input(const char *input, const char *cmd,
+					const char *layout, const char *dir,
+					volatile sig_atomic_t *interrupted,
+					char **text_ret, char **json_ret);
+/** Fails, naming @p json_path, when the irsnap.snapshot/1 document
+ *  @p json is not whole: walk errors, or truncated by a limit. */
+struct irs_error *reduce_snapshot_check(const char *json_path,
+					const char *json, size_t json_len);
 
 /* ---- reduce_input.c: what to reduce, with what, into where --------------- */
 
@@ -294,6 +318,9 @@ void reduce_rmtree(const char *path);
 struct reduce_job {
 	char *input;		/* text file to shrink */
 	char *snapshot;		/* its irsnap.snapshot/1 JSON, or NULL */
+	char *snapshot_text;	/* --layout: the snapshot's text, reduced
+				   instead of input's own; else NULL */
+	char *snapshot_dir;	/* --layout: scratch directory holding them */
 	char *cmd;		/* test or crash command */
 	bool crash_mode;
 	char *output;		/* reduced file */

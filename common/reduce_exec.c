@@ -132,9 +132,8 @@ slot_free(struct slot *s)
 	s->pidfd = -1;
 }
 
-// The command with every {} replaced by the candidate's quoted path.
-static char *
-expand_cmd(const char *cmd, const char *path)
+char *
+reduce_expand_cmd(const char *cmd, const char *path)
 {
 	struct irs_buf b;
 	irs_buf_init(&b);
@@ -206,7 +205,7 @@ slot_start(struct reduce_exec *x, struct slot *s, uint32_t cand,
 	}
 	if ((err = irs_file_write(path, text, len)))
 		goto fail;
-	s->cmdline = expand_cmd(x->cmd, path);
+	s->cmdline = reduce_expand_cmd(x->cmd, path);
 	s->env = x->crash_mode ? crash_env(x, s->sigfile) : NULL;
 	if (!s->cmdline || (x->crash_mode && !s->env)) {
 		err = &irs_enomem;

@@ -21,6 +21,10 @@ reduce_job_deinit(struct reduce_job *job)
 	free(job->output);
 	free(job->repro);
 	free(job->log);
+	free(job->snapshot_text);
+	if (job->snapshot_dir && !irs_debug('R'))	// R: kept to look at
+		reduce_rmtree(job->snapshot_dir);
+	free(job->snapshot_dir);
 	memset(job, 0, sizeof(*job));
 }
 
@@ -161,7 +165,7 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 
 	if (asprintf(&path, "%s/failure.json", cfg->input) < 0)
 		return &irs_enomem;
-	json_t *root = json_load_file(path, 0, &jerr);
+	json_t *root = json_load_file(path, JSON_ALLOW_NUL, &jerr);
 	if (!root) {
 		err = irs_error_format(access(path, F_OK) ? IRS_ERROR_NOT_FOUND
 					: IRS_ERROR_FORMAT, "%s:%d: %s", path,
@@ -258,6 +262,13 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		return irs_error_format(IRS_ERROR_USAGE,
 			"%s: --test CMD or --crash CMD is required",
 			cfg->input);
+	if (run && cfg->layout)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"%s: --layout is for a plain INPUT; a run directory "
+			"has its snapshot already", cfg->input);
+	if (!cfg->layout && cfg->exe)
+		return irs_error_format(IRS_ERROR_USAGE,
+					"--exe goes with --layout");
 	if (run && access(cfg->input, F_OK) != 0)
 		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s",
 					cfg->input, strerror(errno));

@@ -700,7 +700,7 @@ reduce_tree_from_snapshot(char *text, size_t len, const char *json,
 	if (len >= UINT32_MAX)
 		return irs_error_format(IRS_ERROR_LIMIT,
 					"input of %zu bytes is too large", len);
-	json_t *root = json_loadb(json, json_len, 0, &jerr);
+	json_t *root = json_loadb(json, json_len, JSON_ALLOW_NUL, &jerr);
 	if (!root)
 		return irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s", name,
 					jerr.line, jerr.column, jerr.text);

@@ -3,12 +3,12 @@
 // signature and hand the first of each group to `irsnap reduce`.
 //
 // The pipeline, in irs_replay_run():
-//   replay_prepare   find the debugger, the front end, PROG, the layout
+//   replay_prepare   find the debugger, the front end (debugger.c), PROG,
+//                    the layout
 //   replay_attempt   one debugger run in <replay>/attempt-NNN/ ... N times
 //   replay_reduce    `irsnap reduce RUN` for the first failure of a group
 //   replay_save      replay.json and the summary table
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "debugger.h"
 #include "reduce.h"
 #include "session.h"
 
@@ -83,112 +84,19 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static bool
-is_file(const char *path, int mode)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       access(path, mode) == 0;
-}
-
 /* {==== Finding the debugger, the front end and the program ============= */
-
-// The executable @p name would run as, from $PATH; NULL when none.
-static char *
-which(const char *name)
-{
-	if (strchr(name, '/'))
-		return is_file(name, X_OK) ? realpath(name, NULL) : NULL;
-	const char *path = getenv("PATH");
-	char *copy = strdup(path && *path ? path : "/usr/bin:/bin");
-	char *found = NULL;
-	for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL;
-	     d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = irs_path_join(d, name);
-		if (p && is_file(p, X_OK))
-			found = realpath(p, NULL);
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
-static struct irs_error *
-find_debugger(struct replay *rp)
-{
-	bool gdb = !strcmp(rp->debugger, "gdb");
-	rp->debugger_exe = which(gdb ? "gdb" : "lldb-14");
-	if (!rp->debugger_exe && !gdb)
-		rp->debugger_exe = which("lldb");
-	if (!rp->debugger_exe)
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"%s not found in PATH; install it with:"
-					" apt-get install %s", gdb ? "gdb"
-					: "lldb-14", gdb ? "gdb" : "lldb-14");
-	return NULL;
-}
-
-// The first of @p rels (relative to @p base, NULL-terminated) that exists.
-static char *
-first_file(const char *base, const char *const *rels)
-{
-	for (; base && *rels; rels++) {
-		char *p = irs_path_join(base, *rels);
-		if (p && is_file(p, R_OK))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
-// gdb/irsnap.py or the LLDB plugin: under $IRSNAP_ROOT, then beside the
-// irsnap executable in a built tree (build/irsnap) or an installed one
-// (PREFIX/bin/irsnap).
-static struct irs_error *
-find_frontend(struct replay *rp)
-{
-	static const char *const gdb_root[] = {"gdb/irsnap.py", NULL};
-	static const char *const gdb_bin[] = {
-		"../gdb/irsnap.py", "../share/irsnap/gdb/irsnap.py", NULL};
-	static const char *const lldb_root[] = {
-		"build/libirsnap-lldb.so", NULL};
-	static const char *const lldb_bin[] = {
-		"libirsnap-lldb.so", "../lib/libirsnap-lldb.so", NULL};
-	bool gdb = !strcmp(rp->debugger, "gdb");
-	const char *root = getenv("IRSNAP_ROOT");
-	char *bindir = strdup(rp->self);
-	if (!bindir)
-		return &irs_enomem;
-	*strrchr(bindir, '/') = '\0';	// self is absolute
-	if (gdb)
-		rp->frontend = first_file(root, gdb_root);
-	if (!rp->frontend)
-		rp->frontend = first_file(bindir, gdb ? gdb_bin : lldb_bin);
-	if (!rp->frontend && !gdb)
-		rp->frontend = first_file(root, lldb_root);
-	free(bindir);
-	if (!rp->frontend)
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"%s not found beside %s%s%s; build it "
-					"with make or set IRSNAP_ROOT",
-					gdb ? "gdb/irsnap.py"
-					: "libirsnap-lldb.so", rp->self,
-					root ? " or under " : "",
-					root ? root : "");
-	return NULL;
-}
 
 static struct irs_error *
 find_inputs(struct replay *rp)
 {
 	const struct irs_replay_config *cfg = rp->cfg;
-	rp->prog = which(cfg->argv[0]);
+	rp->prog = irs_which(cfg->argv[0]);
 	if (!rp->prog)
 		return irs_error_format(IRS_ERROR_NOT_FOUND,
 					"%s: no such program (or not "
 					"executable)", cfg->argv[0]);
 	rp->layout = realpath(cfg->layout, NULL);
-	if (!rp->layout || !is_file(rp->layout, R_OK))
+	if (!rp->layout || !irs_is_file(rp->layout, R_OK))
 		return irs_error_format(IRS_ERROR_NOT_FOUND,
 					"%s: no such layout file (or not "
 					"readable)", cfg->layout);
@@ -252,128 +160,7 @@ make_replay_dir(struct replay *rp)
 
 /* }==== */
 
-/* {==== Running a child ================================================== */
-
-static void
-free_env(char **envp)
-{
-	for (char **e = envp; *e; e++)
-		free(*e);
-	free(envp);
-}
-
-// The child's environment: ours, with IRSNAP_DIR set to @p irsnap_dir
-// (when not NULL) and without DEBUGINFOD_URLS, so that the debugger never
-// waits on the network for symbols.
-static char **
-child_env(const char *irsnap_dir)
-{
-	size_t n = 0;
-	while (environ[n])
-		n++;
-	char **envp = calloc(n + 2, sizeof(*envp));
-	if (!envp)
-		return NULL;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!strncmp(environ[i], "DEBUGINFOD_URLS=", 16) ||
-		    (irsnap_dir && !strncmp(environ[i], "IRSNAP_DIR=", 11)))
-			continue;
-		if (!(envp[k++] = strdup(environ[i])))
-			goto oom;
-	}
-	if (irsnap_dir && asprintf(&envp[k++], "IRSNAP_DIR=%s", irsnap_dir) < 0)
-		goto oom;
-	return envp;
-oom:
-	envp[k - 1] = NULL;
-	free_env(envp);
-	return NULL;
-}
-
-// Runs @p argv with stdin from /dev/null and stdout+stderr into @p log, in
-// its own process group so that a timeout or ^C takes down the debugger and
-// its debuggee together. *status_ret: the wait status, or -1 on timeout
-// or interruption.
-static struct irs_error *
-run_child(char *const *argv, const char *log, const char *irsnap_dir,
-	  double timeout, int *status_ret)
-{
-	char **envp = child_env(irsnap_dir);
-	if (!envp)
-		return &irs_enomem;
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		free_env(envp);
-		return irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
-					log, strerror(errno));
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd);
-		free_env(envp);
-		return irs_error_format(IRS_ERROR_IO, "cannot fork %s: %s",
-					argv[0], strerror(errno));
-	}
-	if (pid == 0) {	// only async-signal-safe calls from here on
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		setpgid(0, 0);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 ||
-		    dup2(fd, 2) < 0)
-			_exit(127);
-		execve(argv[0], argv, envp);
-		static const char msg[] = "irsnap: cannot run the debugger\n";
-		if (write(2, msg, sizeof(msg) - 1) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(fd);
-	free_env(envp);
-	setpgid(pid, pid);	// also here: no race with the child's own
-	double deadline = now() + timeout;
-	int status;
-	for (;;) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		if (got == pid)
-			break;
-		if (got < 0 && errno != EINTR)
-			return irs_error_format(IRS_ERROR_IO,
-						"waiting for %s: %s", argv[0],
-						strerror(errno));
-		if (interrupted || now() > deadline) {
-			kill(-pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			status = -1;
-			break;
-		}
-		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
-	}
-	*status_ret = status;
-	return NULL;
-}
-
-/* }==== */
-
 /* {==== One attempt ====================================================== */
-
-// "ir-layout load L" and the like, as one argument of the debugger.
-static char *
-console_cmd(const char *cmd, const char *arg)
-{
-	struct irs_buf b;
-	irs_buf_init(&b);
-	irs_buf_puts(&b, cmd);
-	if (arg) {
-		irs_buf_puts(&b, " ");
-		irs_buf_shell_quote(&b, arg);	// the console splits as sh does
-	}
-	if (b.oom) {
-		irs_buf_deinit(&b);
-		return NULL;
-	}
-	return irs_buf_steal(&b);
-}
 
 // The debugger's argv for one attempt writing under @p adir:
 //   gdb -batch -nx -ex 'source irsnap.py' -ex 'set irsnap dir D'
@@ -402,10 +189,12 @@ debugger_argv(const struct replay *rp, const char *adir, char **owned)
 		v[n++] = "-b";
 		v[n++] = "--no-lldbinit";
 	}
-	owned[k++] = console_cmd(gdb ? "source" : "plugin load", rp->frontend);
-	owned[k++] = console_cmd(gdb ? "set irsnap dir" : "ir-set dir", adir);
-	owned[k++] = console_cmd("ir-layout load", rp->layout);
-	owned[k++] = console_cmd("ir-trace on", cfg->trace);
+	owned[k++] = irs_debugger_cmd(gdb ? "source" : "plugin load",
+				      rp->frontend);
+	owned[k++] = irs_debugger_cmd(gdb ? "set irsnap dir" : "ir-set dir",
+				      adir);
+	owned[k++] = irs_debugger_cmd("ir-layout load", rp->layout);
+	owned[k++] = irs_debugger_cmd("ir-trace on", cfg->trace);
 	for (size_t i = 0; i < k; i++) {
 		if (!owned[i]) {
 			free(v);
@@ -465,7 +254,7 @@ static struct irs_error *
 read_signature(const char *path, struct group *g)
 {
 	json_error_t je;
-	json_t *f = json_load_file(path, 0, &je);
+	json_t *f = json_load_file(path, JSON_ALLOW_NUL, &je);
 	if (!f)
 		return irs_error_format(IRS_ERROR_FORMAT, "%s:%d: %s", path,
 					je.line, je.text);
@@ -568,7 +357,7 @@ judge_run_end(struct attempt *a, const char *adir)
 	char *path;
 	if (asprintf(&path, "%s/%s/manifest.json", adir, a->run) < 0)
 		return &irs_enomem;
-	json_t *m = json_load_file(path, 0, NULL);
+	json_t *m = json_load_file(path, JSON_ALLOW_NUL, NULL);
 	free(path);
 	const char *status = json_string_value(json_object_get(m, "status"));
 	json_t *code = json_object_get(m, "exit_status");
@@ -615,49 +404,6 @@ judge_attempt(struct replay *rp, struct attempt *a, const char *adir,
 	return add_failure(rp, a, &g);
 }
 
-// How much line @p p (of @p len bytes) explains why nothing was traced:
-// 4 for LLDB's "error: ", 3 for a layout's "FILE.lua:LINE: " or an ir-*
-// command's "ir-trace: ", 2 for the exception ending a Python traceback
-// ("OSError: ..."), 1 for the program's exit ("[Inferior 1 (process 42)
-// exited with code 01]", "Process 42 exited with status = 1"), else 0.
-static int
-explain_rank(const char *p, size_t len)
-{
-	if (!strncmp(p, "error: ", 7))
-		return 4;
-	const char *lua = memmem(p, len, ".lua:", 5);
-	if (!strncmp(p, "ir-", 3) || (lua && lua[5] >= '0' && lua[5] <= '9'))
-		return 3;
-	const char *colon = memchr(p, ':', len);
-	if (colon && colon - p > 5 && !memcmp(colon - 5, "Error", 5) &&
-	    !memchr(p, ' ', (size_t)(colon - p)))
-		return 2;
-	return memmem(p, len, " exited ", 8) != NULL;
-}
-
-// Why a debugger run traced nothing, from its log: the first line of the
-// best rank, else the last line. LLDB's log is read from its first command
-// on: Debian's LLDB 14 starts with a harmless Python traceback.
-static const char *
-log_reason(const char *text, size_t *len_ret)
-{
-	const char *best = NULL, *p = strstr(text, "(lldb) ");
-	size_t best_len = 0;
-	int best_rank = -1;
-	for (p = p ? p : text; *p;) {
-		size_t l = strcspn(p, "\n");
-		int rank = l ? explain_rank(p, l) : -1;
-		if (rank > best_rank || (rank == 0 && best_rank == 0)) {
-			best = p;	// the first of a rank, the last of 0
-			best_len = l;
-			best_rank = rank;
-		}
-		p += l + (p[l] == '\n');
-	}
-	*len_ret = best_len;
-	return best;
-}
-
 // The debugger ran but no pass was traced: the layout did not load, or the
 // program ended before its first pass.
 static struct irs_error *
@@ -666,7 +412,8 @@ no_run_error(const struct replay *rp, uint32_t n, const char *log)
 	char *text = NULL;
 	struct irs_error *err = irs_file_read(log, &text, NULL);
 	size_t len = 0;
-	const char *why = err ? NULL : log_reason(text, &len);
+	const char *why = err ? NULL
+			  : irs_debugger_log_reason(text, &len, NULL);
 	irs_error_destroy(err);
 	err = irs_error_format(IRS_ERROR_TARGET, "attempt %u traced no pass "
 			       "(see %s/attempt-%03u/debugger.log)%s%.*s", n,
@@ -704,7 +451,8 @@ replay_attempt(struct replay *rp, uint32_t n)
 	double t0 = now();
 	double timeout = rp->cfg->timeout > 0 ? rp->cfg->timeout : 300;
 	if (!err)
-		err = run_child(argv, log, adir, timeout, &status);
+		err = irs_child_run(argv, log, adir, timeout, &interrupted,
+				    &status);
 	a->seconds = now() - t0;
 	if (!err)
 		err = judge_attempt(rp, a, adir, status);
@@ -819,106 +567,37 @@ put_reduce_outcome(struct irs_buf *b, const struct group *g)
 			       g->reduce_line ? g->reduce_line : "");
 }
 
-// PROG's options a rerun of one pass should keep (--bug=flaky, -O2): the
-// arguments that start with '-', except one followed by a non-option that
-// is not the last argument, which likely is its value (-o out.ir in.ir).
-static bool
-carried_option(const char *const *argv, size_t i)
-{
-	const char *a = argv[i], *next = argv[i + 1];
-	if (a[0] != '-' || !a[1] || !strcmp(a, "--"))
-		return false;
-	return !next || next[0] == '-' || !argv[i + 2];
-}
-
-// Whether @p words (a command, words[0] the program) sets option @p opt
-// (compared up to '=').
-static bool
-has_option(char *const *words, const char *opt)
-{
-	size_t n = strcspn(opt, "=");
-	for (size_t i = 1; words[i]; i++)
-		if (!strncmp(words[i], opt, n) &&
-		    (words[i][n] == '=' || !words[i][n]))
-			return true;
-	return false;
-}
-
-static void
-free_words(char **words)
-{
-	for (size_t i = 0; words && words[i]; i++)
-		free(words[i]);
-	free(words);
-}
-
-// The --crash command of @p reduce_command ("irsnap reduce IN --crash
-// 'EXE --passes=P {}'") with PROG's options added after EXE; NULL in *ret
-// when there is nothing to add.
+// --reduce auto: `irsnap reduce RUN` takes failure.json's reduce command as
+// it is: the layout's rerun template says how to run one pass on a file,
+// and its {flags} keep the options that made PROG fail (toyc
+// --bug=flaky). *ret gets its test command, for replay.json and the
+// progress line; NULL when there is none (the reducer says so).
 static struct irs_error *
-carry_options(const struct replay *rp, const char *reduce_command,
-	      char **ret)
+auto_command(const char *run, char **ret)
 {
-	struct irs_error *err;
-	char **words = NULL, **cmd = NULL;
-	struct irs_buf b;
+	struct irs_error *err = NULL;
+	char **words = NULL;
 
 	*ret = NULL;
-	irs_buf_init(&b);
-	err = reduce_shell_split(reduce_command, &words);
-	size_t k = 0;
-	while (!err && words[k] && strcmp(words[k], "--crash"))
-		k++;
-	if (err || !words[k] || !words[k + 1])
-		goto out;	// a --test command, or none: leave it alone
-	err = reduce_shell_split(words[k + 1], &cmd);
-	if (err || !cmd[0])
-		goto out;
-	irs_buf_shell_quote(&b, cmd[0]);
-	size_t added = 0;
-	for (size_t i = 1; rp->cfg->argv[i]; i++) {
-		const char *opt = rp->cfg->argv[i];
-		if (!carried_option(rp->cfg->argv, i) || has_option(cmd, opt))
-			continue;
-		irs_buf_puts(&b, " ");
-		irs_buf_shell_quote(&b, opt);
-		added++;
-	}
-	for (size_t i = 1; cmd[i]; i++) {
-		irs_buf_puts(&b, " ");
-		if (!strcmp(cmd[i], "{}"))
-			irs_buf_puts(&b, cmd[i]);	// the placeholder, bare
-		else
-			irs_buf_shell_quote(&b, cmd[i]);
-	}
-	if (b.oom)
-		err = &irs_enomem;
-	else if (added)
-		*ret = irs_buf_steal(&b);
-out:
-	irs_buf_deinit(&b);
-	free_words(words);
-	free_words(cmd);
-	return err;
-}
-
-// --reduce auto: failure.json's reduce command, with PROG's own options
-// carried into its crash command. The layout's rerun template says how to
-// run one pass on a file, not which options made this program fail: toyc
-// --bug=flaky must stay --bug=flaky for the input to crash again.
-static struct irs_error *
-auto_command(const struct replay *rp, const char *run, char **ret)
-{
 	char *path = irs_path_join(run, "failure.json");
 	if (!path)
 		return &irs_enomem;
-	json_t *f = json_load_file(path, 0, NULL);
+	json_t *f = json_load_file(path, JSON_ALLOW_NUL, NULL);
 	free(path);
 	const char *rc = json_string_value(json_object_get(f,
 							   "reduce_command"));
-	struct irs_error *err = rc ? carry_options(rp, rc, ret) : NULL;
-	if (!rc)
-		*ret = NULL;	// the reducer will say what is missing
+	if (rc)
+		err = reduce_shell_split(rc, &words);
+	for (size_t k = 0; !err && words && words[k] && words[k + 1]; k++) {
+		if (strcmp(words[k], "--crash") && strcmp(words[k], "--test"))
+			continue;
+		if (!(*ret = strdup(words[k + 1])))
+			err = &irs_enomem;
+		break;
+	}
+	for (size_t k = 0; words && words[k]; k++)
+		free(words[k]);
+	free(words);
 	json_decref(f);
 	return err;
 }
@@ -933,6 +612,7 @@ reduce_group(struct replay *rp, struct group *g)
 	char adir[32], retries[16];
 	int status;
 
+	bool is_auto = !strcmp(rp->cfg->reduce, "auto");
 	snprintf(adir, sizeof(adir), "attempt-%03u", g->first);
 	snprintf(retries, sizeof(retries), "%u", reduce_retries(rp));
 	if (asprintf(&run, "%s/%s/%s", rp->abs, adir, g->run) < 0)
@@ -941,19 +621,19 @@ reduce_group(struct replay *rp, struct group *g)
 		log = NULL;
 	if (!run || !log)
 		err = &irs_enomem;
-	else if (!strcmp(rp->cfg->reduce, "auto"))
-		err = auto_command(rp, run, &g->reduce_cmd);
+	else if (is_auto)
+		err = auto_command(run, &g->reduce_cmd);
 	else if (!(g->reduce_cmd = crash_command(rp, g)))
 		err = &irs_enomem;
 	if (err)
 		goto out;
 	char *argv[] = {rp->self, "reduce", run, "--retries", retries,
-			g->reduce_cmd ? "--crash" : NULL, g->reduce_cmd, NULL};
+			is_auto ? NULL : "--crash", g->reduce_cmd, NULL};
 	progress(rp, "reducing %s (attempt %u, %s retries%s%s) ...\n",
 		 g->title, g->first, retries,
 		 g->reduce_cmd ? ", crash command: " : "",
 		 g->reduce_cmd ? g->reduce_cmd : "");
-	err = run_child(argv, log, NULL, 3600, &status);
+	err = irs_child_run(argv, log, NULL, 3600, &interrupted, &status);
 	if (err)
 		goto out;
 	g->reduce_line = last_line(log);
@@ -1150,9 +830,10 @@ replay_prepare(struct replay *rp)
 {
 	struct irs_error *err = find_inputs(rp);
 	if (!err)
-		err = find_debugger(rp);
+		err = irs_debugger_find(rp->debugger, &rp->debugger_exe);
 	if (!err)
-		err = find_frontend(rp);
+		err = irs_frontend_find(rp->debugger, rp->self,
+					&rp->frontend);
 	if (!err)
 		err = make_replay_dir(rp);
 	return err;

@@ -225,7 +225,8 @@ snapshot(const struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	if (err) {
 		// One of the pair may already be in place; neither is wanted.
 		names_unlink(s, n);
-		// Say which snapshot, unless the writer did.
+		err = irs_rundir_name_error(err, text, json);
+		// Say which snapshot, unless the error does.
 		const char *path = text ? text : json;
 		if (path && !strstr(err->message, s->dir))
 			err = irs_error_prefix(err, path);
@@ -559,6 +560,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.before_text = ev ? ev->text : NULL,
 		.before_json = ev ? ev->json : NULL,
 		.exe = s->cfg.debuggee,
+		.args = s->cfg.args,
 		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
 	};
 	err = irs_failure_build(&site, t, &fi, crash, &doc);

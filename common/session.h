@@ -109,6 +109,12 @@ char *irs_rundir_snapshot_name(uint32_t seq, const char *pass,
 			       const char *phase, const char *ext);
 /** "<dir>/<rel>", freed with free(); NULL on OOM. */
 char *irs_path_join(const char *dir, const char *rel);
+/** Makes an I/O error of irs_snapshot_write() name the file that failed by
+ *  the path it was given, @p text or @p json (the writer may call it by
+ *  its base name, or "text output" / "JSON output"). Takes and returns
+ *  @p err; other errors are returned as they are. */
+struct irs_error *irs_rundir_name_error(struct irs_error *err,
+					const char *text, const char *json);
 /** Removes the files of @p rel (relative to @p dir); NULL entries skipped. */
 void irs_rundir_unlink(const char *dir, const char *rel);
 
@@ -167,6 +173,8 @@ struct irs_failure_site {
 	const char *before_text;	/* relative paths, or NULL */
 	const char *before_json;
 	const char *exe;		/* debuggee, for the reduce command */
+	const char *args;		/* its arguments, one shell-quoted
+					   string, for {flags}; or NULL */
 	const char *rerun;		/* the layout's template, or NULL */
 };
 
@@ -183,11 +191,15 @@ struct irs_error *irs_failure_build(const struct irs_failure_site *site,
 /**
  * The ready reduce command "irsnap reduce BEFORE --crash 'RERUN'", RERUN
  * being @p rerun with {exe}, {pass} and {input} replaced by @p exe, @p pass
- * and {} (the reducer's candidate), every value shell-quoted. Freed with
- * free(); NULL on OOM.
+ * and {} (the reducer's candidate), and {flags} by the debuggee's one-word
+ * options taken from @p args (its arguments as one shell-quoted string, or
+ * NULL): those starting with '-' that carry no separate value word, except
+ * any the template sets literally (compared up to '='). Every value is
+ * shell-quoted. Freed with free(); NULL on OOM.
  */
 char *irs_failure_reduce_command(const char *rerun, const char *exe,
-				 const char *pass, const char *before);
+				 const char *args, const char *pass,
+				 const char *before);
 /** @p s quoted for a POSIX shell when needed, appended to @p b. */
 bool irs_buf_shell_quote(struct irs_buf *b, const char *s);
 

@@ -1,8 +1,11 @@
 // Snapshots: one walk (walker.c) writing the text rendering and the JSON
 // graph (docs/formats.md, irsnap.snapshot/1) as streams, to files written
 // atomically or to memory, and what the walk saw (stats, errors).
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "layout_internal.h"
 
@@ -175,6 +178,33 @@ run(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
 	return NULL;
 }
 
+// "PATH: write failed: REASON" for a stream whose last flush failed (a
+// full disk, a file size limit), right after the failing call. PATH is
+// the file's, from /proc/self/fd, named as it will be once renamed into
+// place when it is an irs_atomic_open() file ("<path>.tmp.<pid>.<n>");
+// @p fallback when the stream is no file.
+static struct irs_error *
+flush_error(FILE *fp, const char *fallback)
+{
+	int saved = errno ? errno : EIO;
+	char link[64], path[PATH_MAX];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fileno(fp));
+	ssize_t n = fileno(fp) < 0 ? -1 : readlink(link, path,
+						   sizeof(path) - 1);
+	path[n > 0 ? n : 0] = '\0';
+	char *base = strrchr(path, '/'), *tmp = NULL;
+	for (char *p = base; p && (p = strstr(p, ".tmp.")); p++)
+		tmp = p;
+	unsigned pid, k;
+	int end = 0;
+	if (tmp && sscanf(tmp, ".tmp.%u.%u%n", &pid, &k, &end) == 2 &&
+	    !tmp[end])
+		*tmp = '\0';
+	return irs_error_format(IRS_ERROR_IO, "%s: write failed: %s",
+				path[0] == '/' ? path : fallback,
+				strerror(saved));
+}
+
 struct irs_error *
 irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
 		    uint64_t root, const char *type,
@@ -201,8 +231,10 @@ irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
 		irs_sink_deinit(&ts);
 	if (json)
 		irs_sink_deinit(&js);
-	if (!err && ((text && fflush(text)) || (json && fflush(json))))
-		err = irs_error_format(IRS_ERROR_IO, "snapshot: flush failed");
+	if (!err && text && fflush(text))
+		err = flush_error(text, text_file ? text_file : "text output");
+	if (!err && json && fflush(json))
+		err = flush_error(json, "JSON output");
 	if (err) {
 		irs_snapshot_destroy(snap);
 		return err;

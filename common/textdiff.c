@@ -2,6 +2,16 @@
 // the shape of GNU diffseq.h, then hunks with context as `diff -u` prints.
 // Lines are first numbered by content (equal lines, equal numbers) so that
 // the inner loops compare integers.
+//
+// As GNU diff does, lines that occur on one side only are set aside before
+// the search: they cannot be matched, so they are changes, and without
+// them the edit distance the search pays for is that of the lines the two
+// sides share. A pass that deletes half of a module's instructions
+// deletes lines that are unique (each names its own value), and what is
+// left to align costs a few hundred edits, not tens of thousands. A region
+// still too costly is split at the lines that occur exactly once in it on
+// each side (patience diff's anchors, the longest run of them in the same
+// order) before it is given up and shown as replaced wholesale.
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +30,18 @@ struct side {
 	uint32_t *ids;		// equivalence class of each line
 	bool *changed;		// deleted (in a) or inserted (in b)
 	long n;
+	// The lines the other side also has, which the search aligns:
+	uint32_t *kept;		// their ids
+	long *at;		// their line numbers
+	long nkept;
 };
 
 struct differ {
 	struct side a, b;
+	uint32_t nids;		// line classes, numbered 0 .. nids - 1
 	long *fd, *bd;		// forward and backward furthest x per diagonal
-	long max_cost;		// give up on a region past this many edits
+	uint32_t *na, *nb;	// per class: occurrences in a region (anchors)
+	long *last_b;		// per class: where in b it last occurred
 	bool gave_up;
 };
 
@@ -68,6 +84,8 @@ side_deinit(struct side *sd)
 	free(sd->lines);
 	free(sd->ids);
 	free(sd->changed);
+	free(sd->kept);
+	free(sd->at);
 }
 
 // Open-addressing table from line content to a small number.
@@ -113,9 +131,47 @@ number_lines(struct differ *d)
 		d->a.ids[i] = number_line(&t, &d->a.lines[i]);
 	for (long i = 0; ok && i < d->b.n; i++)
 		d->b.ids[i] = number_line(&t, &d->b.lines[i]);
+	d->nids = t.next;
 	free(t.keys);
 	free(t.hashes);
 	free(t.ids);
+	return ok;
+}
+
+// Lines of @p sd whose class @p other_has: kept for the search; the rest
+// are changes already.
+static bool
+side_keep(struct side *sd, const bool *other_has)
+{
+	size_t n = (size_t)sd->n + 1;
+	sd->kept = malloc(n * sizeof(*sd->kept));
+	sd->at = malloc(n * sizeof(*sd->at));
+	if (!sd->kept || !sd->at)
+		return false;
+	for (long i = 0; i < sd->n; i++) {
+		if (!other_has[sd->ids[i]]) {
+			sd->changed[i] = true;
+			continue;
+		}
+		sd->kept[sd->nkept] = sd->ids[i];
+		sd->at[sd->nkept++] = i;
+	}
+	return true;
+}
+
+static bool
+discard_unmatched(struct differ *d)
+{
+	bool *in_a = calloc((size_t)d->nids + 1, sizeof(*in_a));
+	bool *in_b = calloc((size_t)d->nids + 1, sizeof(*in_b));
+	bool ok = in_a && in_b;
+	for (long i = 0; ok && i < d->a.n; i++)
+		in_a[d->a.ids[i]] = true;
+	for (long i = 0; ok && i < d->b.n; i++)
+		in_b[d->b.ids[i]] = true;
+	ok = ok && side_keep(&d->a, in_b) && side_keep(&d->b, in_a);
+	free(in_a);
+	free(in_b);
 	return ok;
 }
 
@@ -123,19 +179,22 @@ number_lines(struct differ *d)
 
 /* {==== Alignment ======================================================== */
 
+// The search works on the kept lines: x and y below index a.kept and
+// b.kept.
+
 struct snake {
 	long xmid, ymid;
 };
 
 // Finds where a shortest edit path of a[xoff, xlim) into b[yoff, ylim)
 // crosses its middle, searching from both ends at once. Returns false when
-// that costs more than d->max_cost edits.
+// that costs more than @p max_cost edits.
 // requires: both ranges non-empty, first and last lines differ.
 static bool
 middle_snake(struct differ *d, long xoff, long xlim, long yoff, long ylim,
-	     struct snake *s)
+	     long max_cost, struct snake *s)
 {
-	const uint32_t *xv = d->a.ids, *yv = d->b.ids;
+	const uint32_t *xv = d->a.kept, *yv = d->b.kept;
 	long *fd = d->fd, *bd = d->bd;
 	long dmin = xoff - ylim, dmax = xlim - yoff;
 	long fmid = xoff - yoff, bmid = xlim - ylim;
@@ -144,7 +203,7 @@ middle_snake(struct differ *d, long xoff, long xlim, long yoff, long ylim,
 
 	fd[fmid] = xoff;
 	bd[bmid] = xlim;
-	for (long c = 1; c <= d->max_cost; c++) {
+	for (long c = 1; c <= max_cost; c++) {
 		if (fmin > dmin)
 			fd[--fmin - 1] = -1;
 		else
@@ -187,19 +246,109 @@ middle_snake(struct differ *d, long xoff, long xlim, long yoff, long ylim,
 	return false;
 }
 
+// Kept lines [from, to) of @p sd are changes.
 static void
-mark_changed(bool *changed, long from, long to)
+mark_changed(struct side *sd, long from, long to)
 {
 	for (long i = from; i < to; i++)
-		changed[i] = true;
+		sd->changed[sd->at[i]] = true;
 }
 
-// Marks the lines of a[xoff, xlim) and b[yoff, ylim) that a shortest edit
-// script deletes and inserts.
+// Work cap: about 50M snake steps per region before it is split at its
+// anchors instead (or, without anchors, given up).
+static long
+cost_cap(long n, long m)
+{
+	long cap = 50000000 / (n + m + 1);
+	return cap < 256 ? 256 : cap;
+}
+
+static void compare_seq(struct differ *d, long xoff, long xlim, long yoff,
+			long ylim);
+
+// Patience sorting: the longest run of @p n pairs (x ascending) whose y
+// ascend too, written over the start of @p xs and @p ys; returns its
+// length. @p work holds 2 * n longs.
+static long
+longest_run(long *xs, long *ys, long n, long *work)
+{
+	long *tops = work, *prev = work + n, len = 0;
+	for (long i = 0; i < n; i++) {
+		long lo = 0, hi = len;	// first pile whose top is >= ys[i]
+		while (lo < hi) {
+			long mid = (lo + hi) / 2;
+			if (ys[tops[mid]] < ys[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[i] = lo ? tops[lo - 1] : -1;
+		tops[lo] = i;
+		len += lo == len;
+	}
+	// The run, back from the top of the last pile, into tops; then over
+	// the start of xs and ys: its k-th pair is at index >= k, so going up
+	// never reads a pair already overwritten.
+	for (long k = len, i = len ? tops[len - 1] : -1; k-- > 0;
+	     i = prev[i])
+		tops[k] = i;
+	for (long k = 0; k < len; k++) {
+		xs[k] = xs[tops[k]];
+		ys[k] = ys[tops[k]];
+	}
+	return len;
+}
+
+// Splits a region too costly to search at its anchors: kept lines whose
+// class occurs exactly once in it on each side, the longest run of them
+// in the same order on both. Each anchor is matched, and the stretches
+// between them are compared on their own, each with its own cost cap.
+// Returns false (nothing marked) when the region has no anchor.
+static bool
+anchor_split(struct differ *d, long xoff, long xlim, long yoff, long ylim)
+{
+	const uint32_t *xv = d->a.kept, *yv = d->b.kept;
+	long n = xlim - xoff;
+	long *xs = malloc((size_t)n * 4 * sizeof(*xs));
+	if (!xs)
+		return false;	// out of memory: give the region up
+	long *ys = xs + n, *work = xs + 2 * n, k = 0;
+	for (long x = xoff; x < xlim; x++)
+		d->na[xv[x]]++;
+	for (long y = yoff; y < ylim; y++) {
+		d->nb[yv[y]]++;
+		d->last_b[yv[y]] = y;
+	}
+	for (long x = xoff; x < xlim; x++) {
+		uint32_t id = xv[x];
+		if (d->na[id] == 1 && d->nb[id] == 1) {
+			xs[k] = x;
+			ys[k++] = d->last_b[id];
+		}
+	}
+	for (long x = xoff; x < xlim; x++)
+		d->na[xv[x]] = 0;
+	for (long y = yoff; y < ylim; y++)
+		d->nb[yv[y]] = 0;
+	k = longest_run(xs, ys, k, work);
+	for (long i = 0; i < k; i++) {
+		compare_seq(d, xoff, xs[i], yoff, ys[i]);
+		xoff = xs[i] + 1;
+		yoff = ys[i] + 1;
+	}
+	if (k)
+		compare_seq(d, xoff, xlim, yoff, ylim);
+	free(xs);
+	return k > 0;
+}
+
+// Marks the kept lines of a[xoff, xlim) and b[yoff, ylim) that a shortest
+// edit script deletes and inserts (near-shortest, in a region split at
+// its anchors).
 static void
 compare_seq(struct differ *d, long xoff, long xlim, long yoff, long ylim)
 {
-	const uint32_t *xv = d->a.ids, *yv = d->b.ids;
+	const uint32_t *xv = d->a.kept, *yv = d->b.kept;
 	struct snake s;
 
 	while (xoff < xlim && yoff < ylim && xv[xoff] == yv[yoff])
@@ -207,14 +356,17 @@ compare_seq(struct differ *d, long xoff, long xlim, long yoff, long ylim)
 	while (xoff < xlim && yoff < ylim && xv[xlim - 1] == yv[ylim - 1])
 		xlim--, ylim--;
 	if (xoff == xlim || yoff == ylim) {
-		mark_changed(d->a.changed, xoff, xlim);
-		mark_changed(d->b.changed, yoff, ylim);
+		mark_changed(&d->a, xoff, xlim);
+		mark_changed(&d->b, yoff, ylim);
 		return;
 	}
-	if (!middle_snake(d, xoff, xlim, yoff, ylim, &s)) {
+	long cap = cost_cap(xlim - xoff, ylim - yoff);
+	if (!middle_snake(d, xoff, xlim, yoff, ylim, cap, &s)) {
+		if (anchor_split(d, xoff, xlim, yoff, ylim))
+			return;
 		d->gave_up = true;
-		mark_changed(d->a.changed, xoff, xlim);
-		mark_changed(d->b.changed, yoff, ylim);
+		mark_changed(&d->a, xoff, xlim);
+		mark_changed(&d->b, yoff, ylim);
 		return;
 	}
 	compare_seq(d, xoff, s.xmid, yoff, s.ymid);
@@ -321,14 +473,9 @@ differ_deinit(struct differ *d)
 	side_deinit(&d->b);
 	free(d->fd);
 	free(d->bd);
-}
-
-// Work cap: about 50M snake steps per region before giving up on it.
-static long
-cost_cap(long n, long m)
-{
-	long cap = 50000000 / (n + m + 1);
-	return cap < 256 ? 256 : cap;
+	free(d->na);
+	free(d->nb);
+	free(d->last_b);
 }
 
 static bool
@@ -336,19 +483,21 @@ differ_run(struct differ *d, const char *a, size_t alen, const char *b,
 	   size_t blen)
 {
 	if (!side_init(&d->a, a, alen) || !side_init(&d->b, b, blen) ||
-	    !number_lines(d))
+	    !number_lines(d) || !discard_unmatched(d))
 		return false;
-	size_t diags = (size_t)d->a.n + (size_t)d->b.n + 3;
+	size_t diags = (size_t)d->a.nkept + (size_t)d->b.nkept + 3;
 	d->fd = malloc(diags * sizeof(long));
 	d->bd = malloc(diags * sizeof(long));
-	if (!d->fd || !d->bd)
+	d->na = calloc((size_t)d->nids + 1, sizeof(*d->na));
+	d->nb = calloc((size_t)d->nids + 1, sizeof(*d->nb));
+	d->last_b = malloc(((size_t)d->nids + 1) * sizeof(*d->last_b));
+	if (!d->fd || !d->bd || !d->na || !d->nb || !d->last_b)
 		return false;
-	d->max_cost = cost_cap(d->a.n, d->b.n);
-	// Diagonals run from -(b.n + 1) to a.n + 1.
+	// Diagonals run from -(b.nkept + 1) to a.nkept + 1.
 	long *fd = d->fd, *bd = d->bd;
-	d->fd += d->b.n + 1;
-	d->bd += d->b.n + 1;
-	compare_seq(d, 0, d->a.n, 0, d->b.n);
+	d->fd += d->b.nkept + 1;
+	d->bd += d->b.nkept + 1;
+	compare_seq(d, 0, d->a.nkept, 0, d->b.nkept);
 	d->fd = fd;
 	d->bd = bd;
 	return true;

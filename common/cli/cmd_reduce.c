@@ -9,7 +9,7 @@
 
 static const char usage[] =
 	"usage: irsnap reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] "
-	"[-j N] [--timeout S] [--retries N] [--layout L]\n";
+	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]]\n";
 
 static const char help[] =
 	"Shrinks INPUT while the test keeps failing the same way.\n"
@@ -29,10 +29,25 @@ static const char help[] =
 	"(60)\n"
 	"  --retries N    extra runs before a candidate counts as not "
 	"interesting (0)\n"
-	"  --layout L     snapshot a plain INPUT with layout L (not yet)\n"
+	"  --layout L     for a plain INPUT: run the compiler on it under gdb,"
+	" snapshot\n"
+	"                 the IR it parsed at its first pass boundary with "
+	"layout L,\n"
+	"                 and reduce that snapshot's text with its units and "
+	"def-use\n"
+	"                 edges (the compiler's own parser, the layout's "
+	"structure)\n"
+	"  --exe CMD      with --layout: the compiler command to snapshot "
+	"INPUT with,\n"
+	"                 {} = INPUT (added last when absent); default: the "
+	"--crash or\n"
+	"                 --test command, whose first word must then be the "
+	"compiler\n"
 	"With a run directory RUN, the failing pass's before snapshot is "
 	"reduced with\nthe command its failure.json names.\n"
-	"Example: irsnap reduce in.ir --crash 'build/toyc --passes=cse {}'\n";
+	"Example: irsnap reduce in.ir --crash 'build/toyc --passes=cse {}'\n"
+	"         irsnap reduce in.ir --crash 'build/toyc --bug=crash {}' "
+	"--layout toyc.lua\n";
 
 static int
 bad(const char *fmt, const char *arg)
@@ -82,7 +97,8 @@ cmd_reduce(int argc, char **argv)
 		bool takes = !strcmp(a, "--test") || !strcmp(a, "--crash") ||
 			     !strcmp(a, "-o") || !strcmp(a, "-j") ||
 			     !strcmp(a, "--timeout") ||
-			     !strcmp(a, "--retries") || !strcmp(a, "--layout");
+			     !strcmp(a, "--retries") ||
+			     !strcmp(a, "--layout") || !strcmp(a, "--exe");
 		if (takes && i + 1 >= argc)
 			return bad("%s needs a value", a);
 		const char *v = takes ? argv[++i] : NULL;
@@ -94,6 +110,8 @@ cmd_reduce(int argc, char **argv)
 			cfg.output = v;
 		} else if (!strcmp(a, "--layout")) {
 			cfg.layout = v;
+		} else if (!strcmp(a, "--exe")) {
+			cfg.exe = v;
 		} else if (!strcmp(a, "-j")) {
 			if (!parse_uint(v, &cfg.jobs) || !cfg.jobs)
 				return bad("-j: '%s' is not a positive number",

@@ -423,7 +423,7 @@ test_reduce_command_survives_the_shell(void **state)
 {
 	(void)state;
 	char *cmd = irs_failure_reduce_command("{exe} --passes={pass} {input}",
-					       "/opt/my compiler/toyc",
+					       "/opt/my compiler/toyc", NULL,
 					       "it's", "/r/0001-x.before.ir");
 	assert_non_null(cmd);
 	assert_string_equal(cmd, "irsnap reduce /r/0001-x.before.ir --crash "
@@ -453,6 +453,46 @@ test_reduce_command_survives_the_shell(void **state)
 	assert_string_equal(out, "[reduce][/r/0001-x.before.ir][--crash]"
 			    "['/opt/my compiler/toyc' --passes='it'\\''s' {}]");
 	free(cmd);
+}
+
+// {flags} keeps the debuggee's one-word options (toyc --bug=crash must
+// stay --bug=crash for the input to crash again), drops options that
+// take the next word as their value and those the template sets itself,
+// and quotes what needs it.
+static void
+assert_flags(const char *args, const char *want)
+{
+	char *cmd = irs_failure_reduce_command(
+		"{exe} {flags} --passes={pass} {input}", "/b/toyc", args,
+		"cse", "/r/in.ir");
+	assert_non_null(cmd);
+	assert_string_equal(cmd, want);
+	free(cmd);
+}
+
+static void
+test_reduce_command_flags(void **state)
+{
+	(void)state;
+	assert_flags("--bug=crash demo.ir", "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc --bug=crash --passes=cse {}'");
+	// The program's own --passes is the template's business.
+	assert_flags("--passes=dce,cse --bug=crash -v demo.ir",
+		     "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc --bug=crash -v --passes=cse {}'");
+	// -o takes out.ir: neither goes; --verify before -o stays.
+	assert_flags("--verify -o out.ir demo.ir", "irsnap reduce /r/in.ir "
+		     "--crash '/b/toyc --verify --passes=cse {}'");
+	assert_flags("demo.ir -o out.ir", "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc --passes=cse {}'");
+	// Nothing after "--" is an option; no flags leave no double space.
+	assert_flags("demo.ir -- -x", "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc --passes=cse {}'");
+	assert_flags(NULL, "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc --passes=cse {}'");
+	// A flag with a space, as GDB's `show args` escapes it, is quoted.
+	assert_flags("--name=a\\ b demo.ir", "irsnap reduce /r/in.ir --crash "
+		     "'/b/toyc '\\''--name=a b'\\'' --passes=cse {}'");
 }
 
 /* }====================================================================
@@ -1097,10 +1137,20 @@ test_full_disk_keeps_previous_manifest(void **state)
 	assert_valid(f);
 	assert_no_temp_files(f->dir);
 	assert_false(exists(f, "snapshots/0002-licm.before.ir"));
-	full_disk_want = "/snapshots/0002-licm.before.ir";
+	// The snapshot's own files: the error names the one that could not
+	// be written, and why. Its text is tens of bytes, its JSON about a
+	// kilobyte: 8 bytes stop the text, 200 only the JSON.
+	full_disk_want = "/snapshots/0002-licm.before.ir: write failed: "
+			 "File too large";
 	assert_int_equal(with_file_limit(f, 8, begin_on_full_disk), 0);
 	assert_valid(f);
 	assert_no_temp_files(f->dir);
+	full_disk_want = "/snapshots/0002-licm.before.json: write failed: "
+			 "File too large";
+	assert_int_equal(with_file_limit(f, 200, begin_on_full_disk), 0);
+	assert_valid(f);
+	assert_no_temp_files(f->dir);
+	assert_false(exists(f, "snapshots/0002-licm.before.ir"));
 	// With room again, the session goes on where it was.
 	assert_int_equal(begin(f, "licm"), 2);
 	assert_valid(f);
@@ -1198,6 +1248,7 @@ main(void)
 		cmocka_unit_test(test_proc_cpu_time_errors),
 		cmocka_unit_test(test_snapshot_names_are_safe),
 		cmocka_unit_test(test_reduce_command_survives_the_shell),
+		cmocka_unit_test(test_reduce_command_flags),
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_create_writes_valid_run),
 		T(test_run_ids_are_unique),

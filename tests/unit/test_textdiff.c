@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -190,6 +192,214 @@ test_random_diffs_apply_and_are_minimal(void **state)
 	}
 }
 
+/* A real pass on a big module. */
+
+// Lines of @p text as NUL-terminated strings (newlines overwritten).
+static char **
+split_lines(char *text, size_t *n_ret)
+{
+	size_t n = 0, cap = 1024;
+	char **lines = malloc(cap * sizeof(*lines));
+	for (char *p = text; *p;) {
+		char *nl = strchr(p, '\n');
+		if (n == cap)
+			lines = realloc(lines, (cap *= 2) * sizeof(*lines));
+		lines[n++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	*n_ret = n;
+	return lines;
+}
+
+// The output of `sh -c CMD`, as a number.
+static long
+shell_number(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	long v = -1;
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%ld", &v), 1);
+	pclose(p);
+	return v;
+}
+
+// Section @p which ("Before", "After") of toyc's --print-*-all dump.
+static char *
+dump_section(const char *dumps, const char *which)
+{
+	char banner[64];
+	snprintf(banner, sizeof(banner), "; *** IR Dump %s dce ***\n", which);
+	const char *start = strstr(dumps, banner);
+	assert_non_null(start);
+	start += strlen(banner);
+	const char *end = strstr(start, "; *** IR Dump ");
+	if (!end)
+		end = start + strlen(start);
+	return strndup(start, (size_t)(end - start));
+}
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+// A scratch directory and toyc's absolute path, for the big tests.
+struct big {
+	char dir[64];
+	char toyc[4096];
+};
+
+static void
+big_init(struct big *g)
+{
+	const char *build = getenv("BUILD");
+	char rel[4096];
+	snprintf(rel, sizeof(rel), "%s/toyc", build && *build ? build
+		 : "build");
+	assert_int_equal(access(rel, X_OK), 0);		// run make first
+	assert_non_null(realpath(rel, g->toyc));
+	snprintf(g->dir, sizeof(g->dir), "/tmp/irsnap-textdiff.XXXXXX");
+	assert_non_null(mkdtemp(g->dir));
+}
+
+static void
+big_deinit(struct big *g)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", g->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+// `cd DIR && CMD` with %T standing for toyc's path.
+static void
+big_run(const struct big *g, const char *fmt)
+{
+	struct irs_buf cmd;
+	irs_buf_init(&cmd);
+	irs_buf_printf(&cmd, "cd %s && ", g->dir);
+	for (const char *p = fmt; *p; p++) {
+		if (p[0] == '%' && p[1] == 'T') {
+			irs_buf_printf(&cmd, "'%s'", g->toyc);
+			p++;
+		} else {
+			irs_buf_append(&cmd, p, 1);
+		}
+	}
+	assert_int_equal(system(cmd.data), 0);
+	irs_buf_deinit(&cmd);
+}
+
+static char *
+big_read(const struct big *g, const char *name)
+{
+	char path[128], *text;
+	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
+	assert_null(irs_file_read(path, &text, NULL));
+	return text;
+}
+
+// Diffs DIR/a.ir against DIR/b.ir and checks the result against GNU diff
+// --minimal: removes and adds at most @p permille more lines than it, is
+// never given up, turns a into b, and takes under @p max_s seconds.
+static void
+big_check(const struct big *g, long permille, double max_s,
+	  long *removed_ret)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "cd %s && diff --minimal a.ir b.ir | "
+		 "grep -c '^<'", g->dir);
+	long want_removed = shell_number(cmd);
+	snprintf(cmd, sizeof(cmd), "cd %s && diff --minimal a.ir b.ir | "
+		 "grep -c '^>'", g->dir);
+	long want_added = shell_number(cmd);
+	char *a = big_read(g, "a.ir"), *b = big_read(g, "b.ir");
+
+	struct irs_buf out;
+	struct irs_textdiff_stats st;
+	irs_buf_init(&out);
+	double t0 = seconds();
+	assert_null(irs_textdiff_unified(a, strlen(a), "a.ir", b, strlen(b),
+					 "b.ir", 3, &out, &st));
+	double took = seconds() - t0;
+	print_message("removed %llu (GNU diff --minimal: %ld), added %llu "
+		      "(%ld), %.2f s\n", (unsigned long long)st.removed,
+		      want_removed, (unsigned long long)st.added, want_added,
+		      took);
+	assert_true((long)st.removed >= want_removed);	// it is minimal
+	assert_true((long)st.removed <= want_removed +
+		    want_removed * permille / 1000);
+	assert_true((long)st.added <= want_added + want_added * permille /
+		    1000);
+	assert_false(st.gave_up);
+	assert_true(took < max_s);
+
+	size_t na;
+	char *a_copy = strdup(a);
+	char **la = split_lines(a_copy, &na);
+	char *patch = irs_buf_steal(&out);
+	char *got = apply(la, na, patch);
+	assert_true(strcmp(got, b) == 0);	// no 2 MB string diff
+	free(patch);
+	*removed_ret = (long)st.removed;
+	free(got);
+	free(la);
+	free(a_copy);
+	free(a);
+	free(b);
+}
+
+// toyc's dce on 100,000 generated instructions deletes some 47,000 lines
+// of 122,000: the diff finds exactly as many (lines that occur on one side
+// only are set aside before the search, as GNU diff does), in seconds,
+// with no region given up and shown removed and added whole.
+static void
+test_big_real_pass(void **state)
+{
+	(void)state;
+	struct big g;
+	big_init(&g);
+	big_run(&g, "%T --gen=100000 >g.ir && %T --passes=dce "
+		"--print-before-all --print-after-all g.ir 2>dumps >/dev/null");
+	char *dumps = big_read(&g, "dumps");
+	char *a = dump_section(dumps, "Before"), *b = dump_section(dumps,
+								  "After");
+	char path[128];
+	snprintf(path, sizeof(path), "%s/a.ir", g.dir);
+	assert_null(irs_file_write(path, a, strlen(a)));
+	snprintf(path, sizeof(path), "%s/b.ir", g.dir);
+	assert_null(irs_file_write(path, b, strlen(b)));
+	free(dumps);
+	free(a);
+	free(b);
+	long removed;
+	big_check(&g, 1, 10, &removed);
+	assert_true(removed > 40000);	// the pass did delete a lot
+	big_deinit(&g);
+}
+
+// Two unrelated modules of 20,000 instructions: the edit distance is far
+// past the search's budget, so the regions are split at their anchors
+// (lines that occur once on each side); the result stays a correct diff
+// within 5% of the minimum, in well under a second.
+static void
+test_big_unrelated_texts(void **state)
+{
+	(void)state;
+	struct big g;
+	big_init(&g);
+	big_run(&g, "%T --gen=20000 --seed=1 >a.ir && "
+		"%T --gen=20000 --seed=2 >b.ir");
+	long removed;
+	big_check(&g, 50, 10, &removed);
+	big_deinit(&g);
+}
+
 int
 main(void)
 {
@@ -200,6 +410,8 @@ main(void)
 		cmocka_unit_test(test_missing_newline_is_marked),
 		cmocka_unit_test(test_hunks_split_by_context),
 		cmocka_unit_test(test_random_diffs_apply_and_are_minimal),
+		cmocka_unit_test(test_big_real_pass),
+		cmocka_unit_test(test_big_unrelated_texts),
 	};
 	return cmocka_run_group_tests_name("textdiff", tests, NULL, NULL);
 }

@@ -439,7 +439,7 @@ test_layout_answers_front_end(void **state)
 	assert_null(irs_layout_verifier(f->lo, 1, &vi));
 	assert_null(vi.call);
 	assert_string_equal(irs_layout_rerun(f->lo),
-			    "{exe} --passes={pass} {input}");
+			    "{exe} {flags} --passes={pass} {input}");
 	char *desc;
 	assert_null(irs_layout_describe(f->lo, &desc));
 	char want[64];
