@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "session.h"
 
 enum { OPT_FORMAT, OPT_OUTPUT, OPT_MAX_NODES, OPT_MAX_BYTES, OPT_MAX_DEPTH,
        OPT_BOUNDARY, OPT_SIGNAL, OPT_MESSAGE };
@@ -348,6 +349,7 @@ dump_write(struct irs_console *c, struct irs_memory *mem, struct dump_req *r,
 		return &irs_enomem;
 	err = irs_snapshot_write(c->layout, mem, r->root, r->type, &r->limits,
 				 text, json, snap_ret);
+	err = irs_rundir_name_error(err, text, json);	// the path as given
 	if (!err)
 		irs_buf_printf(out, "ir-dump: wrote %s%s%s\n",
 			       text ? text : "", text && json ? " and " : "",
@@ -424,14 +426,20 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 					     &root))) {
 		return err;
 	}
+	uint32_t failed = c->verify_failed;
 	if (!(err = console_memory(c, &mem)))
 		err = console_run_verifiers(c, mem, root, type, 0, out, &nbad);
+	// A verifier that could not run (a runaway Lua check) found nothing,
+	// which is not the same as the IR being clean.
 	if (!err)
 		irs_buf_printf(out, "ir-verify: %s%s%s%s at 0x%" PRIx64
 			       ": %s\n",
 			       pass ? "pass '" : "", pass ? pass : "",
 			       pass ? "', " : "", type, root,
-			       nbad ? "problems found" : "no problem found");
+			       nbad ? "problems found" :
+			       c->verify_failed > failed ? "no problem found, "
+			       "but a verifier could not run" :
+			       "no problem found");
 	free(pass);
 	return err ? irs_error_prefix(err, "ir-verify") : NULL;
 }

@@ -623,11 +623,12 @@ irs_console_boundary_enter(struct irs_console *c, const char *function,
 	irs_buf_puts(&out, "");
 	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass) &&
 	    (err = trace_begin(c, ev, &out))) {
-		irs_buf_deinit(&out);
 		char where[300];
 		snprintf(where, sizeof(where), "irsnap: pass '%s'", ev->pass);
-		return irs_error_prefix(err, where);
+		irs_error_prefix(err, where);
 	}
+	// A snapshot that could not be written (a full disk) is no reason to
+	// run past the stop the user asked for: it is reported beside it.
 	if (c->break_on && console_filter_match(&c->break_filter, ev->pass)) {
 		ev->stop_after = c->break_after;
 		if (c->break_before) {
@@ -639,10 +640,11 @@ irs_console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	if (out.oom) {
 		irs_buf_deinit(&out);
+		irs_error_destroy(err);
 		return &irs_enomem;
 	}
 	*out_ret = irs_buf_steal(&out);
-	return NULL;
+	return err;
 }
 
 static struct irs_error *
@@ -730,7 +732,7 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 				 "irsnap: after pass '%s'", ev.pass);
 			irs_error_prefix(err, where);
 		}
-		if (!err && ev.stop_after && c->break_on) {
+		if (ev.stop_after && c->break_on) {	// even if err, as above
 			*stop_ret = true;
 			irs_buf_printf(&out, "irsnap: stopped after pass '%s' "
 				       "(IR: %s at 0x%" PRIx64 ")\n", ev.pass,
@@ -746,14 +748,13 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 			free(ev.type);
 		}
 	}
-	if (!err && out.oom)
-		err = &irs_enomem;
-	if (err) {
+	if (out.oom) {
 		irs_buf_deinit(&out);
-		return err;
+		irs_error_destroy(err);
+		return &irs_enomem;
 	}
 	*out_ret = irs_buf_steal(&out);
-	return NULL;
+	return err;
 }
 
 static struct irs_error *

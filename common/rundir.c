@@ -36,6 +36,48 @@ irs_path_join(const char *dir, const char *rel)
 	return p;
 }
 
+// The base name of @p path (NULL for NULL).
+static const char *
+base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path;
+}
+
+// Whether @p msg begins with "@p name:".
+static bool
+names_first(const char *msg, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	return n && !strncmp(msg, name, n) && msg[n] == ':';
+}
+
+struct irs_error *
+irs_rundir_name_error(struct irs_error *err, const char *text,
+		      const char *json)
+{
+	if (!err || err->is_static || err->code != IRS_ERROR_IO ||
+	    names_first(err->message, text) || names_first(err->message, json))
+		return err;
+	const struct { const char *name, *path; } calls[] = {
+		{"JSON output", json}, {"text output", text},
+		{base_name(json), json}, {base_name(text), text},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
+		if (!calls[i].path || !names_first(err->message,
+						   calls[i].name))
+			continue;
+		char *msg;
+		if (asprintf(&msg, "%s%s", calls[i].path,
+			     err->message + strlen(calls[i].name)) < 0)
+			return err;	// the writer's words, rather than none
+		free(err->message);
+		err->message = msg;
+		return err;
+	}
+	return err;
+}
+
 void
 irs_rundir_unlink(const char *dir, const char *rel)
 {

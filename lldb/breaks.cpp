@@ -53,6 +53,7 @@ on_entry(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
 	if (!hold.owns_lock())
 		return false;	// a command is talking to the console
+	xfsz_scope writes;
 	callback_scope scope(gl, process, thread);
 	bool stop = false;
 	char *out = NULL;
@@ -80,6 +81,7 @@ on_return(void *, lldb::SBProcess &process, lldb::SBThread &thread,
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
 	if (!hold.owns_lock())
 		return false;	// a command is talking to the console
+	xfsz_scope writes;
 	callback_scope scope(gl, process, thread);
 	lldb::addr_t cfa = frame_cfa(thread);
 	bool known = false, stop = false;
@@ -114,6 +116,7 @@ on_exit_call(void *, lldb::SBProcess &process, lldb::SBThread &thread,
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
 	if (!hold.owns_lock())
 		return false;	// a command is talking to the console
+	xfsz_scope writes;
 	callback_scope scope(gl, process, thread);
 	// _exit(status): the first argument, in whatever register the ABI
 	// says ("arg1" is LLDB's generic name for it).

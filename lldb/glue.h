@@ -12,6 +12,8 @@
 #ifndef IRSNAP_LLDB_GLUE_H
 #define IRSNAP_LLDB_GLUE_H
 
+#include <signal.h>
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -80,6 +82,25 @@ struct glue {
 	uint32_t reported_signal_stop = 0;	/* SBProcess::GetStopID() */
 	std::string signal_core;	/* core whose signal was reported */
 	bool batch = false;	/* lldb -b */
+};
+
+/** Held while the console works, which writes snapshots and manifests: a
+ *  file size limit (`ulimit -f`) then makes a write fail with EFBIG, which
+ *  irsnap reports, instead of killing LLDB with SIGXFSZ (GDB ignores the
+ *  signal; LLDB does not). The disposition is restored afterwards, so what
+ *  LLDB starts (lldb-server, the debuggee) is left as it was. */
+struct xfsz_scope {
+	struct sigaction saved;
+	xfsz_scope()
+	{
+		struct sigaction ign = {};
+		ign.sa_handler = SIG_IGN;
+		sigemptyset(&ign.sa_mask);
+		sigaction(SIGXFSZ, &ign, &saved);
+	}
+	~xfsz_scope() { sigaction(SIGXFSZ, &saved, nullptr); }
+	xfsz_scope(const xfsz_scope &) = delete;
+	xfsz_scope &operator=(const xfsz_scope &) = delete;
 };
 
 /** The single instance, created by PluginInitialize and never freed (LLDB

@@ -172,6 +172,7 @@ console_command::DoExecute(lldb::SBDebugger, char **argv,
 {
 	glue *gl = g;
 	std::lock_guard<std::recursive_mutex> hold(gl->lock);
+	xfsz_scope writes;
 	char *out = NULL;
 
 	track_process(gl, gl->dbg.GetSelectedTarget().GetProcess());
@@ -252,6 +253,7 @@ stop_command::DoExecute(lldb::SBDebugger, char **,
 {
 	glue *gl = g;
 	std::lock_guard<std::recursive_mutex> hold(gl->lock);
+	xfsz_scope writes;
 	lldb::SBProcess p = gl->dbg.GetSelectedTarget().GetProcess();
 
 	result.SetStatus(lldb::eReturnStatusSuccessFinishNoResult);

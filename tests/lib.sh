@@ -19,6 +19,7 @@ ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 not_ok() {
 	_tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1))
 	echo "not ok $_tap_n - $1"; shift
+	local line
 	for line in "$@"; do echo "# $line"; done
 }
 # check NAME CMD...: passes when CMD exits 0.

@@ -22,7 +22,8 @@ GDB_PRELOAD=$BUILD/libirsnap-gdb-xstate.so
 # time; everything it prints goes to OUT. Returns GDB's status.
 run_gdb() {
 	local out=$1; shift
-	LD_PRELOAD=$GDB_PRELOAD timeout "${GDB_TIMEOUT:-60}" gdb -nx -q -batch \
+	# -k: a GDB busy in C ignores SIGTERM; SIGKILL it 5 s later.
+	LD_PRELOAD=$GDB_PRELOAD timeout -k 5 "${GDB_TIMEOUT:-60}" gdb -nx -q -batch \
 		-ex "source $IRSNAP_ROOT/gdb/irsnap.py" "$@" >"$out" 2>&1
 }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Corrupt IR in a live toyc, under GDB and under LLDB: stopped right after
+# the pass that corrupts its memory (a dangling pointer, a cycle, an absurd
+# count), `ir-dump` walks what is there in bounded time, records each walk
+# error in the JSON and marks the place in the text, keeps the rest of the
+# module, and the session goes on: a second ir-dump gives the same
+# snapshot and ir-status answers.
+source "$(dirname "$0")/../lib.sh"
+source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+source "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/robust/robust_lib.sh"
+
+# bug:marker, the marker docs/layout.md gives for that kind of damage.
+specs="corrupt-dangling:<unreadable 0x[0-9a-f]+>
+corrupt-cycle:<cycle at 0x[0-9a-f]+>
+corrupt-count:<bad count 2147483647>"
+
+# errors_of JSON: "count address-of-first-error" of a snapshot's errors,
+# each checked to carry node, type, field and message.
+errors_of() {
+	python3 - "$1" 2>&1 <<-'EOF'
+	import json, sys
+	errs = json.load(open(sys.argv[1]))["errors"]
+	bad = [e for e in errs if not all(e.get(k) for k in
+	                                  ("node", "type", "field", "message"))]
+	print(len(errs), "incomplete: %d" % len(bad))
+	EOF
+}
+
+for dbg in GDB LLDB; do
+	while IFS=: read -r bug marker; do
+		pass=$(bug_pass "$bug")
+		out=$TMP/$dbg-$bug
+		log=$out.log
+		bad "--bug=$bug under $dbg"
+		# toyc's own dump of the corrupting pass's input: the functions
+		# the snapshot must keep. (toyc dies later, in a subshell so
+		# that the shell keeps its crash notice to itself.)
+		( "$TOYC" --bug="$bug" --print-before-all -o /dev/null "$DEMO" \
+			2>"$out.toyc" >/dev/null || : ) 2>/dev/null
+		nfuncs=$(toyc_dump "$out.toyc" Before "$pass" 1 | grep -c '^func @')
+		if [ $dbg = GDB ]; then
+			GDB_TIMEOUT=30 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+				-ex "ir-break --after $pass" -ex run \
+				-ex "$STAMP_GDB" \
+				-ex "ir-dump -f both -o $out.1.ir m" \
+				-ex "$STAMP_GDB" \
+				-ex "ir-dump -f both -o $out.2.ir m" \
+				-ex 'ir-status' -ex 'echo @@END\n' \
+				--args "$TOYC" --bug="$bug" -o /dev/null "$DEMO"
+		else
+			cat >"$out.cmds" <<-EOF
+			plugin load $PLUGIN
+			ir-layout load $LAYOUT
+			ir-break --after $pass
+			run
+			$STAMP_LLDB
+			ir-dump -f both -o $out.1.ir m
+			$STAMP_LLDB
+			ir-dump -f both -o $out.2.ir m
+			ir-status
+			platform shell echo @@END
+			kill
+			EOF
+			LLDB_TIMEOUT=30 lldb_session "$log" "$out.cmds" \
+				-- "$TOYC" --bug="$bug" -o /dev/null "$DEMO"
+		fi
+		label="$dbg, --bug=$bug, after $pass"
+		check "$label: stopped after the corrupting pass" \
+			grep -q "^irsnap: stopped after pass '$pass'" "$log"
+		secs=$(elapsed "$log" | cut -d' ' -f1)
+		figure "$label: ir-dump of the corrupt module took ${secs:-?} s"
+		check "$label: ir-dump finished in bounded time (${secs:-?} s < 3 s)" \
+			awk -v s="${secs:-99}" 'BEGIN { exit !(s < 3) }'
+		check "$label: the snapshot validates" \
+			"$IRSNAP" validate "$out.1.ir.json"
+		read -r nerr _ incomplete <<<"$(errors_of "$out.1.ir.json")"
+		check "$label: the JSON records the walk errors ($nerr)" \
+			test "${nerr:-0}" -gt 0
+		check_eq "$label: each with node, type, field and message" \
+			0 "$incomplete"
+		summary=$(grep -cE "^ir-dump: Module at 0x[0-9a-f]+: [0-9]+ nodes, [0-9]+ bytes read, $nerr walk errors," "$log")
+		check_eq "$label: the summary line says as many" 2 "$summary"
+		nmark=$(grep -cE -- "$marker" "$out.1.ir")
+		check "$label: the text marks the damage: $marker ($nmark)" \
+			test "$nmark" -gt 0
+		check "$label: ... and keeps every function of the module ($nfuncs)" \
+			test "$nfuncs" -gt 0 -a \
+			"$(grep -c '^func @' "$out.1.ir")" -eq "$nfuncs"
+		check_files_eq "$label: a second ir-dump gives the same text" \
+			"$out.1.ir" "$out.2.ir"
+		check "$label: ir-status still answers" \
+			grep -q "^layout 'toyc' (" "$log"
+		check "$label: ... to its last command" grep -q '^@@END' "$log"
+	done <<<"$specs"
+done
+
+bad_summary
+done_testing

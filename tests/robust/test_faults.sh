@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# Faults from the layout and from the debuggee, under GDB and LLDB:
+#  - layouts that loop forever or allocate without bound, in every way we
+#    know (VM loops, recursion, runaway string and table functions, C work
+#    behind cheap instructions, a computed field at walk time): each is
+#    stopped by its budget with a FILE:LINE error within a few seconds (the
+#    figures are printed), the previous layout stays in place and the next
+#    ir-dump works;
+#  - the debuggee SIGKILLed from outside while irsnap walks a module of two
+#    million instructions: an error or a completed dump with walk errors,
+#    never a hang, and the session goes on.
+# Every debugger session is bounded by a watchdog that kills it, so a hang
+# shows as failed checks, not as a stuck `make test`.
+source "$(dirname "$0")/../lib.sh"
+source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+source "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/robust/robust_lib.sh"
+
+"$TOYC" --print-before-all -o /dev/null "$DEMO" 2>"$TMP/demo.err"
+toyc_dump "$TMP/demo.err" Before constfold 1 >"$TMP/first.ir"
+
+# fits SECS BOUND: SECS is a number below BOUND.
+fits() { awk -v s="$1" -v b="$2" 'BEGIN { exit !(s != "" && s + 0 < b) }'; }
+
+# --- layouts that never finish loading ------------------------------------
+# name|what it does|line 2 of the layout|what the error says. Line 1
+# declares the layout; line 2 runs away.
+runaways='loop|an endless loop|while true do end|instruction budget
+tailcall|endless tail calls|local function f(n) return f(n + 1) end f(1)|instruction budget
+recursion|endless recursion|local function f(n) return 1 + f(n + 1) end f(1)|stack overflow
+table|a table growing forever|local t = {} while true do t[#t + 1] = #t end|memory budget
+strings|small strings kept forever|local t = {} while true do t[#t + 1] = "s" .. #t end|memory budget
+doubling|a string doubling forever|local s = "x" while true do s = s .. s end|memory budget
+pattern|a backtracking pattern|local s = ("a"):rep(30) s:find(("a*"):rep(30) .. "b")|instruction budget
+move|table.move over 2^63 slots|table.move({}, 1, math.maxinteger - 1, 2)|instruction budget
+gsub|a gsub callback that never returns|local s = ("x"):gsub(".", function() while true do end end)|instruction budget
+hugerep|one string of a terabyte|local s = ("x"):rep(1 << 40)|(too large|memory budget)'
+# C work behind cheap VM instructions: each iteration is a few
+# instructions and a 16 MiB string built, so the instruction budget alone
+# would take hours to run out.
+cwork='cwork|16 MiB strings built in a loop|for i = 1, 1 << 40 do local s = ("x"):rep(1 << 24) end|budget'
+
+# write_layouts LIST: one file $TMP/lay/NAME.lua per line of LIST.
+write_layouts() {
+	local name what body _
+	mkdir -p "$TMP/lay"
+	while IFS='|' read -r name what body _; do
+		printf 'layout { name = "%s", root = "Module" }\n%s\n' \
+			"$name" "$body" >"$TMP/lay/$name.lua"
+	done <<<"$1"
+}
+write_layouts "$runaways"
+write_layouts "$cwork"
+# The toyc layout with a Lua verifier that never returns.
+vline=$(grep -n '^verifier { name = "operand-defs", check = function(snap)$' \
+	"$LAYOUT" | cut -d: -f1)
+sed "${vline}a\\  while true do end" "$LAYOUT" >"$TMP/lay/verifyloop.lua"
+
+# load_session DBG LOG LIST SECS: DBG at toyc's first boundary, with the
+# toyc layout loaded, then each layout of LIST loaded between two time
+# stamps, then `ir-layout show` and an ir-dump to $TMP/after-DBG.ir, then
+# ir-verify with a runaway verifier between two more; bounded to SECS
+# seconds. Returns the session's status (124: killed by
+# the watchdog).
+load_session() {
+	local dbg=$1 log=$2 list=$3 secs=$4 name _ args=() cmds=$TMP/$1.cmds
+	if [ "$dbg" = GDB ]; then
+		args=(-ex "ir-layout load $LAYOUT" -ex 'break pm_run_pass' -ex run)
+		while IFS='|' read -r name _; do
+			args+=(-ex "$STAMP_GDB" -ex "ir-layout load $TMP/lay/$name.lua"
+			       -ex "$STAMP_GDB")
+		done <<<"$list"
+		args+=(-ex 'ir-layout show'
+		       -ex "ir-dump -f text -o $TMP/after-$dbg.ir m"
+		       -ex "ir-layout load $TMP/lay/verifyloop.lua"
+		       -ex "$STAMP_GDB" -ex 'ir-verify' -ex "$STAMP_GDB"
+		       -ex 'echo @@END\n')
+		GDB_TIMEOUT=60 bounded "$secs" run_gdb "$log" "${args[@]}" \
+			--args "$TOYC" -o /dev/null "$DEMO"
+	else
+		{
+			echo "plugin load $PLUGIN"
+			echo "ir-layout load $LAYOUT"
+			echo 'breakpoint set -n pm_run_pass'
+			echo run
+			while IFS='|' read -r name _; do
+				echo "$STAMP_LLDB"
+				echo "ir-layout load $TMP/lay/$name.lua"
+				echo "$STAMP_LLDB"
+			done <<<"$list"
+			echo 'ir-layout show'
+			echo "ir-dump -f text -o $TMP/after-$dbg.ir m"
+			echo "ir-layout load $TMP/lay/verifyloop.lua"
+			echo "$STAMP_LLDB"
+			echo 'ir-verify'
+			echo "$STAMP_LLDB"
+			echo 'platform shell echo @@END'
+			echo kill
+		} >"$cmds"
+		bounded "$secs" lldb_session "$log" "$cmds" \
+			-- "$TOYC" -o /dev/null "$DEMO"
+	fi
+}
+
+# check_loads DBG LOG LIST: the errors and times of a load_session. The
+# bound is on the CPU time the debugger spent, which a busy machine does
+# not inflate; the wall time is printed beside it.
+check_loads() {
+	local dbg=$1 log=$2 list=$3 name what body msg i=0 wall cpu
+	mapfile -t times < <(elapsed "$log")
+	while IFS='|' read -r name what body msg; do
+		bad "a layout with $what ($dbg)"
+		read -r wall cpu <<<"${times[$i]:-}"
+		i=$((i + 1))
+		figure "$dbg: $what stopped after ${cpu:-(never)} s CPU, ${wall:-(never)} s wall"
+		check "$dbg: $what: FILE:LINE error saying why" \
+			grep -qE "^(error: )?$TMP/lay/$name\.lua:2: .*$msg" "$log"
+		check "$dbg: $what: stopped in ${cpu:-(never)} s CPU (< 3 s)" \
+			fits "$cpu" 3
+	done <<<"$list"
+}
+
+for dbg in GDB LLDB; do
+	log=$TMP/load-$dbg.log
+	load_session $dbg "$log" "$runaways" 60
+	check_eq "$dbg: the session survived every runaway layout" 0 "$?"
+	check_loads $dbg "$log" "$runaways"
+	check "$dbg: the toyc layout is still the one loaded" \
+		grep -q "^layout toyc (.*toyc.lua), root Module" "$log"
+	check_files_eq "$dbg: and the next ir-dump works with it" \
+		"$TMP/first.ir" "$TMP/after-$dbg.ir"
+	bad "a Lua verifier that never returns ($dbg)"
+	# the pair of time stamps after those of the runaway layouts
+	n=$(( $(wc -l <<<"$runaways") + 1 ))
+	read -r wall cpu <<<"$(elapsed "$log" | sed -n "${n}p")"
+	figure "$dbg: ir-verify with a runaway verifier returned after ${cpu:-(never)} s CPU, ${wall:-(never)} s wall"
+	check "$dbg: ir-verify with a runaway verifier: stopped in ${cpu:-(never)} s CPU (< 3 s)" \
+		fits "$cpu" 3
+	check "$dbg: ... saying which verifier could not run, with FILE:LINE" \
+		grep -qE "^verifier operand-defs: could not run: $TMP/lay/verifyloop\.lua:$((vline + 1)): instruction budget" \
+		"$log"
+	check "$dbg: ... and not calling the IR clean" \
+		grep -qE "^ir-verify: pass 'constfold', Module at 0x[0-9a-f]+: no problem found, but a verifier could not run$" \
+		"$log"
+
+	log=$TMP/cwork-$dbg.log
+	rm -f "$TMP/after-$dbg.ir"
+	load_session $dbg "$log" "$cwork" 6
+	check_eq "$dbg: the session survived C work behind cheap instructions" \
+		0 "$?"
+	check_loads $dbg "$log" "$cwork"
+	check_files_eq "$dbg: and the next ir-dump works with the toyc layout" \
+		"$TMP/first.ir" "$TMP/after-$dbg.ir"
+done
+
+# --- a computed field that never returns, at walk time --------------------
+# The toyc layout plus a field computed for every instruction by a
+# function that loops: one budget per call would be one per node of the
+# module, thousands of seconds on the demo's.
+idline=$(grep -n '^    id *= scalar "id",$' "$LAYOUT" | cut -d: -f1)
+sed "${idline}a\\    spin = computed(function(node) while true do end end)," \
+	"$LAYOUT" >"$TMP/lay/spin.lua"
+bad "a computed field that loops forever, walked over the demo (GDB)"
+GDB_TIMEOUT=60 bounded 6 run_gdb "$TMP/spin.log" \
+	-ex "ir-layout load $TMP/lay/spin.lua" -ex 'break pm_run_pass' \
+	-ex run -ex "$STAMP_GDB" -ex "ir-dump -f both -o $TMP/spin.ir m" \
+	-ex "$STAMP_GDB" -ex "ir-layout load $LAYOUT" \
+	-ex "ir-dump -f text -o $TMP/after-spin.ir m" -ex 'echo @@END\n' \
+	--args "$TOYC" -o /dev/null "$DEMO"
+check_eq "GDB: the session survived a runaway computed field" 0 "$?"
+read -r wall cpu <<<"$(elapsed "$TMP/spin.log")"
+figure "GDB: ir-dump with a runaway computed field returned after ${cpu:-(never)} s CPU, ${wall:-(never)} s wall"
+check "GDB: that ir-dump returned in ${cpu:-(never)} s CPU (< 3 s)" \
+	fits "$cpu" 3
+check "GDB: with walk errors naming the layout's FILE:LINE" \
+	grep -qE "walk error: .*spin\.lua:$((idline + 1)): instruction budget" \
+	"$TMP/spin.log"
+check "GDB: and a snapshot that validates" "$IRSNAP" validate "$TMP/spin.ir.json"
+check_files_eq "GDB: the next layout and ir-dump work" \
+	"$TMP/first.ir" "$TMP/after-spin.ir"
+
+# --- the debuggee killed while irsnap walks it ----------------------------
+"$TOYC" --gen=2000000 -o "$TMP/huge.ir"
+
+# killer OUT: once ir-dump's temporary file for OUT appears, waits 0.2 s
+# and kills toyc (found among this script's processes) with SIGKILL.
+killer() {
+	local pid
+	wait_for 60 compgen -G "$1.tmp.*" >/dev/null || return
+	nap 0.2
+	pid=$(pid_named $$ toyc) && kill -9 "$pid"
+	echo "$(now_us) $pid" >"$1.killed"
+}
+
+for dbg in GDB LLDB; do
+	out=$TMP/huge-$dbg.ir
+	log=$TMP/huge-$dbg.log
+	bad "the debuggee SIGKILLed mid-walk ($dbg)"
+	killer "$out" &
+	kpid=$!
+	t0=$(now_us)
+	if [ $dbg = GDB ]; then
+		GDB_TIMEOUT=90 bounded 60 run_gdb "$log" \
+			-ex "ir-layout load $LAYOUT" -ex 'break pm_run_pass' \
+			-ex run -ex "$STAMP_GDB" -ex "ir-dump -f both -o $out m" \
+			-ex "$STAMP_GDB" -ex 'ir-status' \
+			-ex "ir-dump -f text -o $out.next m" -ex 'echo @@END\n' \
+			--args "$TOYC" -o /dev/null "$TMP/huge.ir"
+	else
+		cat >"$TMP/huge.cmds" <<-EOF
+		plugin load $PLUGIN
+		ir-layout load $LAYOUT
+		breakpoint set -n pm_run_pass
+		run
+		$STAMP_LLDB
+		ir-dump -f both -o $out m
+		$STAMP_LLDB
+		ir-status
+		ir-dump -f text -o $out.next m
+		platform shell echo @@END
+		EOF
+		LLDB_TIMEOUT=90 bounded 60 lldb_session "$log" "$TMP/huge.cmds" \
+			-- "$TOYC" -o /dev/null "$TMP/huge.ir"
+	fi
+	status=$?
+	total=$(( ($(now_us) - t0) / 1000 ))
+	wait "$kpid"
+	check_eq "$dbg: the session finished on its own (in $total ms)" 0 "$status"
+	secs=$(elapsed "$log" | cut -d' ' -f1)
+	killed_at=0
+	[ -s "$out.killed" ] && read -r killed_at _ <"$out.killed"
+	began=$(grep -m1 '^T[0-9]' "$log" | cut -d' ' -f1 | tr -d T)
+	into=$(awk -v k="$killed_at" -v b="$began" \
+		'BEGIN { printf "%.3f", k / 1e6 - b }')
+	figure "$dbg: toyc killed $into s into ir-dump of 2M instructions, which returned after ${secs:-(never)} s"
+	check "$dbg: toyc was killed while ir-dump walked it ($into s of ${secs:-?} s)" \
+		awk -v i="$into" -v s="${secs:-0}" 'BEGIN { exit !(i > 0 && i < s) }'
+	check "$dbg: that ir-dump returned within 10 s (${secs:-never})" \
+		fits "$secs" 10
+	if [ -e "$out.json" ]; then
+		check "$dbg: it wrote a snapshot with walk errors recorded" \
+			grep -qE "^ir-dump: Module at 0x[0-9a-f]+: [0-9]+ nodes, [0-9]+ bytes read, [1-9][0-9]* walk errors" "$log"
+		check "$dbg: ... which validates" "$IRSNAP" validate "$out.json"
+	else
+		check "$dbg: it gave one error line, and no file" \
+			grep -qE "^(error: )?ir-dump: " "$log"
+	fi
+	no_tmp=$(compgen -G "$out*.tmp.*" | wc -l)
+	check_eq "$dbg: no temporary file left behind" 0 "$no_tmp"
+	check "$dbg: ir-status still answers" grep -q "^layout 'toyc' (" "$log"
+	check "$dbg: the next ir-dump says the process is gone, in one line" \
+		grep -qE "^(error: )?ir-dump: .*(process [0-9]+ has exited|no process)" \
+		"$log"
+	check "$dbg: ... and the session ran to its last command" \
+		grep -q '^@@END' "$log"
+done
+
+bad_summary
+done_testing

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# kill -9 of GDB, and of LLDB, at random moments of `ir-trace on` over
+# toyc's whole pipeline on a generated module: each time the run directory
+# validates, it lists every snapshot that was complete before the kill,
+# and each snapshot it lists is exactly toyc's own dump of that pass (no
+# temporary file counted as a snapshot).
+# FAULT_SEED=N repeats the moments of an earlier run (the log names it).
+source "$(dirname "$0")/../lib.sh"
+source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+source "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/robust/robust_lib.sh"
+
+seed=${FAULT_SEED:-$RANDOM}
+RANDOM=$seed
+echo "# kill moments drawn from seed $seed (FAULT_SEED=$seed repeats them)"
+
+# Big enough for a trace to take a while, small enough for validating
+# seven runs of 20 snapshots (their JSON is most of it) to stay quick.
+# 12000: big enough that a trace outlasts the kill now that dumps are fast.
+"$TOYC" --gen=12000 -o "$TMP/big.ir"
+"$TOYC" --print-before-all --print-after-all -o /dev/null "$TMP/big.ir" \
+	2>"$TMP/ref.err"
+split_dumps "$TMP/ref.err" "$TMP/ref"
+npass=$(find "$TMP/ref" -name '*.after.ir' | wc -l)
+check_eq "toyc ran its ten passes on the generated module, dumping each" \
+	10 "$npass"
+nsnap=$((2 * npass))
+
+# nfinal ROOT N: true when ROOT's run holds N snapshot texts under their
+# final names.
+nfinal() {
+	local files=("$1"/latest/snapshots/*.ir)
+	[ -e "${files[0]}" ] && [ "${#files[@]}" -ge "$2" ]
+}
+
+# kill_once DEBUGGER ROOT: traces big.ir under DEBUGGER (gdb or lldb)
+# into ROOT, and once the K-th snapshot text is in place (K random, before
+# the last few), waits a random 0-9 ms and kills the debugger with
+# SIGKILL; then kills what it left running. Sets `run` to the run
+# directory, `k` to K and `ms`.
+kill_once() {
+	local dbg=$1 root=$2 bg dpid procs comm=gdb
+	[ "$dbg" = lldb ] && comm=$(basename "$LLDB_BIN")
+	k=$((1 + RANDOM % (nsnap - 3)))
+	ms=$((RANDOM % 10))
+	if [ "$dbg" = gdb ]; then
+		IRSNAP_DIR=$root run_gdb "$root.log" \
+			-ex "ir-layout load $LAYOUT" -ex 'ir-trace on' -ex run \
+			--args "$TOYC" -o /dev/null "$TMP/big.ir" 2>/dev/null &
+	else
+		RUNS=$root lldb_batch "$root.log" -o 'ir-trace on' -o run \
+			-- "$TOYC" -o /dev/null "$TMP/big.ir" 2>/dev/null &
+	fi
+	bg=$!
+	# The debugger and its processes are known once tracing began, so
+	# the kill itself starts no process: it follows the K-th file closely.
+	# Niced, they leave the CPU to this script when both want it.
+	wait_for 30 nfinal "$root" 1
+	dpid=$(pid_named "$bg" "$comm")
+	procs=$(tree "${dpid:-$bg}")
+	# shellcheck disable=SC2046 # one pid a word
+	renice -n 19 -p $(cut -d' ' -f1 <<<"$procs") >/dev/null
+	wait_for 30 nfinal "$root" "$k" ||
+		echo "# snapshot $k never appeared; killing anyway"
+	nap "$(printf '0.%03d' "$ms")"
+	kill -9 "${dpid:-$bg}"
+	wait "$bg"
+	# shellcheck disable=SC2086 # pid/command pairs
+	reap $procs
+	run=$(readlink -f "$root/latest")
+}
+
+# kill_mid_trace DEBUGGER LABEL: kill_once until the kill lands before the
+# trace ends (on a busy machine the trace may win the race; that moment
+# tests nothing), at most five times.
+kill_mid_trace() {
+	local dbg=$1 label=$2 try
+	for try in 1 2 3 4 5; do
+		kill_once "$dbg" "$TMP/$label.$try"
+		echo "# $label: $dbg killed $ms ms after snapshot $k of $nsnap was in place"
+		grep -q '"status": "running"' "$run/manifest.json" && return
+		echo "# $label: the trace had ended first; another moment"
+	done
+}
+
+# check_killed_run LABEL: what a user checks in the directory of a run
+# whose debugger was killed.
+check_killed_run() {
+	local label=$1 n
+	check "$label: irsnap validate accepts the run directory" \
+		"$IRSNAP" validate "$run"
+	check_eq "$label: the manifest says the run never finished" running \
+		"$(json_get "$run/manifest.json" 'd["status"]')"
+	n=$(nevents "$run")
+	check "$label: it lists every snapshot complete before the kill ($n >= $((k - 1)))" \
+		test "$n" -ge $((k - 1))
+	check_eq "$label: each one listed is toyc's own dump of that pass" "" \
+		"$(snapshot_problems "$run" "$TMP/ref")"
+	check "$label: irsnap show reads it" "$IRSNAP" show "$run"
+	ntmp=$(ntemp "$run")
+	echo "# $label: $n events listed, $ntmp temporary files left"
+	[ "$ntmp" -eq 0 ] || midwrite=$((midwrite + 1))
+}
+
+midwrite=0
+
+for i in 1 2 3 4; do
+	bad "kill -9 of GDB mid-trace"
+	kill_mid_trace gdb "gdb-kill$i"
+	check_killed_run "GDB kill #$i"
+done
+for i in 1 2 3; do
+	bad "kill -9 of LLDB mid-trace"
+	kill_mid_trace lldb "lldb-kill$i"
+	check_killed_run "LLDB kill #$i"
+done
+
+figure "$midwrite of 7 kills landed in the middle of writing a file (a temporary file left, named by nothing)"
+bad_summary
+done_testing
