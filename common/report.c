@@ -57,7 +57,7 @@ load_json(const struct run *r, const char *rel, json_t **ret)
 	char *path = run_path(r, rel);
 	if (!path)
 		return &irs_enomem;
-	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
 	struct irs_error *err = NULL;
 	if (!j && json_error_code(&je) == json_error_cannot_open_file)
 		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s", path,
@@ -172,7 +172,8 @@ collect_rows(struct run *r)
 		if (cpu > r->max_cpu)
 			r->max_cpu = cpu;
 	}
-	qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
+	if (r->nrows)	// qsort(NULL, 0) is undefined: a run may have no event
+		qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
 	return NULL;
 }
 

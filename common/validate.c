@@ -88,7 +88,9 @@ load(struct check *c, const char *file, bool hard, json_t **ret)
 		irs_error_destroy(err);
 		return NULL;
 	}
-	*ret = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	// JSON_ALLOW_NUL: strings read from debuggee memory may hold NUL bytes,
+	// which the walker writes as \u0000, valid JSON.
+	*ret = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
 	free(text);
 	if (!*ret)
 		problem(c, file, "invalid JSON at line %d, column %d: %s",

@@ -223,6 +223,16 @@ irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 	struct irs_lua *x = w->lo->lua;
 	lua_State *L = irs_lua_state(x);
 	struct lcall c = { w, f, ref, want_string };
+	// A function that ran out of its budget once would do it again on
+	// every node (thousands of budgets): once one has, no more Lua runs
+	// in this walk; nor once the walk's calls used their shared budget.
+	if (w->lua_spent) {
+		irs_walk_error(w, via, f->addr, "%s:%u: not run: the layout's "
+			       "Lua ran out of its instruction budget earlier "
+			       "in this walk", irs_lua_file(x),
+			       via ? via->line : 0);
+		return false;
+	}
 	// a Lua error may leave frames pushed: put the walk back as it was
 	uint32_t depth = w->depth, detached = w->detached;
 	uint32_t node_frame = w->node_frame;
@@ -230,6 +240,9 @@ irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 	lua_pushcfunction(L, l_call);
 	lua_pushlightuserdata(L, &c);
 	struct irs_error *err = irs_lua_pcall(x, 1, 1);
+	w->lua_steps += irs_lua_steps_used(x);
+	if ((err && irs_lua_ran_out(x)) || w->lua_steps > IRS_WALK_LUA_STEPS)
+		w->lua_spent = true;
 	w->depth = depth;
 	w->detached = detached;
 	w->node_frame = node_frame;

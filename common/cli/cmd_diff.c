@@ -72,7 +72,7 @@ load_graph(struct side *s)
 	struct irs_error *err = irs_file_read(s->json_path, &text, &len);
 	if (err)
 		return err;
-	s->graph = json_loadb(text, len, 0, &je);
+	s->graph = json_loadb(text, len, JSON_ALLOW_NUL, &je);
 	free(text);
 	if (!s->graph)
 		return irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s",

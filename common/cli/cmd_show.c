@@ -32,7 +32,7 @@ load(const char *path, json_t **ret)
 	struct irs_error *err = irs_file_read(path, &text, &len);
 	if (err)
 		return err;
-	json_t *doc = json_loadb(text, len, 0, &je);
+	json_t *doc = json_loadb(text, len, JSON_ALLOW_NUL, &je);
 	free(text);
 	if (!json_is_object(doc)) {
 		json_decref(doc);

@@ -1,0 +1,163 @@
+// The layout loader and compiler over fuzzed Lua source: irs_layout_create()
+// against debug info for toyc's IR and the kitchen IR (harness.h); when the
+// layout compiles, everything a front end asks of it (describe, boundaries,
+// verifiers) and a walk of real IR built in this process (a toyc module
+// parsed by toyc, the kitchen IR), text and JSON, plus its Lua verifiers.
+// Budgets are lowered so a runaway layout costs milliseconds.
+// Oracles: no crash, hang or leak; a rejected layout is one error that
+// names the file ("fuzz.lua..."); a walk's JSON is a valid snapshot.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "harness.h"
+#include "layout_internal.h"
+#include "session.h"
+#include "toyc.h"
+#include "toyc_fake.h"
+
+static struct {
+	struct fake_target ft;
+	Module *m;
+	KRoot *k;
+} g;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_init();
+	irs_lua_default_budgets(16 << 20, 1000000);
+	fake_target_init(&g.ft);
+	toyc_fake_register(&g.ft);
+	fz_kitchen_register(&g.ft);
+	size_t len;
+	char *text = fz_read(fz_source_path("tests/toyc/cases/pass-cse.ir"),
+			     &len);
+	g.m = toyc_parse("pass-cse.ir", text, len, stderr);
+	free(text);
+	if (!g.m)
+		fz_fail("toyc cannot parse pass-cse.ir");
+	g.k = fz_kitchen_build(0);
+	return 0;
+}
+
+static void
+check_json(const char *json, size_t len)
+{
+	json_t *doc = json_loadb(json, len, JSON_ALLOW_NUL, NULL);
+	if (!doc)
+		fz_fail("the snapshot JSON does not parse:\n%.*s",
+			(int)(len < 4000 ? len : 4000), json);
+	struct irs_buf out;
+	uint32_t n = 0;
+	irs_buf_init(&out);
+	struct irs_error *err = irs_schema_validate("irsnap.snapshot/1", doc,
+						    "snapshot", &out, &n);
+	if (err)
+		fz_fail("schema: %s", err->message);
+	if (n)
+		fz_fail("the snapshot JSON is not a valid irsnap.snapshot/1:\n"
+			"%s", out.data);
+	irs_buf_deinit(&out);
+	json_decref(doc);
+}
+
+static void
+walk(const struct irs_layout *lo, uint64_t root, const char *type)
+{
+	struct irs_limits limits;
+	fz_limits(&limits);
+	limits.max_nodes = 2000;
+	limits.max_bytes = 1 << 20;
+	char *text = NULL, *json = NULL;
+	size_t tlen = 0, jlen = 0;
+	FILE *tf = open_memstream(&text, &tlen);
+	FILE *jf = open_memstream(&json, &jlen);
+	if (!tf || !jf)
+		fz_fail("open_memstream");
+	struct irs_snapshot *snap = NULL;
+	struct irs_error *err = irs_snapshot_stream(lo, fake_memory(&g.ft),
+						    root, type, &limits, tf,
+						    jf, "fuzz.ir", &snap);
+	fclose(tf);
+	fclose(jf);
+	if (!err) {
+		check_json(json, jlen);
+		irs_snapshot_destroy(snap);
+	}
+	irs_error_destroy(err);
+	free(text);
+	free(json);
+
+	char *problems = NULL;
+	uint32_t count;
+	err = irs_layout_verify(lo, fake_memory(&g.ft), root, type,
+				&problems, &count);
+	irs_error_destroy(err);
+	irs_free(problems);
+}
+
+static void
+ask(const struct irs_layout *lo)
+{
+	char *desc = NULL;
+	struct irs_error *err = irs_layout_describe(lo, &desc);
+	irs_error_destroy(err);
+	irs_free(desc);
+	if (!irs_layout_name(lo) || !irs_layout_root_type(lo))
+		fz_fail("a layout without a name or root type");
+	for (uint32_t i = 0; i < irs_layout_ntypes(lo); i++)
+		if (!irs_layout_type_name(lo, i))
+			fz_fail("type %u has no name", i);
+	for (uint32_t i = 0; i < irs_layout_nboundaries(lo); i++) {
+		struct irs_boundary_info b;
+		if ((err = irs_layout_boundary(lo, i, &b)))
+			fz_fail("boundary %u: %s", i, err->message);
+		if (!b.function || !b.ir_expr)
+			fz_fail("boundary %u lacks a function or ir", i);
+	}
+	for (uint32_t i = 0; i < irs_layout_nverifiers(lo); i++) {
+		struct irs_verifier_info v;
+		if ((err = irs_layout_verifier(lo, i, &v)))
+			fz_fail("verifier %u: %s", i, err->message);
+		if (!v.name)
+			fz_fail("verifier %u has no name", i);
+	}
+	(void)irs_layout_rerun(lo);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct irs_layout *lo;
+	struct irs_error *err = irs_layout_create((const char *)data, size,
+						  "fuzz.lua", &g.ft.target,
+						  &lo);
+	if (getenv("IRSNAP_FUZZ_VERBOSE"))	// when replaying seeds by hand
+		fprintf(stderr, "fuzz.lua: %s\n", err ? err->message
+			: "compiles");
+	if (err) {
+		if (err->code != IRS_ERROR_NOMEM &&
+		    strncmp(err->message, "fuzz.lua", 8))
+			fz_fail("the error does not name the layout file: %s",
+				err->message);
+		irs_error_destroy(err);
+		return 0;
+	}
+	ask(lo);
+	if (irs_layout_find_type(lo, "Module"))
+		walk(lo, (uintptr_t)g.m, "Module");
+	if (irs_layout_find_type(lo, "KRoot"))
+		walk(lo, (uintptr_t)g.k, "KRoot");
+	else if (!irs_layout_find_type(lo, "Module"))
+		walk(lo, (uintptr_t)g.k, NULL);
+	irs_layout_destroy(lo);
+	return 0;
+}
