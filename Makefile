@@ -29,8 +29,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden \
-	     -D_GNU_SOURCE -DIRS_BUILDING_LIB -Icommon $(PKG_CFLAGS) \
-	     
+	     -D_GNU_SOURCE -DIRS_BUILDING_LIB -Icommon $(PKG_CFLAGS)
 
 LIB_SRC   = $(wildcard common/*.c)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
