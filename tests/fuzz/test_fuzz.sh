@@ -15,8 +15,8 @@ if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
 	done_testing
 	exit 1
 fi
-if ! make --no-print-directory -s -C "$IRSNAP_ROOT" BUILD="$BUILD" \
-		fuzz-build >"$TMP/build.log" 2>&1; then
+if ! make --no-print-directory -s -j"$(nproc)" -C "$IRSNAP_ROOT" \
+		BUILD="$BUILD" fuzz-build >"$TMP/build.log" 2>&1; then
 	not_ok "the fuzz targets build" "$(grep -E 'error|Error' "$TMP/build.log" | head -5)"
 	done_testing
 	exit 1
