@@ -1,6 +1,8 @@
 // Shared pieces of the fuzz targets; see harness.h.
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,26 @@ remove_scratch(void)
 		fz_rmtree(scratch);
 }
 
+// Removes the scratch directories of fuzz processes that are gone: a
+// crash, a timeout or libFuzzer's fork mode ends them without atexit().
+static void
+sweep(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int pid;
+		char path[512];
+		if (sscanf(e->d_name, "irsnap-fuzz-%d.", &pid) != 1 ||
+		    pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		fz_rmtree(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 const char *
 fz_scratch(void)
 {
@@ -87,7 +109,9 @@ fz_scratch(void)
 	// tmpfs when there is one: the targets write a file per input
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm"
 		: getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	snprintf(scratch, sizeof(scratch), "%s/irsnap-fuzz.XXXXXX", base);
+	sweep(base);
+	snprintf(scratch, sizeof(scratch), "%s/irsnap-fuzz-%d.XXXXXX", base,
+		 (int)getpid());
 	if (!mkdtemp(scratch))
 		fz_fail("mkdtemp %s: %s", scratch, strerror(errno));
 	atexit(remove_scratch);
