@@ -1,6 +1,7 @@
 // Files written atomically (temporary name, then rename) so that killing the
 // debugger at any moment leaves either the old file or the new one.
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,65 @@ irs_atomic_commit(struct irs_atomic_file *af)
 		unlink(af->tmp);
 	}
 	atomic_free(af);
+	return err;
+}
+
+// Copies @p in's bytes from its current offset to the end into @p out.
+static int
+copy_fd(int in, int out)
+{
+	for (;;) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+		if (n > 0)
+			continue;
+		if (n == 0)
+			return 0;
+		if (errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+		    errno != EOPNOTSUPP)
+			return -1;
+		break;		// not between these files: copy by hand
+	}
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno != EINTR)
+				return -1;
+			done += w > 0 ? w : 0;
+		}
+	}
+}
+
+struct irs_error *
+irs_atomic_append_file(struct irs_atomic_file *af, const char *src,
+		       uint64_t offset)
+{
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return irs_error_format(IRS_ERROR_IO, "%s: cannot open: %s",
+					src, strerror(errno));
+	struct irs_error *err = NULL;
+	if (fflush(af->fp) != 0)
+		err = irs_error_format(IRS_ERROR_IO, "%s: write failed: %s",
+				       af->path, strerror(errno));
+	else if (lseek(in, (off_t)offset, SEEK_SET) < 0)
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot seek to %llu: "
+				       "%s", src, (unsigned long long)offset,
+				       strerror(errno));
+	// The stream's buffer is empty: write behind it, then move it on.
+	else if (copy_fd(in, fileno(af->fp)) != 0 ||
+		 fseeko(af->fp, 0, SEEK_END) != 0)
+		err = irs_error_format(IRS_ERROR_IO, "%s: copying %s failed: %s",
+				       af->path, src, strerror(errno));
+	close(in);
 	return err;
 }
 

@@ -49,6 +49,13 @@ struct irs_error *irs_atomic_open(struct irs_atomic_file *af, const char *path);
 struct irs_error *irs_atomic_commit(struct irs_atomic_file *af);
 /** Closes and removes the temporary file; the final path is untouched. */
 void irs_atomic_abort(struct irs_atomic_file *af);
+/**
+ * Appends the bytes of file @p src from @p offset to its end to @p af, in
+ * the kernel where it can (copy_file_range). Errors name @p src or the
+ * file being written.
+ */
+struct irs_error *irs_atomic_append_file(struct irs_atomic_file *af,
+					 const char *src, uint64_t offset);
 /** Writes @p len bytes to @p path atomically. */
 struct irs_error *irs_file_write(const char *path, const void *data,
 				 size_t len);

@@ -559,6 +559,7 @@ compile_text(struct irs_cc *c, struct ltype *t, int spec, const char *key,
 	if (ty == LUA_TFUNCTION) {
 		tx->kind = TX_LUA;
 		tx->fn = luaL_ref(L, LUA_REGISTRYINDEX);
+		c->lo->walk_lua = true;
 		return;
 	}
 	if (ty != LUA_TTABLE)

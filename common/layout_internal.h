@@ -223,6 +223,9 @@ struct irs_layout {
 	const char *rerun;
 	const struct irs_target *target;
 	struct irs_lua *lua;		/* mutable even in a const layout */
+	bool walk_lua;			/* a text or field is a Lua function:
+					   a walk may depend on Lua state,
+					   not only on memory */
 	void *allocs;			/* every schema allocation */
 };
 
@@ -248,7 +251,7 @@ bool irs_lenum_value(const struct lenum *en, const char *name,
 
 /** Budgets of a layout's Lua state. */
 enum {
-	IRS_LUA_MEM_LIMIT = 64 << 20,		/* bytes */
+	IRS_LUA_MEM_LIMIT = 32 << 20,		/* bytes, as malloc counts them */
 	IRS_LUA_STEP_LIMIT = 100000000,	/* VM instructions per call */
 };
 
@@ -1015,5 +1018,18 @@ struct irs_error *irs_snapshot_stream(const struct irs_layout *lo,
 struct irs_error *irs_layout_type_for(const struct irs_layout *lo,
 				      const char *name,
 				      const struct ltype **ret);
+/**
+ * Writes a snapshot of @p root as @p type, to @p text_path and/or
+ * @p json_path, as a copy of an earlier one's files @p from_text and
+ * @p from_json (each present when its new path is): for a walk that
+ * would read the same bytes. The JSON's text_file names the new text file.
+ * IRS_ERROR_FORMAT when @p from_json does not begin as that walk's would
+ * (then nothing is written).
+ */
+struct irs_error *irs_snapshot_copy(const struct irs_layout *lo, uint64_t root,
+				    const char *type, const char *from_text,
+				    const char *from_json,
+				    const char *text_path,
+				    const char *json_path);
 
 #endif

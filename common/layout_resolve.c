@@ -707,6 +707,7 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		f->kind = LK_COMPUTED;
 		lua_getfield(L, idx, "fn");
 		f->fn = luaL_ref(L, LUA_REGISTRYINDEX);
+		c->lo->walk_lua = true;
 	} else {
 		compile_scalar(c, owner, kind, idx, line, qual, f);
 	}

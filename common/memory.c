@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <xxhash.h>
+
 #include "memory.h"
 
 enum {
@@ -63,6 +65,8 @@ struct irs_memory {
 	char *reasons[NREASONS];
 	uint32_t nreasons;
 	bool debug;
+	struct irs_mem_print *rec;	// recording into, or NULL
+	XXH3_state_t *rec_hash;		// for fills, made on first use
 	struct irs_memory_stats stats;
 };
 
@@ -212,6 +216,79 @@ intern_reason(struct irs_memory *mem, const char *why)
 
 /* }=========== */
 
+/* {=========== recording (memory.h, "What a walk read") ================= */
+
+static void cache_reset(struct irs_memory *mem);
+
+void
+irs_mem_print_deinit(struct irs_mem_print *p)
+{
+	free(p->ranges);
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+record(struct irs_memory *mem, uint64_t addr, uint64_t len, uint64_t valid,
+       uint64_t hash)
+{
+	struct irs_mem_print *p = mem->rec;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		struct irs_mem_range *r = realloc(p->ranges, cap * sizeof(*r));
+		if (!r) {
+			p->lost = true;
+			return;
+		}
+		p->ranges = r;
+		p->cap = cap;
+	}
+	p->ranges[p->n++] = (struct irs_mem_range){addr, len, valid, hash};
+}
+
+void
+irs_memory_record(struct irs_memory *mem, struct irs_mem_print *p)
+{
+	if (p)
+		cache_reset(mem);
+	mem->rec = p;
+}
+
+bool
+irs_memory_print_matches(struct irs_memory *mem,
+			 const struct irs_mem_print *p)
+{
+	if (!p || p->lost || !p->n)
+		return false;
+	uint64_t most = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->ranges[i].len > most)
+			most = p->ranges[i].len;
+	uint8_t *buf = malloc(most);
+	if (!buf)
+		return false;
+	bool same = true;
+	struct irs_mem_source *src = mem->src;
+	for (size_t i = 0; same && i < p->n; i++) {
+		const struct irs_mem_range *r = &p->ranges[i];
+		uint64_t done = 0;
+		struct irs_error *err = src->ops->read(src, r->addr, buf,
+						       r->len, &done);
+		if (!err)
+			done = r->len;
+		else if (err->code != IRS_ERROR_FAULT)
+			same = false;
+		irs_error_destroy(err);
+		if (done > r->len)
+			done = r->len;
+		same = same && done == r->valid &&
+		       XXH3_64bits(buf, done) == r->hash;
+	}
+	free(buf);
+	return same;
+}
+
+/* }=========== */
+
 /* {=========== filling ================================================== */
 
 // Reads @p n pages from @p start into pinned slots @p idx.
@@ -241,6 +318,26 @@ source_read(struct irs_memory *mem, uint64_t start, const uint32_t *idx,
 	return err;
 }
 
+// Records a fill of pinned slots @p idx, hashing the pages in order.
+static void
+record_fill(struct irs_memory *mem, uint64_t start, uint64_t len,
+	    uint64_t done, const uint32_t *idx)
+{
+	XXH3_state_t *st = mem->rec_hash;
+	if (!st && !(st = mem->rec_hash = XXH3_createState())) {
+		mem->rec->lost = true;
+		return;
+	}
+	XXH3_64bits_reset(st);
+	for (uint32_t k = 0; (uint64_t)k << IRS_PAGE_SHIFT < done; k++) {
+		uint64_t off = (uint64_t)k << IRS_PAGE_SHIFT;
+		XXH3_64bits_update(st, slot_data(mem, idx[k]),
+				   done - off < IRS_PAGE_SIZE ? done - off
+							      : IRS_PAGE_SIZE);
+	}
+	record(mem, start, len, done, XXH3_64bits_digest(st));
+}
+
 // Caches the @p n pages from @p start with one source call. On a short
 // read, the pages before the fault are cached whole, the faulting one with
 // its readable prefix (maybe none), and those after it are left unknown.
@@ -264,6 +361,8 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 	}
 	err = source_read(mem, start, idx, n, &done);
 	if (err && err->code != IRS_ERROR_FAULT) {
+		if (mem->rec)
+			mem->rec->lost = true;
 		for (k = 0; k < n; k++)
 			release_slot(mem, idx[k]);
 		return err;
@@ -272,6 +371,8 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 	if (!err || done > len)
 		done = len;
 	mem->stats.source_bytes += done;
+	if (mem->rec)
+		record_fill(mem, start, len, done, idx);
 	uint16_t reason = err ? intern_reason(mem, err->message) : NO_REASON;
 	irs_error_destroy(err);
 
@@ -365,13 +466,21 @@ read_direct(struct irs_memory *mem, uint64_t address, void *buf,
 						    count, &done);
 	if (!err) {
 		mem->stats.source_bytes += count;
+		if (mem->rec)
+			record(mem, address, count, count,
+			       XXH3_64bits(buf, count));
 		return NULL;
 	}
-	if (err->code != IRS_ERROR_FAULT)
+	if (err->code != IRS_ERROR_FAULT) {
+		if (mem->rec)
+			mem->rec->lost = true;
 		return err;
+	}
 	if (done > count)
 		done = count;
 	mem->stats.source_bytes += done;
+	if (mem->rec)
+		record(mem, address, count, done, XXH3_64bits(buf, done));
 	// Word it as the cache would, with the source's reason.
 	const char *why = err->message;
 	struct irs_error *f;
@@ -589,6 +698,7 @@ irs_memory_destroy(struct irs_memory *mem)
 	if (mem->debug)
 		debug_stats(mem, "destroyed");
 	cache_deinit(mem);
+	XXH3_freeState(mem->rec_hash);
 	mem->src->ops->destroy(mem->src);
 	free(mem);
 }

@@ -152,6 +152,44 @@ irs_memory_peek_page(struct irs_memory *mem, uint64_t address,
 	return NULL;
 }
 
+/*
+ * What a walk read, to tell later that nothing it saw has changed. While a
+ * cache records, every range it fills from its source (read-ahead
+ * included, so a superset of what the walk used) is kept with how many of
+ * its bytes were readable and a hash of them. Reading the ranges again
+ * and comparing is a few bulk reads, where walking again visits every
+ * node: a snapshot is a function of the layout, the root and these bytes.
+ */
+struct irs_mem_range {
+	uint64_t addr;
+	uint64_t len;		/* asked for */
+	uint64_t valid;		/* readable from addr, <= len */
+	uint64_t hash;		/* XXH3 of the valid bytes */
+};
+
+struct irs_mem_print {
+	struct irs_mem_range *ranges;	/* owned; free with _deinit */
+	size_t n, cap;
+	bool lost;		/* a range went unrecorded: matches nothing */
+};
+
+void irs_mem_print_deinit(struct irs_mem_print *p);
+
+/**
+ * Starts recording into @p p (appending; @p p is borrowed until the next
+ * call), or stops when @p p is NULL. Starting empties the cache, so every
+ * byte read from then on comes from a recorded fill.
+ */
+void irs_memory_record(struct irs_memory *mem, struct irs_mem_print *p);
+
+/**
+ * Whether every range of @p p reads the same now, through @p mem's source
+ * (not its cache): same readable length, same hash. False for a lost or
+ * empty print and on any error; never fails otherwise.
+ */
+bool irs_memory_print_matches(struct irs_memory *mem,
+			      const struct irs_mem_print *p);
+
 /* ---- mem_target.c: reads through the front end's callback -------------- */
 
 /** A source over @p t->read; @p t is borrowed and must outlive it. */

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layout_internal.h"
+#include "memory.h"
 #include "session.h"
 
 // Lines of passes `ir-status` shows; older ones are summed up in one line.
@@ -28,8 +30,24 @@ struct event {
 	json_t *before, *after;	// borrowed from the manifest's events
 };
 
+// The session's last walk: what it read and the files it wrote. A later
+// snapshot of the same root whose bytes all read the same is a copy of
+// those files, not a walk: between one pass's after and the next pass's
+// before, and across a pass that left the IR alone, nothing changes.
+struct last_walk {
+	bool valid;
+	uint64_t root;
+	char *type;		// NULL: the default
+	struct irs_mem_print print;
+	char *text, *json;	// its files, relative; NULL: format off
+	uint32_t seq;
+	const char *phase;	// static
+	struct irs_snapshot_stats st;
+};
+
 struct irs_session {
 	const struct irs_layout *lo;
+	struct last_walk last;
 	struct irs_session_config cfg;	// strings point into the copies:
 	char *debugger, *debuggee, *args, *layout_path;
 	char *dir;		// the run directory, absolute
@@ -138,6 +156,16 @@ irs_session_create(const struct irs_session_config *cfg,
 }
 
 static void
+last_forget(struct last_walk *l)
+{
+	free(l->type);
+	free(l->text);
+	free(l->json);
+	irs_mem_print_deinit(&l->print);
+	memset(l, 0, sizeof(*l));
+}
+
+static void
 event_deinit(struct event *ev)
 {
 	free(ev->pass);
@@ -154,6 +182,7 @@ irs_session_destroy(struct irs_session *s)
 	for (uint32_t i = 0; i < s->nevents; i++)
 		event_deinit(&s->events[i]);
 	free(s->events);
+	last_forget(&s->last);
 	irs_manifest_deinit(&s->man);
 	free(s->dir);
 	free(s->debugger);
@@ -236,6 +265,113 @@ snapshot(const struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	return err;
 }
 
+static bool
+same_type(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+// Whether a walk of @p root as @p type would write what the last one did:
+// the same bytes read the same, and the layout renders from memory alone.
+static bool
+unchanged(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+	  const char *type, const struct names *n)
+{
+	const struct last_walk *l = &s->last;
+	return l->valid && !s->lo->walk_lua && l->root == root &&
+	       same_type(l->type, type) && (!n->text || l->text) &&
+	       (!n->json || l->json) && irs_memory_print_matches(mem, &l->print);
+}
+
+// Copies the last walk's files to @p n; false (nothing written) when that
+// cannot be done, for a walk to do it instead.
+static bool
+copy_last(struct irs_session *s, uint64_t root, const char *type,
+	  const struct names *n)
+{
+	const struct last_walk *l = &s->last;
+	char *paths[4] = {
+		n->text ? irs_path_join(s->dir, l->text) : NULL,
+		n->json ? irs_path_join(s->dir, l->json) : NULL,
+		n->text ? irs_path_join(s->dir, n->text) : NULL,
+		n->json ? irs_path_join(s->dir, n->json) : NULL,
+	};
+	struct irs_error *err = NULL;
+	if ((n->text && (!paths[0] || !paths[2])) ||
+	    (n->json && (!paths[1] || !paths[3])))
+		err = &irs_enomem;
+	else
+		err = irs_snapshot_copy(s->lo, root, type, paths[0], paths[1],
+					paths[2], paths[3]);
+	if (err && irs_debug('S'))
+		fprintf(stderr, "irsnap: session: walking, not copying: %s\n",
+			err->message);
+	irs_error_destroy(err);
+	for (int i = 0; i < 4; i++)
+		free(paths[i]);
+	return !err;
+}
+
+// Records the walk that wrote @p n as the session's last.
+static void
+last_set(struct irs_session *s, uint64_t root, const char *type,
+	 const struct names *n, uint32_t seq, const char *phase,
+	 struct irs_mem_print *print, const struct irs_snapshot_stats *st)
+{
+	struct last_walk *l = &s->last;
+	last_forget(l);
+	l->print = *print;
+	memset(print, 0, sizeof(*print));
+	l->root = root;
+	l->seq = seq;
+	l->phase = phase;
+	l->st = *st;
+	l->valid = (!type || (l->type = strdup(type))) &&
+		   (!n->text || (l->text = strdup(n->text))) &&
+		   (!n->json || (l->json = strdup(n->json)));
+	if (!l->valid)
+		last_forget(l);
+}
+
+// The snapshot of a pass event into the files @p n names, with its stats
+// in *st: a copy of the last walk's files when nothing it read has
+// changed (*copied), else a walk that becomes the last.
+static struct irs_error *
+take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+     const char *type, const struct names *n, uint32_t seq,
+     const char *phase, struct irs_snapshot_stats *st, bool *copied)
+{
+	*copied = false;
+	if (unchanged(s, mem, root, type, n) && copy_last(s, root, type, n)) {
+		*st = s->last.st;
+		*copied = true;
+		return NULL;
+	}
+	struct irs_mem_print print = { 0 };
+	struct irs_snapshot *snap;
+	irs_memory_record(mem, &print);
+	struct irs_error *err = snapshot(s, mem, root, type, n, &snap);
+	irs_memory_record(mem, NULL);
+	if (err) {
+		irs_mem_print_deinit(&print);
+		last_forget(&s->last);
+		return err;
+	}
+	irs_snapshot_get_stats(snap, st);
+	irs_snapshot_destroy(snap);
+	last_set(s, root, type, n, seq, phase, &print, st);
+	irs_mem_print_deinit(&print);
+	return NULL;
+}
+
+// Names, in event @p j, the walk a copied snapshot repeats.
+static bool
+note_copy(const struct irs_session *s, json_t *j)
+{
+	return !json_object_set_new(j, "same_as", json_pack("{s:I, s:s}",
+		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
+}
+
 /* }==== Pass events ====================================================== */
 
 static struct event *
@@ -289,10 +425,10 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 			  uint32_t *seq_ret)
 {
 	struct irs_error *err;
-	struct irs_snapshot *snap = NULL;
 	struct irs_snapshot_stats st;
 	struct names n;
 	struct event ev = {0};
+	bool copied;
 
 	err = check_begin(s, mem, pass, root);
 	if (err)
@@ -306,14 +442,16 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto fail;
 	cpu_now(s, &ev.has_cpu0, &ev.cpu0);
-	err = snapshot(s, mem, root, type, &n, &snap);
+	err = take(s, mem, root, type, &n, ev.seq, "before", &st, &copied);
 	if (err)
 		goto fail_names;
-	irs_snapshot_get_stats(snap, &st);
-	irs_snapshot_destroy(snap);
 	memcpy(ev.hash, st.hash, sizeof(ev.hash));
 	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
 				       false, &st);
+	if (ev.before && copied && !note_copy(s, ev.before)) {
+		json_decref(ev.before);
+		ev.before = NULL;
+	}
 	if (!irs_manifest_push_event(&s->man, ev.before)) {
 		err = &irs_enomem;
 		goto fail_files;
@@ -373,10 +511,10 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 		     uint32_t seq)
 {
 	struct irs_error *err;
-	struct irs_snapshot *snap = NULL;
 	struct irs_snapshot_stats st;
 	struct names n;
 	struct event *ev = find_event(s, seq);
+	bool copied;
 
 	if (!ev || !ev->open)
 		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
@@ -394,12 +532,18 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 	err = names_init(&n, s, seq, ev->pass, "after");
 	if (err)
 		return err;
-	err = snapshot(s, mem, ev->root, ev->type, &n, &snap);
+	err = take(s, mem, ev->root, ev->type, &n, seq, "after", &st, &copied);
 	if (err)
 		goto out;
-	irs_snapshot_get_stats(snap, &st);
-	irs_snapshot_destroy(snap);
 	json_t *j = after_event(s, ev, &n, &st);
+	if (j && copied && !note_copy(s, j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	// Unchanged files deleted (--changed-only) were the last walk's own
+	// when it was walked: a later copy would find nothing to copy.
+	if (!copied && s->cfg.changed_only && !strcmp(st.hash, ev->hash))
+		last_forget(&s->last);
 	if (!irs_manifest_push_event(&s->man, j)) {
 		err = &irs_enomem;
 		names_unlink(s, &n);

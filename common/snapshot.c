@@ -44,40 +44,48 @@ put_buf(struct irs_sink *s, struct irs_buf *b)
 	irs_sink_put(s, b->data ? b->data : "", b->len);
 }
 
+// The JSON document up to its first node, into @p b.
+static void
+head_buf(struct irs_buf *b, const struct irs_layout *lo, const struct ltype *t,
+	 uint64_t root, const char *text_file)
+{
+	irs_json_lit(b, "{\"schema\":\"irsnap.snapshot/1\",\n\"layout\":");
+	irs_buf_json_string(b, lo->name, strlen(lo->name));
+	irs_json_lit(b, ",\n\"root\":{\"address\":");
+	irs_json_addr(b, root);
+	irs_json_lit(b, ",\"type\":");
+	irs_json_lit(b, t->json_name);
+	irs_json_lit(b, "},\n\"text_file\":");
+	if (text_file)
+		irs_buf_json_string(b, text_file, strlen(text_file));
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\n\"reduce\":{\"units\":[");
+	for (uint32_t i = 0; i < lo->nunits; i++) {
+		if (i)
+			irs_json_lit(b, ",");
+		irs_buf_json_string(b, lo->units[i], strlen(lo->units[i]));
+	}
+	irs_json_lit(b, "],\"defs\":");
+	if (lo->defs)
+		irs_buf_json_string(b, lo->defs, strlen(lo->defs));
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\"rerun\":");
+	if (lo->rerun)
+		irs_buf_json_string(b, lo->rerun, strlen(lo->rerun));
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, "},\n\"nodes\":[\n");
+}
+
 static void
 json_head(struct irs_sink *j, const struct irs_layout *lo,
 	  const struct ltype *t, uint64_t root, const char *text_file)
 {
 	struct irs_buf b;
 	irs_buf_init(&b);
-	irs_json_lit(&b, "{\"schema\":\"irsnap.snapshot/1\",\n\"layout\":");
-	irs_buf_json_string(&b, lo->name, strlen(lo->name));
-	irs_json_lit(&b, ",\n\"root\":{\"address\":");
-	irs_json_addr(&b, root);
-	irs_json_lit(&b, ",\"type\":");
-	irs_json_lit(&b, t->json_name);
-	irs_json_lit(&b, "},\n\"text_file\":");
-	if (text_file)
-		irs_buf_json_string(&b, text_file, strlen(text_file));
-	else
-		irs_json_lit(&b, "null");
-	irs_json_lit(&b, ",\n\"reduce\":{\"units\":[");
-	for (uint32_t i = 0; i < lo->nunits; i++) {
-		if (i)
-			irs_json_lit(&b, ",");
-		irs_buf_json_string(&b, lo->units[i], strlen(lo->units[i]));
-	}
-	irs_json_lit(&b, "],\"defs\":");
-	if (lo->defs)
-		irs_buf_json_string(&b, lo->defs, strlen(lo->defs));
-	else
-		irs_json_lit(&b, "null");
-	irs_json_lit(&b, ",\"rerun\":");
-	if (lo->rerun)
-		irs_buf_json_string(&b, lo->rerun, strlen(lo->rerun));
-	else
-		irs_json_lit(&b, "null");
-	irs_json_lit(&b, "},\n\"nodes\":[\n");
+	head_buf(&b, lo, t, root, text_file);
 	if (b.oom)
 		j->failed = true;
 	put_buf(j, &b);
@@ -339,4 +347,96 @@ const char *
 irs_snapshot_error(const struct irs_snapshot *snap, uint32_t i)
 {
 	return i < snap->nerrors ? snap->errors[i] : NULL;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	return base ? base + 1 : path;
+}
+
+// Whether file @p path begins with the @p n bytes at @p want.
+static struct irs_error *
+check_head(const char *path, const char *want, size_t n)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return irs_error_format(IRS_ERROR_IO, "%s: cannot open: %s",
+					path, strerror(errno));
+	char buf[4096];
+	size_t at = 0;
+	bool same = true;
+	while (same && at < n) {
+		size_t k = n - at < sizeof(buf) ? n - at : sizeof(buf);
+		same = fread(buf, 1, k, fp) == k && !memcmp(buf, want + at, k);
+		at += k;
+	}
+	fclose(fp);
+	if (!same)
+		return irs_error_format(IRS_ERROR_FORMAT, "%s: not the "
+					"snapshot expected", path);
+	return NULL;
+}
+
+static struct irs_error *
+copy_json(const struct irs_layout *lo, const struct ltype *t, uint64_t root,
+	  const char *from_text, const char *from_json, const char *text_path,
+	  const char *json_path, struct irs_atomic_file *jf)
+{
+	struct irs_error *err;
+	struct irs_buf old, head;
+	irs_buf_init(&old);
+	irs_buf_init(&head);
+	head_buf(&old, lo, t, root, base_name(from_text));
+	head_buf(&head, lo, t, root, base_name(text_path));
+	if (old.oom || head.oom)
+		err = &irs_enomem;
+	else if (!(err = check_head(from_json, old.data, old.len)) &&
+		 !(err = irs_atomic_open(jf, json_path))) {
+		if (fwrite(head.data, 1, head.len, jf->fp) != head.len)
+			err = irs_error_format(IRS_ERROR_IO, "%s: write "
+					       "failed: %s", json_path,
+					       strerror(errno));
+		else
+			err = irs_atomic_append_file(jf, from_json, old.len);
+		if (err)
+			irs_atomic_abort(jf);
+	}
+	irs_buf_deinit(&old);
+	irs_buf_deinit(&head);
+	return err;
+}
+
+struct irs_error *
+irs_snapshot_copy(const struct irs_layout *lo, uint64_t root, const char *type,
+		  const char *from_text, const char *from_json,
+		  const char *text_path, const char *json_path)
+{
+	struct irs_error *err;
+	const struct ltype *t;
+	struct irs_atomic_file tf = { 0 }, jf = { 0 };
+	if ((err = irs_layout_type_for(lo, type, &t)))
+		return err;
+	if ((text_path && !from_text) || (json_path && !from_json))
+		return irs_error_format(IRS_ERROR_USAGE, "snapshot copy: no "
+					"file to copy");
+	// The JSON first: it is the one that can turn out not to fit.
+	if (json_path && (err = copy_json(lo, t, root, from_text, from_json,
+					  text_path, json_path, &jf)))
+		return err;
+	if (text_path) {
+		if (!(err = irs_atomic_open(&tf, text_path)) &&
+		    (err = irs_atomic_append_file(&tf, from_text, 0)))
+			irs_atomic_abort(&tf);
+		if (!err)
+			err = irs_atomic_commit(&tf);
+	}
+	if (json_path) {
+		if (err)
+			irs_atomic_abort(&jf);
+		else
+			err = irs_atomic_commit(&jf);
+	}
+	return err;
 }

@@ -49,6 +49,12 @@ check_eq "one before/after pair per pass, in toyc's order" "$expected" \
 	"$(events "$run" | cut -d' ' -f1-3)"
 check_eq "every snapshot equals toyc's own dump of that pass" "" \
 	"$(compare_snapshots "$run")"
+# Nothing runs between one pass's return and the next pass's entry: those
+# befores are copies of the previous after (same_as), not walks, and the
+# comparison above holds them to toyc's dumps like the rest.
+check_eq "each later pass's before is a copy of the previous pass's after" \
+	"$(seq 1 $((npasses - 1)) | tr '\n' ' ')" \
+	"$(json_get "$run/manifest.json" '" ".join(str(e["same_as"]["seq"]) for e in d["events"] if e["phase"] == "before" and e.get("same_as", {}).get("phase") == "after" and e["same_as"]["seq"] == e["seq"] - 1) + " "')"
 check_eq "CPU time recorded for every pass" "$npasses" \
 	"$(json_get "$run/manifest.json" \
 		'sum(isinstance(e["cpu_s"], (int, float)) and e["cpu_s"] >= 0 for e in d["events"] if e["phase"] == "after")')"

@@ -41,6 +41,9 @@ check_eq "every snapshot equals toyc's own dump of that pass" "" \
 	"$(compare_snapshots "$run" "$TMP/toyc.err")"
 check_eq "JSON beside every text snapshot" "$((2 * npasses))" \
 	"$(ls "$run"/snapshots/*.json | wc -l)"
+check_eq "each later pass's before is a copy of the previous pass's after" \
+	"$(seq 1 $((npasses - 1)) | tr '\n' ' ')" \
+	"$(json_get "$run/manifest.json" '" ".join(str(e["same_as"]["seq"]) for e in d["events"] if e["phase"] == "before" and e.get("same_as", {}).get("phase") == "after" and e["same_as"]["seq"] == e["seq"] - 1) + " "')"
 check_eq "CPU time recorded for every pass" "$npasses" \
 	"$(json_get "$run/manifest.json" \
 		'sum(isinstance(e["cpu_s"], (int, float)) and e["cpu_s"] >= 0 for e in d["events"] if e["phase"] == "after")')"

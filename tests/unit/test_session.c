@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "memory.h"
 #include "session.h"
 
 /* {====================================================================
@@ -736,6 +737,202 @@ test_changed_only_skips_unchanged(void **state)
 	json_decref(m);
 }
 
+/* {====================================================================
+** Snapshots of unchanged memory are copies of the last walk's files
+** ===================================================================== */
+
+static char *
+read_run_file(const struct fixture *f, const char *rel)
+{
+	char *p = run_file(f, rel), *text = NULL;
+	struct irs_error *err = irs_file_read(p, &text, NULL);
+	if (err)
+		fail_msg("%s: %s", p, err->message);
+	free(p);
+	return text;
+}
+
+static json_t *
+load_run_file(const struct fixture *f, const char *rel)
+{
+	char *p = run_file(f, rel);
+	json_t *j = load(p);
+	free(p);
+	return j;
+}
+
+// Event @p i of the manifest's "same_as", as "SEQ PHASE", or "-".
+static void
+same_as(const struct fixture *f, size_t i, char *out, size_t n)
+{
+	json_t *m = manifest(f);
+	json_t *sa = json_object_get(json_array_get(json_object_get(m,
+						"events"), i), "same_as");
+	if (sa)
+		snprintf(out, n, "%lld %s", (long long)json_integer_value(
+				 json_object_get(sa, "seq")), jstr(sa, "phase"));
+	else
+		snprintf(out, n, "-");
+	json_decref(m);
+}
+
+// Between one pass's after and the next one's before nothing ran: the
+// before is the after's files, not a second walk, and says so.
+static void
+test_unchanged_memory_is_copied(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	create(f);
+	uint32_t s1 = begin(f, "constfold");
+	f->mem.nodes[1].value = 99;
+	end(f, s1);
+	struct irs_memory_stats before, after;
+	irs_memory_get_stats(f->m, &before);
+	uint32_t s2 = begin(f, "dce");
+	irs_memory_get_stats(f->m, &after);
+	assert_int_equal(after.misses, before.misses);	// no walk: no fill
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "1 after");
+	char *a = read_run_file(f, "snapshots/0001-constfold.after.ir");
+	char *b = read_run_file(f, "snapshots/0002-dce.before.ir");
+	assert_string_equal(a, "node 10\nnode 99\nnode 30\n");
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	// The JSON is the same graph, naming its own text file.
+	json_t *ja = load_run_file(f, "snapshots/0001-constfold.after.json");
+	json_t *jb = load_run_file(f, "snapshots/0002-dce.before.json");
+	assert_string_equal(jstr(jb, "text_file"), "0002-dce.before.ir");
+	assert_int_equal(json_object_set_new(jb, "text_file",
+			 json_string("0001-constfold.after.ir")), 0);
+	assert_true(json_equal(ja, jb));
+	json_decref(ja);
+	json_decref(jb);
+	// The pass changes nothing: its after is a copy too, unchanged.
+	end(f, s2);
+	same_as(f, 3, sa, sizeof(sa));
+	assert_string_equal(sa, "1 after");
+	json_t *m = manifest(f);
+	json_t *a2 = json_array_get(json_object_get(m, "events"), 3);
+	assert_true(json_is_false(json_object_get(a2, "changed")));
+	assert_int_equal(json_integer_value(json_object_get(a2, "nodes")),
+			 NNODES);
+	json_decref(m);
+	assert_valid(f);
+	assert_no_temp_files(f->dir);
+}
+
+// Any byte the last walk read that changed, rendered or not, means a
+// walk: the copy is only ever of what a walk would write.
+static void
+test_changed_memory_is_walked(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	create(f);
+	end(f, begin(f, "constfold"));
+	f->mem.nodes[2].value = 7;		// ran between the passes
+	uint32_t s2 = begin(f, "dce");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	char *b = read_run_file(f, "snapshots/0002-dce.before.ir");
+	assert_string_equal(b, "node 10\nnode 20\nnode 7\n");
+	free(b);
+	f->mem.nodes[0].pad = 1;		// read, never rendered
+	end(f, s2);
+	same_as(f, 3, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	// A page the walk read that became unreadable is a change too.
+	uint32_t s3 = begin(f, "cse");
+	same_as(f, 4, sa, sizeof(sa));
+	assert_string_equal(sa, "2 after");
+	f->mem.nodes[2].next = BASE + sizeof(f->mem) + 64;
+	end(f, s3);
+	same_as(f, 5, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	assert_valid(f);
+}
+
+// The files to copy are gone (deleted by hand): the session walks.
+static void
+test_missing_files_are_walked(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	create(f);
+	uint32_t s1 = begin(f, "constfold");
+	f->mem.nodes[0].value = 3;
+	end(f, s1);
+	char *p = run_file(f, "snapshots/0001-constfold.after.json");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	begin(f, "dce");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	assert_true(exists(f, "snapshots/0002-dce.before.json"));
+	assert_no_temp_files(f->dir);
+}
+
+// --changed-only deletes an unchanged after: later copies come from the
+// files that are still there.
+static void
+test_changed_only_copies_what_is_kept(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	f->cfg.changed_only = true;
+	create(f);
+	end(f, begin(f, "dce"));		// unchanged: after deleted
+	assert_false(exists(f, "snapshots/0001-dce.after.ir"));
+	uint32_t s2 = begin(f, "cse");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "1 before");
+	char *a = read_run_file(f, "snapshots/0001-dce.before.ir");
+	char *b = read_run_file(f, "snapshots/0002-cse.before.ir");
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	f->mem.nodes[0].value = 5;
+	end(f, s2);
+	uint32_t s3 = begin(f, "gvn");
+	same_as(f, 4, sa, sizeof(sa));
+	assert_string_equal(sa, "2 after");
+	end(f, s3);
+	assert_valid(f);
+}
+
+// A layout that renders with Lua may depend on more than memory: such a
+// layout is walked every time.
+static void
+test_lua_rendering_is_always_walked(void **state)
+{
+	struct fixture *f = *state;
+	static const char lua_layout[] =
+		"layout { name = \"tiny\", root = \"Node\" }\n"
+		"struct \"Node\" {\n"
+		"  fields = { value = scalar \"value\", next = ptr(\"next\", \"Node\") },\n"
+		"  text = function(n) return \"node \" .. n.value .. \"\\n\" end,\n"
+		"}\n";
+	struct irs_layout *lo;
+	struct irs_error *err = irs_layout_create(lua_layout,
+						  sizeof(lua_layout) - 1,
+						  "lua.lua", &f->t, &lo);
+	if (err)
+		fail_msg("layout: %s", err->message);
+	irs_layout_destroy(f->lo);
+	f->lo = lo;
+	char sa[64];
+	create(f);
+	end(f, begin(f, "constfold"));
+	begin(f, "dce");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	char *b = read_run_file(f, "snapshots/0002-dce.before.ir");
+	assert_string_equal(b, "node 10\n");
+	free(b);
+}
+
 // Only the formats asked for are written and named.
 static void
 test_text_only_format(void **state)
@@ -1259,6 +1456,11 @@ main(void)
 		T(test_nested_passes),
 		T(test_changed_only_skips_unchanged),
 		T(test_text_only_format),
+		T(test_unchanged_memory_is_copied),
+		T(test_changed_memory_is_walked),
+		T(test_missing_files_are_walked),
+		T(test_changed_only_copies_what_is_kept),
+		T(test_lua_rendering_is_always_walked),
 		T(test_cpu_time_of_a_live_debuggee),
 		T(test_verifier_results_attach),
 		T(test_bad_begin_calls),
