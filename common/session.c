@@ -573,7 +573,8 @@ irs_session_verified(struct irs_session *s, uint32_t seq,
 	// The result belongs to the IR the verifier saw: the latest snapshot.
 	json_t *target = ev->after ? ev->after : ev->before;
 	json_t *list = json_object_get(target, "verifiers");
-	if (!irs_manifest_event_verifier(target, verifier ? verifier : "",
+	if (!irs_manifest_event_verifier(&s->man, target,
+					 verifier ? verifier : "",
 					 problems, output))
 		return &irs_enomem;
 	struct irs_error *err = irs_manifest_save(&s->man);

@@ -126,6 +126,8 @@ struct irs_manifest {
 	json_t *events;		/* borrowed from root: the "events" array */
 	char *path;		/* <run dir>/manifest.json */
 	char *run_id;
+	char **texts;		/* event i as last written; NULL: write anew */
+	size_t ntexts;		/* length of texts */
 };
 
 /**
@@ -153,9 +155,12 @@ void irs_manifest_pop_event(struct irs_manifest *m);
 json_t *irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
 			   const char *text, const char *json, bool skipped,
 			   const struct irs_snapshot_stats *st);
-/** Appends verifier result {name, problems, output} to event @p ev. */
-bool irs_manifest_event_verifier(json_t *ev, const char *name,
-				 uint32_t problems, const char *output);
+/** Appends verifier result {name, problems, output} to event @p ev of
+ *  @p m. Events are written once and kept as text: change a pushed event
+ *  only through calls that take the manifest. */
+bool irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
+				 const char *name, uint32_t problems,
+				 const char *output);
 /** A JSON string for @p s (null for NULL); bytes that are not UTF-8
  *  become '?'. NULL on OOM. */
 json_t *irs_json_text(const char *s);

@@ -933,6 +933,45 @@ test_lua_rendering_is_always_walked(void **state)
 	free(b);
 }
 
+// The manifest keeps each event's text and splices them into the
+// document: what it writes is still exactly jansson's own rendering of the
+// whole document, through nested passes, a verifier result attached to an
+// event written long before, and the end of the run.
+static void
+test_manifest_text_is_the_document(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	char *path = run_file(f, "manifest.json");
+	uint32_t outer = begin(f, "module-pm");
+	for (int i = 0; i < 5; i++) {
+		uint32_t seq = begin(f, "fn-pass");
+		f->mem.nodes[i % NNODES].value += 1;
+		end(f, seq);
+	}
+	assert_null(irs_session_verified(f->s, outer, "toyc_verify", 1,
+					 "a \"quoted\"\nline\n"));
+	end(f, outer);
+	assert_null(irs_session_finish(f->s, 0));
+	char *text;
+	size_t len;
+	assert_null(irs_file_read(path, &text, &len));
+	json_t *doc = load(path);
+	char *want = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	assert_non_null(want);
+	assert_int_equal(len, strlen(want) + 1);
+	assert_memory_equal(text, want, strlen(want));
+	assert_int_equal(text[len - 1], '\n');
+	json_t *outer_before = json_array_get(json_object_get(doc, "events"), 0);
+	assert_int_equal(json_array_size(json_object_get(outer_before,
+							 "verifiers")), 1);
+	free(want);
+	free(text);
+	free(path);
+	json_decref(doc);
+	assert_valid(f);
+}
+
 // Only the formats asked for are written and named.
 static void
 test_text_only_format(void **state)
@@ -1456,6 +1495,7 @@ main(void)
 		T(test_nested_passes),
 		T(test_changed_only_skips_unchanged),
 		T(test_text_only_format),
+		T(test_manifest_text_is_the_document),
 		T(test_unchanged_memory_is_copied),
 		T(test_changed_memory_is_walked),
 		T(test_missing_files_are_walked),
