@@ -287,11 +287,13 @@ expect_rc "validate: a damaged copy of the real run is invalid" 1 \
 has "validate: ... names the truncated snapshot" "$victim: invalid JSON"
 has "validate: ... and the missing text" ", which is missing"
 
-# A large input traced, the debugger SIGKILLed mid-way: what was written
-# is a valid run.
+# A large input traced through a long pipeline (seconds of tracing, so
+# the kill lands mid-run however fast tracing gets), the debugger
+# SIGKILLed mid-way: what was written is a valid run.
 "$TOYC" --gen=20000 --seed=3 >"$TMP/big.ir" 2>/dev/null
+long=$(printf 'dce,cse,constfold,copyprop,%.0s' $(seq 1 100))dce
 export IRSNAP_DIR=$TMP/killed
-gdb_trace "$TMP/killed.log" "$TMP/big.ir" &
+gdb_trace "$TMP/killed.log" --passes="$long" "$TMP/big.ir" &
 runner=$!
 for _ in $(seq 1 150); do
 	n=$(ls "$IRSNAP_DIR"/latest/snapshots 2>/dev/null | wc -l)
