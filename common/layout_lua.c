@@ -7,6 +7,7 @@
 // function (irs_lua_protect) and irs_error values raised from C ride in
 // the `pending` slot (STYLE.md, conventions 4-6).
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,22 +20,47 @@
 
 enum {
 	HOOK_EVERY = 1000,	// VM instructions between budget checks
-	ALLOC_BYTES = 32,	// bytes allocated that cost one instruction
+	// What an allocation costs the instruction budget: a flat price for
+	// malloc, interning and the collector's later work on the object,
+	// plus one instruction per ALLOC_BYTES bytes written (big blocks are
+	// also mapped page by page). Priced at one instruction, plus one per
+	// 32 bytes, a loop of `local s = tostring(i)` ran 2.9 s and one of
+	// s:upper() on a 4 MiB string 0.8 s, on a budget that stops `while
+	// true do end` in 0.33 s.
+	ALLOC_STEPS = 32,
+	ALLOC_BYTES = 8,
+	// What a refused allocation costs: Lua answers it with a full
+	// collection, which visits every live block (26 ns each: 400000
+	// short strings in 10 ms), and retries. Near the limit, a loop that
+	// makes garbage gets one collection every few allocations; free of
+	// charge, 4 MiB of short strings and such a loop ran 42 s.
+	GC_BLOCK_STEPS = 8,
+	// A call stack this deep when memory runs out: the memory went to
+	// the recursion (the memory budget comes before Lua's own limit of
+	// about 200000 calls), and the message says so.
+	DEEP_CALLS = 10000,
+	BUDGETS_MAX = 10,	// irs_lua_budget_next() gives at most this many
 };
 
 struct irs_lua {
 	lua_State *L;
 	struct irs_error *pending;	// raised from C, returned by pcall
 	size_t mem_used, mem_limit;
+	size_t mem_peak;		// most mem_used has been
+	size_t nblocks;			// blocks allocated, not freed
 	uint64_t steps_left;		// in units of HOOK_EVERY
 	uint64_t step_limit;
 	uint64_t c_steps;		// charged by C, not yet a unit
+	uint64_t gc_steps;		// charged for collections at the limit
 	bool c_spent;			// C work ran the budget out
 	bool ran_out;			// the last call ran the budget out
 	uint64_t steps_given;		// steps_left at the call's start
+	uint64_t budget;		// instructions the call was given
+	uint64_t extra_next;		// irs_lua_budget_next()
 	bool running;			// inside irs_lua_pcall
 	bool mem_refused;		// the budget refused an allocation
 	uint32_t mem_line;		// ... while running this line
+	bool mem_deep;			// ... DEEP_CALLS calls deep
 	char *file;			// display name of the layout file
 };
 
@@ -68,33 +94,66 @@ charge_quietly(struct irs_lua *x, uint64_t steps)
 	lua_sethook(x->L, step_hook, LUA_MASKCOUNT, 1);	// safe anywhere
 }
 
+// What malloc takes from the process for a block of @p n bytes: glibc's
+// chunks have an 8-byte header, 16-byte granules, 32 bytes at least. Lua's
+// objects are small (a short string is 25 bytes besides its text), so their
+// sizes alone undercount the memory a hog takes from the debugger by half.
+static size_t
+chunk_size(size_t n)
+{
+	if (n > SIZE_MAX / 2)
+		return SIZE_MAX / 2;	// refused anyway; no overflow below
+	size_t c = (n + 8 + 15) & ~(size_t)15;
+	return c < 32 ? 32 : c;
+}
+
 // The allocator of the state: refuses growth past the memory budget, so a
-// memory hog gets LUA_ERRMEM instead of eating the debugger's memory.
+// memory hog gets LUA_ERRMEM instead of eating the debugger's memory. The
+// budget counts blocks as malloc does (chunk_size).
 static void *
 budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct irs_lua *x = ud;
-	size_t old = ptr ? osize : 0;	// osize is a type tag when ptr is NULL
+	// osize is a type tag when ptr is NULL
+	size_t old = ptr ? chunk_size(osize) : 0;
 	if (nsize == 0) {
 		free(ptr);
 		x->mem_used -= old;
+		x->nblocks -= ptr != NULL;
 		return NULL;
 	}
-	if (nsize > old && x->mem_used - old + nsize > x->mem_limit) {
-		if (!x->mem_refused && x->L && x->running)
-			x->mem_line = irs_lua_user_line(x->L);
+	size_t want = chunk_size(nsize);
+	if (want > old && want - old > x->mem_limit - x->mem_used) {
+		if (x->L && x->running) {
+			// the line of the last refusal in the layout: Lua
+			// collects and retries, so an earlier one may have
+			// succeeded, and a later one may come from Lua's
+			// cleaning up after the error (a stack shrunk)
+			uint32_t line = irs_lua_user_line(x->L);
+			lua_Debug ar;
+			if (line) {
+				x->mem_line = line;
+				x->mem_deep = lua_getstack(x->L, DEEP_CALLS,
+							   &ar);
+			}
+			x->gc_steps += x->nblocks * GC_BLOCK_STEPS;
+			charge_quietly(x, x->nblocks * GC_BLOCK_STEPS);
+		}
 		x->mem_refused = true;
 		return NULL;
 	}
 	void *p = realloc(ptr, nsize);
 	if (!p)
-		return nsize <= old ? ptr : NULL;	// shrinking never fails
-	x->mem_used = x->mem_used - old + nsize;
+		return nsize <= osize ? ptr : NULL;	// shrinking never fails
+	x->mem_used = x->mem_used - old + want;
+	x->nblocks += ptr == NULL;
+	if (x->mem_used > x->mem_peak)
+		x->mem_peak = x->mem_used;
 	// What is allocated is also written: a loop of a few instructions
-	// building 16 MiB strings that the collector frees again stays under
-	// the memory budget, and must not escape the instruction budget.
-	if (nsize > old && x->running && x->L)
-		charge_quietly(x, (nsize - old) / ALLOC_BYTES + 1);
+	// building strings that the collector frees again stays under the
+	// memory budget, and must not escape the instruction budget.
+	if (want > old && x->running && x->L)
+		charge_quietly(x, ALLOC_STEPS + (want - old) / ALLOC_BYTES);
 	return p;
 }
 
@@ -110,8 +169,8 @@ step_hook(lua_State *L, lua_Debug *ar)
 	}
 	x->ran_out = true;
 	lua_getinfo(L, "Sl", ar);
-	lua_pushfstring(L, "%s:%d: instruction budget of %d exhausted (%s)",
-			ar->short_src, ar->currentline, (int)x->step_limit,
+	lua_pushfstring(L, "%s:%d: instruction budget of %I exhausted (%s)",
+			ar->short_src, ar->currentline, (lua_Integer)x->budget,
 			x->c_spent ? "strings or tables built without end?"
 				   : "endless loop?");
 	lua_error(L);
@@ -134,7 +193,7 @@ irs_lua_charge(lua_State *L, uint64_t steps)
 	x->ran_out = true;
 	irs_lua_raisef(L, irs_lua_user_line(L), "instruction budget of %llu "
 		       "exhausted (in a string or table function)",
-		       (unsigned long long)x->step_limit);
+		       (unsigned long long)x->budget);
 }
 
 // Reached only on a bug (a Lua call outside irs_lua_pcall): say what
@@ -272,15 +331,19 @@ irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
 	// a call from inside another (a prelude's require) spends the outer
 	// call's budget; only an outermost call gets a fresh one
 	if (!was_running) {
-		x->steps_left = x->step_limit / HOOK_EVERY;
+		x->budget = x->step_limit + x->extra_next;
+		x->extra_next = 0;
+		x->steps_left = x->budget / HOOK_EVERY;
 		x->steps_given = x->steps_left;
 		x->c_steps = 0;
+		x->gc_steps = 0;
 		x->c_spent = false;
 		x->ran_out = false;
 		lua_sethook(L, step_hook, LUA_MASKCOUNT, HOOK_EVERY);
 	}
 	x->mem_refused = false;
 	x->mem_line = 0;
+	x->mem_deep = false;
 	if (!lua_checkstack(L, 2))
 		return &irs_enomem;
 	int base = lua_gettop(L) - nargs;	// the function's slot
@@ -290,17 +353,32 @@ irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
 	int status = lua_pcall(L, nargs, nresults, base);
 	x->running = was_running;
 	lua_remove(L, base);
+	// A call that met the memory budget leaves its garbage behind, and
+	// the buffers of Lua's string functions are refused without a
+	// collection first: give the next call its whole budget.
+	if (status == LUA_OK && x->mem_refused)
+		lua_gc(L, LUA_GCCOLLECT);
 	if (status == LUA_OK)
 		return NULL;
 	struct irs_error *err = x->pending;	// structured error from C
 	x->pending = NULL;
-	if (!err && status == LUA_ERRMEM && x->mem_refused) {
+	// Near its memory budget, a layout that keeps making garbage has
+	// Lua collect before every few allocations; when those collections
+	// ran the instruction budget out, memory is what ran out.
+	bool mem_out = x->mem_refused && (status == LUA_ERRMEM ||
+		(!was_running && x->ran_out && x->gc_steps * 2 >= x->budget));
+	if (mem_out && status != LUA_ERRMEM) {
+		irs_error_destroy(err);
+		err = NULL;
+	}
+	if (!err && mem_out) {
 		char where[32] = "";
 		if (x->mem_line)
 			snprintf(where, sizeof(where), ":%u", x->mem_line);
 		err = irs_error_format(IRS_ERROR_LAYOUT, "%s%s: memory budget "
-				       "of %zu MiB exhausted", x->file, where,
-				       x->mem_limit >> 20);
+				       "of %zu MiB exhausted%s", x->file, where,
+				       x->mem_limit >> 20, x->mem_deep
+				       ? " (endless recursion?)" : "");
 	}
 	if (!err && status == LUA_ERRMEM)
 		err = &irs_enomem;	// the machine, not the budget
@@ -310,9 +388,16 @@ irs_lua_pcall(struct irs_lua *x, int nargs, int nresults)
 					 : "(error object is not a string)");
 	}
 	lua_pop(L, 1);
-	if (status == LUA_ERRMEM)
-		lua_gc(L, LUA_GCCOLLECT);	// give the budget back
+	if (x->mem_refused || status == LUA_ERRMEM)
+		lua_gc(L, LUA_GCCOLLECT);	// as above
 	return err;
+}
+
+void
+irs_lua_budget_next(struct irs_lua *x, uint64_t extra)
+{
+	uint64_t most = (BUDGETS_MAX - 1) * x->step_limit;
+	x->extra_next = extra < most ? extra : most;
 }
 
 uint64_t
@@ -581,6 +666,10 @@ irs_lua_destroy(struct irs_lua *x)
 {
 	if (!x)
 		return;
+	if (irs_debug('L'))
+		fprintf(stderr, "irsnap: layout %s: Lua memory peak %zu KiB "
+			"of the %zu KiB budget\n", x->file, x->mem_peak >> 10,
+			x->mem_limit >> 10);
 	if (x->L)
 		lua_close(x->L);
 	irs_error_destroy(x->pending);

@@ -11,6 +11,13 @@
 
 #include "layout_internal.h"
 
+// What a verifier may spend per node of its snapshot, on top of one
+// instruction budget: a check that visits every node, building a table of
+// each and looking up what its operands use, costs some 700 instructions
+// a node, allocations charged (toyc's operand-defs: 80 million on a
+// module of 100000 instructions); a big module must not run it out.
+enum { VERIFY_NODE_STEPS = 1000 };
+
 struct vnode {
 	uint64_t addr;
 	uint32_t type;
@@ -282,6 +289,7 @@ irs_layout_verify(const struct irs_layout *lo, struct irs_memory *mem,
 		v->verifier = lv->name;
 		struct vcall c = { v, lv->fn };
 		uint32_t depth = v->w.depth;
+		irs_lua_budget_next(lo->lua, v->n * VERIFY_NODE_STEPS);
 		err = irs_lua_protect(lo->lua, l_run_check, &c);
 		v->w.depth = depth;
 		if (v->live)

@@ -27,18 +27,22 @@ fits() { awk -v s="$1" -v b="$2" 'BEGIN { exit !(s != "" && s + 0 < b) }'; }
 # declares the layout; line 2 runs away.
 runaways='loop|an endless loop|while true do end|instruction budget
 tailcall|endless tail calls|local function f(n) return f(n + 1) end f(1)|instruction budget
-recursion|endless recursion|local function f(n) return 1 + f(n + 1) end f(1)|stack overflow
+recursion|endless recursion|local function f(n) return 1 + f(n + 1) end f(1)|memory budget .*endless recursion
 table|a table growing forever|local t = {} while true do t[#t + 1] = #t end|memory budget
 strings|small strings kept forever|local t = {} while true do t[#t + 1] = "s" .. #t end|memory budget
 doubling|a string doubling forever|local s = "x" while true do s = s .. s end|memory budget
+keys|small strings as keys kept forever|local t = {} for i = 1, 1e12 do t["k" .. i] = true end|memory budget
+reps|string.rep pieces kept forever|local t = {} for i = 1, 1e12 do t[i] = ("x"):rep(100) .. i end|memory budget
+closures|closures kept forever|local t = {} for i = 1, 1e12 do t[i] = function() return i end end|memory budget
+garbage|concatenations thrown away forever|for i = 1, 1e12 do local s = "s" .. i end|instruction budget
 pattern|a backtracking pattern|local s = ("a"):rep(30) s:find(("a*"):rep(30) .. "b")|instruction budget
 move|table.move over 2^63 slots|table.move({}, 1, math.maxinteger - 1, 2)|instruction budget
 gsub|a gsub callback that never returns|local s = ("x"):gsub(".", function() while true do end end)|instruction budget
 hugerep|one string of a terabyte|local s = ("x"):rep(1 << 40)|(too large|memory budget)'
 # C work behind cheap VM instructions: each iteration is a few
-# instructions and a 16 MiB string built, so the instruction budget alone
-# would take hours to run out.
-cwork='cwork|16 MiB strings built in a loop|for i = 1, 1 << 40 do local s = ("x"):rep(1 << 24) end|budget'
+# instructions and a 4 MiB string built (and collected), so the
+# instruction budget alone would take hours to run out.
+cwork='cwork|4 MiB strings built in a loop|for i = 1, 1 << 40 do local s = ("x"):rep(1 << 22) end|instruction budget'
 
 # write_layouts LIST: one file $TMP/lay/NAME.lua per line of LIST.
 write_layouts() {

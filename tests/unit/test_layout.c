@@ -484,9 +484,9 @@ test_memory_budget_is_an_error(void **state)
 {
 	struct fixture *f = *state;
 	assert_fails_at(f, HEAD "local t = {}\nfor i = 1, 1e9 do t[i] = i "
-			"end\n", 3, "memory budget of 64 MiB exhausted");
+			"end\n", 3, "memory budget of 32 MiB exhausted");
 	assert_fails_at(f, HEAD "local s = string.rep(\"x\", 1 << 30)\n", 2,
-			"memory budget of 64 MiB exhausted");
+			"memory budget of 32 MiB exhausted");
 	// and the state is still usable for the next layout
 	assert_null(load(f, HEAD "struct \"Pt\" { }\n"));
 }
