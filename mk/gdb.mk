@@ -26,7 +26,12 @@ $(BUILD)/obj-plain/common/%.o: common/%.c
 
 $(BUILD)/obj-plain/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
-	$(CC) $(filter-out $(SANFLAGS),$(LIB_CFLAGS)) -c $< -o $@
+	$(CC) $(filter-out $(SANFLAGS),$(LIB_CFLAGS)) $(DEPFLAGS) -c $< -o $@
+
+# The headers each of these objects includes, as the Makefile does for
+# $(BUILD)/obj: without them a reused build dir links a stale copy after
+# a header changes.
+-include $(shell find $(BUILD)/obj-plain -name '*.d' 2>/dev/null)
 endif
 
 # `make install` installs the shim beside the library, where gdb/irsnap.py
