@@ -5,7 +5,10 @@
 
 #include "internal.h"
 
-// Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid.
+// Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. Valid
+// as RFC 3629 has it, as every JSON reader checks: no overlong forms
+// (E0 80..9F, F0 80..8F), no surrogates (ED A0..BF), nothing past
+// U+10FFFF (F4 90..BF).
 static size_t
 utf8_len(const unsigned char *s, size_t n)
 {
@@ -17,7 +20,16 @@ utf8_len(const unsigned char *s, size_t n)
 	for (size_t i = 1; i < len; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	return len;
+	unsigned char lo = 0x80, hi = 0xbf;	// the second byte's range
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	return s[1] >= lo && s[1] <= hi ? len : 0;
 }
 
 // Calls emit(ctx, bytes, n) with the escaped form of s.

@@ -150,6 +150,72 @@ test_schemas_load_and_are_supported(void **state)
 	irs_error_destroy(err);
 }
 
+// Strings from debuggee memory are any bytes: what the snapshot writer
+// makes of them is always a JSON string every reader accepts, and valid
+// UTF-8 comes back unchanged. jansson is the reader here; it checks UTF-8
+// as RFC 3629 does (overlong forms, surrogates, past U+10FFFF: invalid).
+static void
+test_any_bytes_escape_to_valid_json(void **state)
+{
+	(void)state;
+	static const struct { const char *s; size_t n; bool valid; } cases[] = {
+		{ "plain", 5, true },
+		{ "\xc3\xa9t\xc3\xa9", 6, true },		// été
+		{ "\xe2\x82\xac", 3, true },		// €
+		{ "\xf0\x9f\x98\x80", 4, true },		// U+1F600
+		{ "\xf4\x8f\xbf\xbf", 4, true },		// U+10FFFF
+		{ "\xed\x9f\xbf", 3, true },		// U+D7FF
+		{ "\xe0\x80\xaf", 3, false },		// overlong '/'
+		{ "\xe0\x9f\xbf", 3, false },		// overlong
+		{ "\xc0\x80", 2, false },			// overlong NUL
+		{ "\xed\xa0\x80", 3, false },		// surrogate
+		{ "\xf0\x8f\xbf\xbf", 4, false },	// overlong
+		{ "\xf4\x90\x80\x80", 4, false },	// past U+10FFFF
+		{ "\xf5\x80\x80\x80", 4, false },
+		{ "\x80 stray", 7, false },
+		{ "cut \xe2\x82", 6, false },
+		{ "nul\0in", 6, true },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct irs_buf b;
+		irs_buf_init(&b);
+		assert_true(irs_buf_json_string(&b, cases[i].s, cases[i].n));
+		json_error_t je;
+		json_t *j = json_loadb(b.data, b.len, JSON_DECODE_ANY |
+				       JSON_ALLOW_NUL, &je);
+		if (!j)
+			fail_msg("case %zu: %s: %s", i, b.data, je.text);
+		if (cases[i].valid) {
+			assert_int_equal(json_string_length(j), cases[i].n);
+			assert_memory_equal(json_string_value(j), cases[i].s,
+					    cases[i].n);
+		}
+		json_decref(j);
+		irs_buf_deinit(&b);
+	}
+	// And random bytes, weighted towards the bytes UTF-8 is made of.
+	static const unsigned char pool[] = { 0x00, 0x22, 0x5c, 0x41, 0x7f, 0x80,
+		0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed,
+		0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x0a, 0x1f };
+	unsigned int seed = 12345;
+	for (int k = 0; k < 20000; k++) {
+		char s[8];
+		size_t n = (size_t)(rand_r(&seed) % 8);
+		for (size_t i = 0; i < n; i++)
+			s[i] = (char)pool[rand_r(&seed) % sizeof(pool)];
+		struct irs_buf b;
+		irs_buf_init(&b);
+		assert_true(irs_buf_json_string(&b, s, n));
+		json_error_t je;
+		json_t *j = json_loadb(b.data, b.len, JSON_DECODE_ANY |
+				       JSON_ALLOW_NUL, &je);
+		if (!j)
+			fail_msg("random case %d: %s: %s", k, b.data, je.text);
+		json_decref(j);
+		irs_buf_deinit(&b);
+	}
+}
+
 // The JSON examples in docs/formats.md are valid against the schemas: the
 // page and the schema files say the same thing.
 static void
@@ -666,6 +732,7 @@ main(void)
 		cmocka_unit_test(test_embedded_schemas_match_files),
 		cmocka_unit_test(test_schemas_load_and_are_supported),
 		cmocka_unit_test(test_format_doc_examples_are_valid),
+		cmocka_unit_test(test_any_bytes_escape_to_valid_json),
 		cmocka_unit_test(test_valid_documents_pass),
 		cmocka_unit_test(test_wrong_type_names_file_and_path),
 		cmocka_unit_test(test_missing_member_is_named),
