@@ -1,5 +1,6 @@
-// `irsnap validate`: a run directory or one file against its schema, plus
-// the checks a schema cannot make (every file the manifest names exists).
+// `irsnap validate`: a run directory, a replay directory or one file
+// against its schema, plus the checks a schema cannot make (every file the
+// manifest names exists, every run a replay names is itself valid).
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -317,6 +318,37 @@ out:
 	return err;
 }
 
+// A directory of `irsnap replay`: replay.json, then the run directory of
+// every attempt it names.
+static struct irs_error *
+replay_dir(struct check *c, const char *dir, const char *file)
+{
+	json_t *doc;
+	struct irs_error *err = load(c, file, true, &doc);
+	if (err || !doc)
+		return err;
+	err = against(c, file, doc, "irsnap.replay/1");
+	json_t *attempts = json_object_get(doc, "attempts"), *a;
+	size_t i;
+	json_array_foreach(attempts, i, a) {
+		const char *run = json_string_value(json_object_get(a, "run"));
+		if (err || !run)
+			continue;
+		char *rdir = irs_path_join(dir, run);
+		struct stat st;
+		if (!rdir)
+			err = &irs_enomem;
+		else if (stat(rdir, &st) != 0 || !S_ISDIR(st.st_mode))
+			problem(c, file, "$.attempts[%zu].run: names %s, which "
+				"is missing", i, run);
+		else
+			err = run_dir(c, rdir);
+		free(rdir);
+	}
+	json_decref(doc);
+	return err;
+}
+
 struct irs_error *
 irs_validate_path(const char *path, struct irs_buf *out,
 		  uint32_t *nproblems_ret, uint32_t *nfiles_ret)
@@ -334,19 +366,24 @@ irs_validate_path(const char *path, struct irs_buf *out,
 		char *latest = irs_path_join(path, "latest");
 		char *lman = latest ? irs_path_join(latest, "manifest.json")
 				    : NULL;
-		if (!man || !latest || !lman)
+		char *rp = irs_path_join(path, "replay.json");
+		if (!man || !latest || !lman || !rp)
 			err = &irs_enomem;
 		else if (stat(man, &st) == 0)
 			err = run_dir(&c, path);
+		else if (stat(rp, &st) == 0)
+			err = replay_dir(&c, path, rp);
 		else if (stat(lman, &st) == 0)
 			err = run_dir(&c, latest);
 		else
 			err = irs_error_format(IRS_ERROR_NOT_FOUND,
 				"%s: not a run directory (no manifest.json, "
-				"no latest/manifest.json)", path);
+				"no latest/manifest.json) nor a replay "
+				"directory (no replay.json)", path);
 		free(man);
 		free(latest);
 		free(lman);
+		free(rp);
 	} else {
 		json_t *doc;
 		err = load(&c, path, true, &doc);

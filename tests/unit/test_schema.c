@@ -98,13 +98,13 @@ static const char *snapshot_text =
 
 /* }==== The embedded schemas ============================================= */
 
-// The library carries all three schemas, byte for byte as in common/schema/.
+// The library carries all four schemas, byte for byte as in common/schema/.
 static void
 test_embedded_schemas_match_files(void **state)
 {
 	(void)state;
 	const char *names[] = { "failure-1.schema.json", "manifest-1.schema.json",
-				"snapshot-1.schema.json" };
+				"replay-1.schema.json", "snapshot-1.schema.json" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct irs_schema_file *f = irs_schema_files;
 		while (f->name && strcmp(f->name, names[i]))
@@ -127,7 +127,7 @@ test_schemas_load_and_are_supported(void **state)
 {
 	(void)state;
 	const char *ids[] = { "irsnap.snapshot/1", "irsnap.manifest/1",
-			      "irsnap.failure/1" };
+			      "irsnap.failure/1", "irsnap.replay/1" };
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
 		json_t *s;
 		assert_null(irs_schema_load(ids[i], &s));
@@ -242,7 +242,7 @@ test_format_doc_examples_are_valid(void **state)
 		nexamples++;
 		p = end + 1;
 	}
-	assert_int_equal(nexamples, 3);
+	assert_int_equal(nexamples, 4);
 	free(doc);
 }
 
