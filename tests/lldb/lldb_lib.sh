@@ -6,24 +6,45 @@ if ! command -v "$LLDB_BIN" >/dev/null 2>&1; then
 	done_testing
 	exit 1
 fi
+LLDB_EXE=$(command -v "$LLDB_BIN")
 PLUGIN=$BUILD/libirsnap-lldb.so
 LAYOUT=$FIXTURES/toyc/toyc.lua
 DEMO=$FIXTURES/toyc/demo.ir
 RUNS=$TMP/runs
 # A sanitized build's plugin needs the sanitizer runtimes in LLDB (LLDB
-# hosts them, unlike GDB); LLDB leaks by design, so leak checking is off.
-# The debuggee is never sanitized: it gets an empty LD_PRELOAD.
+# hosts them, unlike GDB). LLDB leaks by design, so LLDB alone runs
+# without leak checking: the rest of tests/run's ASAN_OPTIONS (exitcode,
+# log_path) stay, so a report from the plugin still fails the suite, and
+# the sanitized irsnap the scripts run keeps its leak check. The debuggee
+# is never sanitized: it gets an empty LD_PRELOAD.
 LLDB_PRELOAD=
+LLDB_ASAN_OPTIONS=${ASAN_OPTIONS:-}
 if ldd "$BUILD/libirsnap.so" 2>/dev/null | grep -q libasan; then
 	LLDB_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
-	export ASAN_OPTIONS=detect_leaks=0
+	LLDB_ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 fi
 
 # run_lldb ARGS...: LLDB with the sanitizer runtimes a sanitized build
 # needs, bounded in time.
 run_lldb() {
-	LD_PRELOAD=$LLDB_PRELOAD timeout -k 5 "${LLDB_TIMEOUT:-60}" \
-		"$LLDB_BIN" -x -O 'settings set target.env-vars LD_PRELOAD=' "$@"
+	ASAN_OPTIONS=$LLDB_ASAN_OPTIONS LD_PRELOAD=$LLDB_PRELOAD \
+		timeout -k 5 "${LLDB_TIMEOUT:-60}" "$LLDB_BIN" -x \
+		-O 'settings set target.env-vars LD_PRELOAD=' "$@"
+}
+
+# lldb_wrapper DIR: when the plugin is sanitized, writes DIR/lldb-14, an
+# LLDB started as run_lldb starts it, for programs that find LLDB in $PATH
+# themselves (irsnap replay); put DIR first in PATH. Nothing otherwise.
+lldb_wrapper() {
+	[ -n "$LLDB_PRELOAD" ] || return 0
+	mkdir -p "$1"
+	cat >"$1/lldb-14" <<-EOF
+	#!/bin/sh
+	ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0" \\
+	LD_PRELOAD="$LLDB_PRELOAD" exec "$LLDB_EXE" \\
+		-O 'settings set target.env-vars LD_PRELOAD=' "\$@"
+	EOF
+	chmod +x "$1/lldb-14"
 }
 
 # lldb_batch LOG ARGS...: `lldb -b` with the plugin, run directories under

@@ -4,6 +4,13 @@
 # failures are counted in one group, and the reduced input still crashes
 # with the same signature.
 . "$(dirname "$0")/../lib.sh"
+# The debuggers as the gdb and lldb suites run them: GDB with the library
+# it can host ($IRSNAP_LIB: a sanitized build's unsanitized copy), LLDB
+# with the runtimes a sanitized plugin needs (found in PATH as lldb-14).
+. "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+. "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+lldb_wrapper "$TMP/lldb-bin"
+PATH=$TMP/lldb-bin:$PATH
 
 LAYOUT=$FIXTURES/toyc/toyc.lua
 DEMO=$FIXTURES/toyc/demo.ir
@@ -111,6 +118,14 @@ for n in 001 002; do
 		test -f "$replay/attempt-$n/latest/manifest.json"
 done
 check "the summary says no failure" grep -q "2 attempts, no failure" "$TMP/clean.out"
+check "irsnap validate accepts the replay directory, and checks its runs" \
+	bash -c "'$IRSNAP' validate '$replay' | grep -q ': valid ([0-9]* files checked)'"
+cp -r "$replay" "$TMP/clean-damaged"
+rm -rf "$TMP"/clean-damaged/attempt-002/2*
+check_eq "... and rejects one whose attempt lost its run directory" 1 \
+	"$("$IRSNAP" validate "$TMP/clean-damaged" >"$TMP/damaged.out"; echo $?)"
+check "... naming the attempt" grep -q 'replay.json: \$.attempts\[1\].run: names attempt-002/.*, which is missing' \
+	"$TMP/damaged.out"
 check_eq "--trace REGEX traced only the passes it matches" "cse dce" \
 	"$(json "$replay/attempt-001/latest/manifest.json" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')"
 
@@ -138,6 +153,8 @@ check_eq "gdb: a failure found exits 1" 1 "$rc"
 replay=$(ls -d "$TMP"/gdb/replay-* 2>/dev/null | head -1)
 RJ=$replay/replay.json
 check_eq "gdb: all 30 runs were made (--all)" 30 "$(json "$RJ" 'len(d["attempts"])')"
+check "gdb: the replay directory and its 30 runs validate" \
+	"$IRSNAP" validate "$replay"
 failures=$(json "$RJ" 'd["failures"]')
 check "gdb: the flaky crash failed more than once in 30 runs ($failures)" \
 	test "$failures" -ge 2
