@@ -251,6 +251,21 @@ irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
 	return NULL;
 }
 
+// Commits the text file @p tf, then the JSON @p jf unless that failed
+// (then it aborts it); either may be NULL.
+static struct irs_error *
+commit_files(struct irs_atomic_file *tf, struct irs_atomic_file *jf)
+{
+	struct irs_error *err = tf ? irs_atomic_commit(tf) : NULL;
+	if (jf) {
+		if (err)
+			irs_atomic_abort(jf);
+		else
+			err = irs_atomic_commit(jf);
+	}
+	return err;
+}
+
 struct irs_error *
 irs_snapshot_write(const struct irs_layout *lo, struct irs_memory *mem,
 		   uint64_t root, const char *type,
@@ -282,14 +297,7 @@ irs_snapshot_write(const struct irs_layout *lo, struct irs_memory *mem,
 			irs_atomic_abort(&jf);
 		return err;
 	}
-	if (text_path)
-		err = irs_atomic_commit(&tf);
-	if (json_path) {
-		if (err)
-			irs_atomic_abort(&jf);
-		else
-			err = irs_atomic_commit(&jf);
-	}
+	err = commit_files(text_path ? &tf : NULL, json_path ? &jf : NULL);
 	if (err) {
 		irs_snapshot_destroy(snap);
 		return err;
@@ -425,18 +433,13 @@ irs_snapshot_copy(const struct irs_layout *lo, uint64_t root, const char *type,
 	if (json_path && (err = copy_json(lo, t, root, from_text, from_json,
 					  text_path, json_path, &jf)))
 		return err;
-	if (text_path) {
-		if (!(err = irs_atomic_open(&tf, text_path)) &&
-		    (err = irs_atomic_append_file(&tf, from_text, 0)))
-			irs_atomic_abort(&tf);
-		if (!err)
-			err = irs_atomic_commit(&tf);
-	}
-	if (json_path) {
-		if (err)
+	if (text_path && (err = irs_atomic_open(&tf, text_path)) == NULL &&
+	    (err = irs_atomic_append_file(&tf, from_text, 0)))
+		irs_atomic_abort(&tf);
+	if (err) {
+		if (json_path)
 			irs_atomic_abort(&jf);
-		else
-			err = irs_atomic_commit(&jf);
+		return err;
 	}
-	return err;
+	return commit_files(text_path ? &tf : NULL, json_path ? &jf : NULL);
 }
