@@ -72,6 +72,11 @@ d = json.load(open(sys.argv[1]))
 t = [d[k] for k in ("dump_gdb_s", "dump_gdb_call_s", "dump_lldb_s", "dump_core_s")]
 print("ok" if min(t) > 0 and d["dump_gdb_python_s"] > max(t) else t + [d["dump_gdb_python_s"]])' "$BENCH_OUT")"
 
+check_eq "the traces copied every later pass's before snapshot (same_as)" \
+	"9 9" "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(d["trace_copied"], d["trace_text_copied"])' "$BENCH_OUT")"
+
 # The dumps against toyc's own printer, at the same state: before the
 # first pass.
 "$TOYC" --passes=constfold --print-before-all -o /dev/null "$work/input.ir" \
