@@ -24,7 +24,12 @@ import sys
 
 import gdb
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+# This file's own path. Not __file__: GDB's `source` runs a script with
+# CPython's PyRun_SimpleFile, which sets __main__.__file__ only when it is
+# unset, so sourced from inside another Python script (`gdb -x run.py`
+# doing gdb.execute("source irsnap.py")) __file__ names that outer script.
+_SELF = os.path.abspath(sys._getframe(0).f_code.co_filename)
+_HERE = os.path.dirname(_SELF)
 
 if __name__ == "__main__":
     # `source` runs this file as __main__, once per `source`. Run it once
@@ -36,7 +41,7 @@ if __name__ == "__main__":
     else:
         import importlib.util
         _spec = importlib.util.spec_from_file_location("irsnap_gdb",
-                                                       __file__)
+                                                       _SELF)
         _module = importlib.util.module_from_spec(_spec)
         sys.modules["irsnap_gdb"] = _module
         try:

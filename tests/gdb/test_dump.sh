@@ -151,4 +151,24 @@ check_eq "... and names the pass and the frame" 1 \
 check_eq "... and leaves frame 0 selected" 1 \
 	"$(grep -c '^#0 .*pass_cse' "$TMP/boundary.log")"
 
+# Loaded from a Python script (`gdb -x run.py` sourcing irsnap.py): GDB
+# leaves __main__.__file__ naming the outer script, which irsnap.py once
+# took for its own path and ran again.
+cat >"$TMP/outer.py" <<EOF
+import gdb
+gdb.write("outer script ran\\n")
+gdb.execute("source $IRSNAP_ROOT/gdb/irsnap.py")
+gdb.execute("source $IRSNAP_ROOT/gdb/irsnap.py")
+gdb.execute("ir-layout load $LAYOUT")
+gdb.write("layout loaded\\n")
+EOF
+LD_PRELOAD=$GDB_PRELOAD timeout -k 5 60 gdb -nx -q -batch -x "$TMP/outer.py" "$TOYC" \
+	>"$TMP/outer.log" 2>&1
+check_eq "a Python script that sources irsnap.py runs once" 1 \
+	"$(grep -c '^outer script ran' "$TMP/outer.log")"
+check "... and irsnap's commands work from it" \
+	grep -q '^layout loaded' "$TMP/outer.log"
+check "... and sourcing it again says it is already loaded" \
+	grep -q '^irsnap: already loaded' "$TMP/outer.log"
+
 done_testing
