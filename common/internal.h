@@ -72,6 +72,25 @@ void irs_json_string(FILE *fp, const char *s, size_t len);
 /** The same into a buffer. */
 bool irs_buf_json_string(struct irs_buf *b, const char *s, size_t len);
 
+/* ---- json_split.c: the elements of one array member, by scanning ----- */
+
+/**
+ * Where the elements of array member @p key of the top-level object in
+ * @p text lie, found by a scan that checks structure only (strings,
+ * nesting, separators), not values: a parser reads each piece. For
+ * documents too large to parse whole (a snapshot's nodes).
+ */
+struct irs_json_split {
+	size_t open, close;	/* offsets of the array's '[' and ']' */
+	size_t *at;		/* element i: [at[2i], at[2i+1]) */
+	size_t n, cap;
+};
+/** False when @p text has no such member or its structure is broken (a
+ *  parser of the whole says where); *ret is then empty. */
+bool irs_json_split(const char *text, size_t len, const char *key,
+		    struct irs_json_split *ret);
+void irs_json_split_deinit(struct irs_json_split *s);
+
 /* ---- debug.c: IRSNAP_DEBUG=WSR letters ----------------------------------- */
 
 /** True when letter @p c is in $IRSNAP_DEBUG (W walker, L layout, S session,

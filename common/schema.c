@@ -676,38 +676,105 @@ check(struct vctx *v, const json_t *s, const json_t *x)
 		check_items(v, s, x);
 }
 
+struct irs_schema_run {
+	struct vctx v;
+	struct pattern_owner owner;
+	json_t *own;		// the schema, when the run loaded it
+};
+
+static struct irs_error *
+run_start(const json_t *schema, const char *file, struct irs_buf *out,
+	  struct irs_schema_run **ret)
+{
+	struct irs_schema_run *r = calloc(1, sizeof(*r));
+	if (!r)
+		return &irs_enomem;
+	r->v.schema = schema;
+	r->v.file = file;
+	r->v.out = out;
+	r->v.owner = &r->owner;
+	irs_buf_init(&r->v.path);
+	*ret = r;
+	return NULL;
+}
+
+struct irs_error *
+irs_schema_run_start(const char *id, const char *file, struct irs_buf *out,
+		     struct irs_schema_run **ret)
+{
+	json_t *schema;
+	struct irs_error *err = irs_schema_load(id, &schema);
+	if (err)
+		return irs_error_prefix(err, id);
+	if ((err = run_start(schema, file, out, ret))) {
+		json_decref(schema);
+		return err;
+	}
+	(*ret)->own = schema;
+	return NULL;
+}
+
+struct irs_error *
+irs_schema_run_check(struct irs_schema_run *r, const char *at,
+		     const json_t *x, const char *path)
+{
+	struct vctx *v = &r->v;
+	if (v->err)
+		return v->err;
+	const json_t *s = v->schema;
+	if (at && strcmp(at, "#")) {
+		json_t *ref = json_string(at);
+		s = ref ? resolve(v, ref) : NULL;
+		json_decref(ref);
+		if (!ref)
+			return &irs_enomem;
+		if (!s)
+			return v->err;
+	}
+	path_pop(v, 0);
+	irs_buf_puts(&v->path, path ? path : "$");
+	v->branch_depth = v->path.len;
+	check(v, s, x);
+	if (!v->err && v->path.oom)
+		v->err = &irs_enomem;
+	return v->err;
+}
+
+struct irs_error *
+irs_schema_run_end(struct irs_schema_run *r, uint32_t *nproblems)
+{
+	struct vctx *v = &r->v;
+	struct irs_error *err = v->err;
+	if (!err && v->nproblems > IRS_SCHEMA_MAX_LINES)
+		irs_buf_printf(v->out, "%s: ... %u more problems\n", v->file,
+			       v->nproblems - IRS_SCHEMA_MAX_LINES);
+	if (!err && v->out->oom)
+		err = &irs_enomem;
+	for (size_t i = 0; i < r->owner.n; i++) {
+		regfree(r->owner.items[i].re);
+		free(r->owner.items[i].re);
+	}
+	free(r->owner.items);
+	irs_buf_deinit(&v->path);
+	if (!err)
+		*nproblems += v->nproblems;
+	json_decref(r->own);
+	free(r);
+	return err;
+}
+
 struct irs_error *
 irs_schema_validate_with(const json_t *schema, const json_t *doc,
 			 const char *file, struct irs_buf *out,
 			 uint32_t *nproblems)
 {
-	struct pattern_owner owner = {0};
-	struct vctx v = {
-		.schema = schema,
-		.file = file,
-		.out = out,
-		.owner = &owner,
-	};
-
-	irs_buf_init(&v.path);
-	irs_buf_puts(&v.path, "$");
-	v.branch_depth = 1;
-	check(&v, schema, doc);
-	if (!v.err && v.nproblems > IRS_SCHEMA_MAX_LINES)
-		irs_buf_printf(out, "%s: ... %u more problems\n", file,
-			       v.nproblems - IRS_SCHEMA_MAX_LINES);
-	if (!v.err && (v.path.oom || out->oom))
-		v.err = &irs_enomem;
-	for (size_t i = 0; i < owner.n; i++) {
-		regfree(owner.items[i].re);
-		free(owner.items[i].re);
-	}
-	free(owner.items);
-	irs_buf_deinit(&v.path);
-	if (v.err)
-		return v.err;
-	*nproblems += v.nproblems;
-	return NULL;
+	struct irs_schema_run *r;
+	struct irs_error *err = run_start(schema, file, out, &r);
+	if (err)
+		return err;
+	err = irs_schema_run_check(r, "#", doc, "$");
+	struct irs_error *end = irs_schema_run_end(r, nproblems);
+	return err ? err : end;
 }
 
 /* }==== Embedded schemas ================================================= */

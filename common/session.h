@@ -49,6 +49,25 @@ struct irs_error *irs_schema_validate_with(const json_t *schema,
 					   const char *file,
 					   struct irs_buf *out,
 					   uint32_t *nproblems);
+/**
+ * A validation against the schema for @p id in pieces: a document too
+ * large to load whole (a snapshot's nodes) checked part by part, with the
+ * schema parsed and its patterns compiled once and one cap on the lines
+ * reported for @p file. run_check() validates @p x against the subschema
+ * at JSON pointer @p at ("#/$defs/node"; "#" or NULL: the whole schema),
+ * naming problems from @p path ("$.nodes[12]"). run_end() writes the
+ * "... N more" line, adds the problems to *nproblems and frees the run
+ * (always). Errors as irs_schema_validate()'s.
+ */
+struct irs_schema_run;
+struct irs_error *irs_schema_run_start(const char *id, const char *file,
+				       struct irs_buf *out,
+				       struct irs_schema_run **ret);
+struct irs_error *irs_schema_run_check(struct irs_schema_run *r,
+				       const char *at, const json_t *x,
+				       const char *path);
+struct irs_error *irs_schema_run_end(struct irs_schema_run *r,
+				     uint32_t *nproblems);
 /** The embedded schema for @p id, parsed; *ret freed with json_decref(). */
 struct irs_error *irs_schema_load(const char *id, json_t **ret);
 

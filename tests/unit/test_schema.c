@@ -676,6 +676,90 @@ test_single_files(void **state)
 	free(out);
 }
 
+// A snapshot of @p n nodes as irsnap writes it (one node a line), node
+// @p bad_at's "span" replaced by @p bad (NULL: none).
+static char *
+big_snapshot(size_t n, size_t bad_at, const char *bad)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "{\"schema\":\"irsnap.snapshot/1\",\n\"layout\":\"toyc\",\n"
+		     "\"root\":{\"address\":\"0x1000\",\"type\":\"Module\"},\n"
+		     "\"text_file\":null,\n\"nodes\":[\n");
+	for (size_t i = 0; i < n; i++)
+		irs_buf_printf(&b, "%s{\"id\":\"0x%zx\",\"type\":\"Instr\","
+			       "\"parent\":\"0x1000\",\"span\":%s,\"fields\":"
+			       "{\"op\":\"add\",\"name\":\"x\\u00e9\"}}",
+			       i ? ",\n" : "", 0x2000 + 16 * i,
+			       bad && i == bad_at ? bad : "[0,4]");
+	irs_buf_puts(&b, "\n],\n\"errors\":[\n],\n\"stats\":{\"nodes\":1,"
+		     "\"bytes\":8,\"text_bytes\":12,\"truncated\":false,"
+		     "\"hash\":\"0123456789abcdef\"}}\n");
+	return irs_buf_steal(&b);
+}
+
+// What validating @p text whole says, as irs_validate_path words it.
+static char *
+whole_says(const char *file, const char *text, uint32_t *n)
+{
+	struct irs_buf out;
+	irs_buf_init(&out);
+	*n = 0;
+	json_error_t je;
+	json_t *doc = json_loads(text, JSON_REJECT_DUPLICATES |
+				 JSON_ALLOW_NUL, &je);
+	if (!doc) {
+		irs_buf_printf(&out, "%s: invalid JSON at line %d, column %d: "
+			       "%s\n", file, je.line, je.column, je.text);
+		*n = 1;
+	} else {
+		assert_null(irs_schema_validate("irsnap.snapshot/1", doc, file,
+						&out, n));
+	}
+	json_decref(doc);
+	return irs_buf_steal(&out);
+}
+
+// Snapshots are validated a node at a time (a whole one took 14 times its
+// size in memory): what that says about any snapshot, valid or broken
+// anywhere, is what validating the whole document says, to the byte.
+static void
+test_snapshot_checked_in_pieces_as_whole(void **state)
+{
+	struct tree *t = *state;
+	static const char *bads[] = {
+		"[1]", "\"0x1\"", "[0,4,", "[0,4]]", "[0, 01]", "[0,4],",
+		"[0,4],\"span\":[1,2]", "{}", "[0,\"\\ud800\"]", "null",
+	};
+	char *path = irs_path_join(t->dir, "big.json");
+	for (size_t k = 0; k <= ARRAY_SIZE(bads) + 2; k++) {
+		char *text;
+		if (k < ARRAY_SIZE(bads))
+			text = big_snapshot(300, 17 * k, bads[k]);
+		else if (k == ARRAY_SIZE(bads))
+			text = big_snapshot(300, 0, NULL);	// valid
+		else {
+			// every node bad: the 50-line cap covers the file
+			text = big_snapshot(300, 0, NULL);
+			for (char *p = text; (p = strstr(p, "[0,4]")); p++)
+				p[1] = '"';
+			if (k == ARRAY_SIZE(bads) + 2)	// and cut short
+				text[strlen(text) / 2] = '\0';
+		}
+		put(t, "big.json", text);
+		uint32_t n_whole, n_pieces;
+		char *want = whole_says(path, text, &n_whole);
+		char *got = validate(t, "big.json", &n_pieces);
+		if (strcmp(want, got) || n_whole != n_pieces)
+			fail_msg("case %zu: whole (%u) says:\n%s\npieces (%u) "
+				 "say:\n%s", k, n_whole, want, n_pieces, got);
+		free(want);
+		free(got);
+		free(text);
+	}
+	free(path);
+}
+
 // What cannot be read at all is an error (exit 2), not a problem (exit 1).
 static void
 test_unreadable_path_is_an_error(void **state)
@@ -758,6 +842,9 @@ main(void)
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_single_files,
 						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(
+			test_snapshot_checked_in_pieces_as_whole,
+			setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_unreadable_path_is_an_error,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_paths_stay_inside_the_run,
