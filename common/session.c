@@ -214,11 +214,22 @@ names_deinit(struct names *n)
 	memset(n, 0, sizeof(*n));
 }
 
+static bool
+same_name(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+// Deletes @p n's files; the last walk's, when they were, can no longer be
+// copied.
 static void
-names_unlink(const struct irs_session *s, const struct names *n)
+names_unlink(struct irs_session *s, const struct names *n)
 {
 	irs_rundir_unlink(s->dir, n->text);
 	irs_rundir_unlink(s->dir, n->json);
+	if (same_name(s->last.text, n->text) ||
+	    same_name(s->last.json, n->json))
+		last_forget(&s->last);
 }
 
 static struct irs_error *
@@ -239,7 +250,7 @@ names_init(struct names *n, const struct irs_session *s, uint32_t seq,
 
 // Walks the IR at @p root into the files @p n names.
 static struct irs_error *
-snapshot(const struct irs_session *s, struct irs_memory *mem, uint64_t root,
+snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	 const char *type, const struct names *n, struct irs_snapshot **ret)
 {
 	struct irs_error *err = NULL;
@@ -290,6 +301,8 @@ copy_last(struct irs_session *s, uint64_t root, const char *type,
 	  const struct names *n)
 {
 	const struct last_walk *l = &s->last;
+	if (same_name(l->text, n->text) || same_name(l->json, n->json))
+		return false;	// the same files: nothing to copy from
 	char *paths[4] = {
 		n->text ? irs_path_join(s->dir, l->text) : NULL,
 		n->json ? irs_path_join(s->dir, l->json) : NULL,
@@ -540,10 +553,6 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 		json_decref(j);
 		j = NULL;
 	}
-	// Unchanged files deleted (--changed-only) were the last walk's own
-	// when it was walked: a later copy would find nothing to copy.
-	if (!copied && s->cfg.changed_only && !strcmp(st.hash, ev->hash))
-		last_forget(&s->last);
 	if (!irs_manifest_push_event(&s->man, j)) {
 		err = &irs_enomem;
 		names_unlink(s, &n);
