@@ -768,7 +768,7 @@ irs_schema_validate_with(const json_t *schema, const json_t *doc,
 			 const char *file, struct irs_buf *out,
 			 uint32_t *nproblems)
 {
-	struct irs_schema_run *r;
+	struct irs_schema_run *r = NULL;
 	struct irs_error *err = run_start(schema, file, out, &r);
 	if (err)
 		return err;
