@@ -19,8 +19,8 @@ irs_buf_deinit(struct irs_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static bool
-reserve(struct irs_buf *b, size_t extra)
+bool
+irs_buf_reserve(struct irs_buf *b, size_t extra)
 {
 	if (b->oom)
 		return false;
@@ -47,7 +47,7 @@ reserve(struct irs_buf *b, size_t extra)
 bool
 irs_buf_append(struct irs_buf *b, const void *p, size_t n)
 {
-	if (!reserve(b, n))
+	if (!irs_buf_reserve(b, n))
 		return false;
 	if (n)
 		memcpy(b->data + b->len, p, n);
@@ -69,7 +69,7 @@ irs_buf_printf(struct irs_buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !reserve(b, (size_t)n))
+	if (n < 0 || !irs_buf_reserve(b, (size_t)n))
 		return false;
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

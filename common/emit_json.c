@@ -43,26 +43,11 @@ irs_json_double(struct irs_buf *b, double v)
 		irs_json_put(b, ".0", 2);
 }
 
-// Room for @p n more bytes and a NUL in @p b (doubling), as buf.c's
-// appends would make it; false (oom set) when memory ran out.
-static bool
+// Room for @p n more bytes and a NUL in @p b: the common case inline.
+static inline bool
 json_room(struct irs_buf *b, size_t n)
 {
-	if (b->len + n + 1 <= b->cap)
-		return true;
-	if (b->oom)
-		return false;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	char *p = realloc(b->data, cap);
-	if (!p) {
-		b->oom = true;
-		return false;
-	}
-	b->data = p;
-	b->cap = cap;
-	return true;
+	return b->len + n + 1 <= b->cap || irs_buf_reserve(b, n);
 }
 
 #define ONES 0x0101010101010101ull

@@ -26,6 +26,9 @@ struct irs_buf {
 
 void irs_buf_init(struct irs_buf *b);
 void irs_buf_deinit(struct irs_buf *b);
+/** Room for @p extra more bytes and a NUL (doubling); false (oom set)
+ *  when memory ran out. For writers that fill b->data themselves. */
+bool irs_buf_reserve(struct irs_buf *b, size_t extra);
 bool irs_buf_append(struct irs_buf *b, const void *p, size_t n);
 bool irs_buf_puts(struct irs_buf *b, const char *s);
 bool irs_buf_printf(struct irs_buf *b, const char *fmt, ...)
