@@ -1049,38 +1049,22 @@ render_int(struct walk *w, const struct frame *f, const struct lfield *fd)
 	return true;
 }
 
+// {f} of a number: integers and enums as render_int(), then bools and
+// floats.
 static void
 render_number(struct walk *w, struct frame *f, const struct lfield *fd)
 {
 	char tmp[40];
-	size_t n;
-	switch (fd->kind) {
-	case LK_INT:
-		n = irs_fmt_i64(tmp, irs_load_i(f->data, &fd->at));
-		break;
-	case LK_UINT:
-		n = irs_fmt_u64(tmp, irs_load_u(f->data, &fd->at));
-		break;
-	case LK_BOOL:
+	if (render_int(w, f, fd))
+		return;
+	if (fd->kind == LK_BOOL) {
 		if (irs_load_u(f->data, &fd->at))
 			out(w, "true", 4);
 		else
 			out(w, "false", 5);
 		return;
-	case LK_FLOAT:
-		n = irs_fmt_double(tmp, irs_load_f(f->data, &fd->at));
-		break;
-	default: {	// LK_ENUM
-		int64_t v = irs_field_int(f, fd);
-		const char *name = irs_lenum_name(fd->en, v);
-		if (name) {
-			outs(w, name);
-			return;
-		}
-		n = irs_fmt_i64(tmp, v);
 	}
-	}
-	out(w, tmp, n);
+	out(w, tmp, irs_fmt_double(tmp, irs_load_f(f->data, &fd->at)));	// LK_FLOAT
 }
 
 static void
