@@ -15,10 +15,16 @@ ifeq ($(SANITIZE),1)
 BUILD   ?= build-asan
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 export IRSNAP_SANITIZE = 1
+# The real compilers of the tests are never sanitized: one build of them,
+# the plain build's, serves both runs (CI's second run reuses the first's).
+export IRSNAP_REAL ?= $(abspath build/real)
 else
 BUILD   ?= build
 SANFLAGS =
 endif
+
+# test, demo and bench build on every core unless make was given -j itself.
+JOBS    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	  -Wmissing-prototypes -Werror
@@ -27,12 +33,23 @@ PKGS    = lua5.4 jansson libelf libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+# The batch tools' own: libdw names the inlined functions of a crash
+# signature's frames (never in the library the debuggers load).
+TOOLS_PKG_LIBS := $(shell pkg-config --libs libdw 2>/dev/null)
 
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden \
 	     -D_GNU_SOURCE -DIRS_BUILDING_LIB -Icommon $(PKG_CFLAGS)
 
-LIB_SRC   = $(wildcard common/*.c)
+# The areas of common/, bottom to top (common/irsnap.h has the map). The
+# library the debuggers load holds LIB_AREAS; the batch tools (TOOL_AREAS)
+# are linked into the irsnap CLI (and the unit tests) only.
+LIB_AREAS  = util mem layout walk run console
+TOOL_AREAS = launch reduce tools
+LIB_SRC   = $(foreach a,$(LIB_AREAS),$(wildcard common/$(a)/*.c))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TOOLS_SRC = $(foreach a,$(TOOL_AREAS),$(wildcard common/$(a)/*.c))
+TOOLS_OBJ = $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
+TOOLS_LIB = $(BUILD)/libirsnap-tools.a
 CLI_SRC   = $(wildcard common/cli/*.c)
 CLI_OBJ   = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TOYC_SRC  = $(wildcard tests/fixtures/toyc/*.c)
@@ -40,7 +57,10 @@ UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_SUP  = $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
 UNIT_SUP_OBJ = $(UNIT_SUP:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN  = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Unit tests reach every area, the batch tools' too.
+UNIT_LIBS = $(TOOLS_LIB) $(BUILD)/libirsnap.a $(BUILD)/libtoyc.a
 LLDB_SRC  = $(wildcard lldb/*.cpp)
+LLDB_OBJ  = $(LLDB_SRC:%.cpp=$(BUILD)/obj/%.o)
 
 ALL = $(BUILD)/libirsnap.so $(BUILD)/libirsnap.a $(BUILD)/irsnap \
       $(BUILD)/toyc $(UNIT_BIN)
@@ -52,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install clean deps fuzz 80
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -60,6 +80,15 @@ all: $(ALL)
 
 deps:
 	@scripts/install-deps
+
+# LuaJIT and Lua 5.4 from Debian's source packages, with debug info, into
+# $(BUILD)/real/ (scripts/real-compilers): the real compilers of the tests.
+real:
+	@BUILD=$(BUILD) scripts/real-compilers
+
+# No area of common/ includes a header of an area above it (irsnap.h).
+check-layers:
+	@scripts/check-layers
 
 $(BUILD)/obj/common/%.o: common/%.c
 	@mkdir -p $(@D)
@@ -71,8 +100,12 @@ $(BUILD)/libirsnap.so: $(LIB_OBJ)
 $(BUILD)/libirsnap.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/irsnap: $(CLI_OBJ) $(BUILD)/libirsnap.a
-	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libirsnap.a $(PKG_LIBS) -lm -lpthread
+$(TOOLS_LIB): $(TOOLS_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/irsnap: $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a
+	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a \
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lm -lpthread
 
 # toyc is the debuggee: -O1 -g so debuggers see its types and locals, never
 # sanitized (ASan's shadow memory would confuse the debugger tests).
@@ -94,28 +127,35 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	$(CC) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(SANFLAGS) -D_GNU_SOURCE \
 		-Icommon -Itests/unit -Itests/fixtures/toyc $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(BUILD)/libirsnap.a $(BUILD)/libtoyc.a
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(BUILD)/libirsnap.a $(BUILD)/libtoyc.a \
-		$(PKG_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) \
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lm -lpthread
 
+# The LLDB plugin: one object per lldb/*.cpp (its header dependencies
+# tracked), so editing common/ relinks the plugin instead of recompiling it.
 LLDB_INC = -I/usr/lib/llvm-14/include
-$(BUILD)/libirsnap-lldb.so: $(LLDB_SRC) common/irsnap.h $(BUILD)/libirsnap.a
-	$(CXX_LLDB) -std=c++17 -Wall -Wextra -Werror $(CXXFLAGS) -fPIC -shared \
-		$(LLDB_INC) -Icommon -o $@ $(LLDB_SRC) $(BUILD)/libirsnap.a \
+$(BUILD)/obj/lldb/%.o: lldb/%.cpp
+	@mkdir -p $(@D)
+	$(CXX_LLDB) -std=c++17 -Wall -Wextra -Werror $(CXXFLAGS) -fPIC \
+		$(LLDB_INC) -Icommon $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/libirsnap-lldb.so: $(LLDB_OBJ) $(BUILD)/libirsnap.a
+	$(CXX_LLDB) -shared -o $@ $(LLDB_OBJ) $(BUILD)/libirsnap.a \
 		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lm -lpthread
 
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBS) all
+	@BUILD=$(BUILD) scripts/real-compilers
 	@BUILD=$(BUILD) tests/run
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBS) all
 	@BUILD=$(BUILD) scripts/demo
 
 bench:
 	@scripts/install-deps --bench
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBS) all
 	@BUILD=$(BUILD) scripts/bench
 
 fuzz:
@@ -125,11 +165,21 @@ fuzz:
 # JSON Schemas and Lua prelude are built into it), the CLI, the header, the
 # GDB script (it loads ../../../lib/libirsnap.so), the LLDB plugin, the
 # reducer's crash-signature preload library (irsnap looks in ../lib), and
-# the schemas and prelude as files to read. mk/gdb.mk adds the GDB shim.
-install: all
+# the schemas and prelude as files to read, and the shipped layouts of real
+# compilers (common/layouts/, loaded by path). mk/gdb.mk adds the GDB shim.
+# irsnap(1), from the --help texts (scripts/gen-man).
+$(BUILD)/irsnap.1: $(BUILD)/irsnap scripts/gen-man
+	scripts/gen-man $(BUILD)/irsnap $@
+
+man: $(BUILD)/irsnap.1
+
+install: all $(BUILD)/irsnap.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(BUILD)/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
-		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema
+		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema \
+		$(DESTDIR)$(PREFIX)/share/irsnap/layouts
 	install -m 755 $(BUILD)/libirsnap.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/libirsnap.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libirsnap-crashsig.so $(DESTDIR)$(PREFIX)/lib/
@@ -138,12 +188,30 @@ install: all
 	install -m 644 gdb/irsnap.py $(DESTDIR)$(PREFIX)/share/irsnap/gdb/
 	install -m 644 common/prelude/irsnap/*.lua $(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap/
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
+	for f in common/layouts/*.lua; do [ ! -f "$$f" ] || \
+		install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/irsnap/layouts/; done
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \
 		install -m 755 $(BUILD)/libirsnap-lldb.so $(DESTDIR)$(PREFIX)/lib/; fi
 
+# What install put there, and the directories it made when left empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libirsnap.so \
+		$(DESTDIR)$(PREFIX)/lib/libirsnap.a \
+		$(DESTDIR)$(PREFIX)/lib/libirsnap-crashsig.so \
+		$(DESTDIR)$(PREFIX)/lib/libirsnap-lldb.so \
+		$(DESTDIR)$(PREFIX)/lib/libirsnap-gdb-xstate.so \
+		$(DESTDIR)$(PREFIX)/include/irsnap.h \
+		$(DESTDIR)$(PREFIX)/bin/irsnap \
+		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap
+	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX) 2>/dev/null
+
 # Lines over 80 columns in C sources (tabs count as 8), as QBE's `make 80`.
 80:
-	@expand -t8 common/*.c common/*.h common/cli/*.c | awk 'length > 80' | head -20
+	@expand -t8 common/*.h common/*/*.[ch] | awk 'length > 80' | head -20
 
 clean:
 	rm -rf build build-asan

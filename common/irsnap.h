@@ -1,10 +1,53 @@
 /*
- * irsnap.h — the public API of libirsnap, the core shared by the GDB and LLDB
- * front ends and the `irsnap` command-line tool.
+ * irsnap.h — the public API of libirsnap, the core the GDB and LLDB front
+ * ends load, and the map of its design. gdb/, lldb/ and the `irsnap` CLI
+ * include this header; the CLI also includes tools/tools.h, the batch
+ * tools (reduce, replay, report, validate, diff) that are linked into it
+ * and never into libirsnap.so.
  *
- * This is the only header gdb/, lldb/ and tests include. Sections come in
- * dependency order: errors, target, memory, layout, snapshot, session,
- * reduce. Conventions, once for the whole file:
+ * The areas, one folder of common/ each, bottom to top; each header says
+ * what its area owns and what it may use, and no area includes one above
+ * it (scripts/check-layers checks that in CI):
+ *
+ *   libirsnap.so (loaded by GDB and LLDB)
+ *     util/     buffers, atomic files, JSON output, number formatting,
+ *               shell words, errors (error.c)
+ *     mem/      memory readers (live pid, ELF core, front-end callback)
+ *               behind one page cache
+ *     layout/   the Lua sandbox and a layout's compilation to a C schema
+ *     walk/     the walk over debuggee memory: text and JSON graph
+ *     run/      session, run directory, manifest, snapshot files,
+ *               verifiers, failure reports
+ *     console/  the ir-* commands both front ends forward their input to,
+ *               and the debuggee events they report (boundaries, signals)
+ *   the irsnap CLI only
+ *     launch/   running GDB or LLDB in batch mode with irsnap loaded
+ *     reduce/   the reducer (units, def-use, parallel test runner)
+ *     tools/    replay, report, validate (JSON Schema), text diff
+ *     cli/      one cmd_<name>.c per subcommand
+ *
+ * What happens at a pass boundary, in order (console/trace.c drives it):
+ *   1. stop      the front end's breakpoint on a boundary function fires;
+ *                it calls irs_console_boundary_enter() (or _exit() at the
+ *                matching return)
+ *   2. boundary  the console matches the pass against ir-trace/ir-break,
+ *                reads the pass name and IR root through the target
+ *   3. walk      walk/ reads the IR through mem/'s page cache, following
+ *                the compiled layout, rendering text and the JSON graph
+ *   4. snapshot  run/snapshot.c writes both atomically (or copies the
+ *                previous pair when the bytes read are unchanged)
+ *   5. manifest  run/manifest.c adds the event (CPU time, hash, sizes) and
+ *                rewrites manifest.json atomically
+ *   6. verifier  run/verify.c runs the layout's Lua verifiers; the front
+ *                end runs `call` verifiers and reports them back
+ *   7. failure   on a fatal signal, irs_console_signal() writes
+ *                failure.json: signal, backtrace, last before-snapshot,
+ *                crash snapshot, the ready reduce command
+ *   8. reduce    later and offline, `irsnap reduce RUN` (reduce/) shrinks
+ *                the failing pass's input to a reproducer
+ *
+ * Sections below come in dependency order: errors, target, memory,
+ * layouts, snapshots, session, console. Conventions, once for the file:
  *  - A fallible function returns struct irs_error * : NULL is success,
  *    otherwise an error the caller owns and frees with irs_error_destroy().
  *    Out-of-memory returns &irs_enomem, which allocates nothing.
@@ -73,6 +116,9 @@ IRS_API struct irs_error *irs_error_fault(uint64_t address,
 /** New error from a plain message (for ctypes callers: no varargs). */
 IRS_API struct irs_error *irs_error_create(enum irs_error_code code,
 					   const char *message);
+/** New IRS_ERROR_FAULT error for @p address from a plain message. */
+IRS_API struct irs_error *irs_error_create_fault(uint64_t address,
+						 const char *message);
 /** Frees @p err; accepts NULL and &irs_enomem. */
 IRS_API void irs_error_destroy(struct irs_error *err);
 /** Accessors for bindings that cannot read the struct. */
@@ -151,16 +197,148 @@ typedef struct irs_error *(*irs_field_fn)(void *arg, const char *type,
 					  struct irs_field_info *ret);
 /**
  * The @p index-th enumerator of enum @p type: its name (NUL-terminated, cut
- * to @p len) and value. IRS_ERROR_NOT_FOUND past the last one.
+ * to @p len) and value. IRS_ERROR_NOT_FOUND past the last one. @p type may
+ * be "T.path", the type of member path of struct T: how a layout names an
+ * anonymous enum (`enum { ... } kind : 3`).
  */
 typedef struct irs_error *(*irs_enumerator_fn)(void *arg, const char *type,
 					       uint32_t index, char *name,
 					       uint64_t len, int64_t *value);
+/**
+ * The global (or file-static) variable @p name of the debuggee: its address
+ * and what debug info says of its type, as irs_field_fn says of a member
+ * (offset 0). IRS_ERROR_NOT_FOUND when there is none. Reads only.
+ */
+typedef struct irs_error *(*irs_global_fn)(void *arg, const char *name,
+					   uint64_t *address,
+					   struct irs_field_info *ret);
 /** The @p index-th frame of the current thread; IRS_ERROR_NOT_FOUND past the end. */
 typedef struct irs_error *(*irs_frame_fn)(void *arg, uint32_t index,
 					  struct irs_frame_info *ret);
 /** Makes frame @p index current, so that eval() sees its locals. */
 typedef struct irs_error *(*irs_select_frame_fn)(void *arg, uint32_t index);
+
+/*
+ * Facts. The callbacks above are the questions the layout and the console
+ * ask; a front end answers them with the raw facts below instead, and the
+ * core (console/frontend.c) does the rest once for both debuggers: type
+ * spellings ("struct Block *", "char [32]"), dotted field paths through
+ * anonymous members, bitfield storage units, every error text, a value's
+ * integer, pairing boundary calls with their returns by CFA, spotting
+ * return instructions, the fatal-signal list. A test fake may still answer
+ * field/type_size/enumerator/eval itself; the core uses those when set.
+ */
+
+/** A type as the debugger describes it. Types are named by handles, which
+ *  the front end hands out and keeps valid until its next type_lookup. */
+struct irs_type_facts {
+	uint64_t size;		/* bytes; 0 for a type only declared */
+	uint64_t count;		/* elements of an array, else 0 */
+	uint64_t stripped;	/* handle of the type without its outer
+				   typedefs (its own handle when none) */
+	uint64_t target;	/* handle of the stripped type's pointee or
+				   element (pointers, references, arrays),
+				   else 0 */
+	uint32_t kind;		/* enum irs_type_kind, typedefs stripped */
+	uint32_t nmembers;	/* members of a struct or union, enumerators
+				   of an enum (typedefs stripped) */
+	bool complete;		/* false: declared, never defined */
+	char name[128];		/* as GDB spells it: "struct Block *",
+				   "char [32]", "union {...}" */
+};
+
+/** A member of a struct or union. */
+struct irs_member_facts {
+	uint64_t bit_offset;	/* from the start of the containing type */
+	uint64_t type;		/* handle of its type */
+	uint32_t bit_size;	/* 0 unless a bitfield */
+	char name[128];		/* "" for an anonymous struct or union */
+};
+
+/** What an expression evaluated to. A reference is described as the
+ *  value it refers to. */
+struct irs_value_facts {
+	uint64_t address;	/* where it lies, if has_address */
+	uint64_t bits;		/* its value as an integer, if has_bits */
+	uint32_t kind;		/* enum irs_type_kind, typedefs stripped */
+	bool has_address;
+	bool has_bits;
+	bool is_function;
+	char type_name[128];	/* its type, typedefs stripped */
+	char why[256];		/* why it has no bits, when it has none */
+};
+
+/** The instructions of a function, as irs_disassemble_fn reports them. */
+struct irs_insns;
+
+/** The type spelled exactly @p name in the debugger's own lookup (no
+ *  pointers or arrays: the core builds those); IRS_ERROR_NOT_FOUND if none.
+ *  Starts a new set of handles. */
+typedef struct irs_error *(*irs_type_lookup_fn)(void *arg, const char *name,
+						uint64_t *ret);
+/** A pointer to @p type, or with @p array an array of @p count of them. */
+typedef struct irs_error *(*irs_type_derive_fn)(void *arg, uint64_t type,
+						bool array, uint64_t count,
+						uint64_t *ret);
+typedef struct irs_error *(*irs_type_facts_fn)(void *arg, uint64_t type,
+					       struct irs_type_facts *ret);
+/** The @p index-th member of struct or union @p type (typedefs stripped). */
+typedef struct irs_error *(*irs_type_member_fn)(void *arg, uint64_t type,
+						uint32_t index,
+						struct irs_member_facts *ret);
+/** The @p index-th enumerator of enum @p type (typedefs stripped): its name
+ *  (NUL-terminated, cut to @p len) and value. */
+typedef struct irs_error *(*irs_type_enumerator_fn)(void *arg, uint64_t type,
+						    uint32_t index, char *name,
+						    uint64_t len,
+						    int64_t *value);
+/**
+ * Evaluates debuggee expression @p expr in the current frame. With @p calls
+ * false it must not call into the debuggee or change it (GDB: with
+ * may-call-functions off; LLDB: without JIT); with @p calls true it may
+ * call functions, and a call that faults must be unwound, never leave the
+ * debuggee stopped inside it.
+ */
+typedef struct irs_error *(*irs_eval_value_fn)(void *arg, const char *expr,
+					       bool calls,
+					       struct irs_value_facts *ret);
+/** The canonical frame address of the frame eval() uses (frame 0 at a
+ *  breakpoint): the same at a function's entry and at its returns. */
+typedef struct irs_error *(*irs_cfa_fn)(void *arg, uint64_t *ret);
+/** The @p index-th argument of the frame eval() uses: its name and value;
+ *  IRS_ERROR_NOT_FOUND past the last. */
+typedef struct irs_error *(*irs_arg_value_fn)(void *arg, uint32_t index,
+					      char *name, uint64_t len,
+					      struct irs_value_facts *ret);
+/** The signal the debuggee is stopped by (a core file's: the one that
+ *  killed it); *signo 0 when none. @p name gets its name ("SIGSEGV"). */
+typedef struct irs_error *(*irs_stop_signal_fn)(void *arg, int32_t *signo,
+						char *name, uint64_t len);
+/** The debuggee's arguments as one shell-quoted string. */
+typedef struct irs_error *(*irs_args_fn)(void *arg, char *buf, uint64_t len);
+/**
+ * Reports every instruction of @p function through irs_insns_add(@p sink,
+ * at, text): `at` is what the front end needs to break on it from the
+ * next set_break calls (GDB: the offset from the function's start, which
+ * survives relocation; LLDB: an index into this disassembly), `text` the
+ * mnemonic and operands. IRS_ERROR_NOT_FOUND while the function is not
+ * known (a library not loaded yet).
+ */
+typedef struct irs_error *(*irs_disassemble_fn)(void *arg,
+						const char *function,
+						struct irs_insns *sink);
+/** The global (or file-static) variable @p name, from the symbols (live or
+ *  core): its address and the handle of its type (a new set of handles, as
+ *  type_lookup starts); IRS_ERROR_NOT_FOUND when there is none. */
+typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
+					   uint64_t *address, uint64_t *type);
+/** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
+ *  its instruction @p at (from disassemble). When it is hit, the front end
+ *  calls irs_console_hit(c, id, ...) and stops only if told to. */
+typedef struct irs_error *(*irs_set_break_fn)(void *arg, uint32_t id,
+					      const char *function,
+					      bool entry, uint64_t at);
+typedef void (*irs_delete_break_fn)(void *arg, uint32_t id);
 
 /**
  * The questions the core asks a debugger. A front end fills this in and
@@ -179,6 +357,22 @@ struct irs_target {
 	int64_t pid;			/* live, stopped debuggee; 0 if none */
 	const char *core_path;		/* core file being examined, or NULL */
 	const char *exe_path;		/* the debuggee's executable, or NULL */
+	/* facts (see above) */
+	irs_type_lookup_fn type_lookup;
+	irs_type_derive_fn type_derive;
+	irs_type_facts_fn type_facts;
+	irs_type_member_fn type_member;
+	irs_type_enumerator_fn type_enumerator;
+	irs_eval_value_fn eval_value;
+	irs_cfa_fn cfa;
+	irs_arg_value_fn arg_value;
+	irs_stop_signal_fn stop_signal;
+	irs_args_fn args;
+	irs_disassemble_fn disassemble;
+	irs_set_break_fn set_break;
+	irs_delete_break_fn delete_break;
+	irs_global_fn global;		/* a question, like field */
+	irs_symbol_fn symbol;		/* its fact */
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */
@@ -246,6 +440,8 @@ IRS_API const char *irs_layout_type_name(const struct irs_layout *lo,
 					 uint32_t i);
 
 /** A pass boundary, as the front end needs it to set breakpoints. */
+enum { IRS_BOUNDARY_MAX_IR = 8 };	/* names in a boundary's ir = {...} */
+
 struct irs_boundary_info {
 	const char *function;	/* where to break, e.g. "pm_run_pass" */
 	const char *pass_expr;	/* expression giving the pass name
@@ -254,6 +450,10 @@ struct irs_boundary_info {
 	const char *pass_name;	/* fixed name (functions = {...}), or NULL */
 	const char *ir_expr;	/* expression giving the IR root ("m") */
 	const char *ir_type;	/* layout type of the IR root */
+	/* ir = { "fn", "f" }: the first that names a parameter of the
+	   frame is the IR root (ir_expr is ir_exprs[0]) */
+	uint32_t nir;
+	const char *ir_exprs[IRS_BOUNDARY_MAX_IR];
 };
 IRS_API uint32_t irs_layout_nboundaries(const struct irs_layout *lo);
 /** Fills @p ret with strings borrowed from @p lo. */
@@ -358,6 +558,10 @@ struct irs_session_config {
 	const char *debuggee;	/* executable path */
 	const char *args;	/* debuggee arguments, one string, or NULL */
 	int64_t pid;		/* debuggee pid, or 0 */
+	bool pid_is_history;	/* a core file's run: @p pid is the dead
+				   process's, recorded, never read (/proc) */
+	bool attached;		/* the debugger attached to a running
+				   process (recorded in the manifest) */
 	const char *layout_path;
 	bool write_text;	/* formats: .ir and/or .json snapshots
 				   (both false: both) */
@@ -398,6 +602,14 @@ IRS_API struct irs_error *irs_session_pass_begin_as(struct irs_session *s,
 						    const char *type,
 						    uint32_t *seq_ret);
 /**
+ * The pass the next irs_session_pass_begin*() records is the @p position-th
+ * pass boundary call of the process (counting every pass, traced or not:
+ * with `ir-trace on dce`, the first dce of the pipeline is position 4 but
+ * seq 1); its before and after events carry it as "position".
+ */
+IRS_API void irs_session_set_position(struct irs_session *s,
+				      uint32_t position);
+/**
  * Records the return from the pass begun as @p seq: the after snapshot (or,
  * with changed_only, none when its hash equals the before one), the CPU time
  * spent, and rewrites the manifest.
@@ -414,6 +626,27 @@ IRS_API struct irs_error *irs_session_verified(struct irs_session *s,
 					       const char *verifier,
 					       uint32_t problems,
 					       const char *output);
+
+/** One verifier's run (or the reason it did not run), for the manifest. */
+struct irs_verifier_result {
+	const char *name;
+	bool ran;		/* false: not run; @p reason says why */
+	uint32_t problems;	/* what it found, 0 = clean (0 when !ran) */
+	const char *output;	/* Lua: its problems, one a line; call: what
+				   the call printed on stdout and stderr;
+				   NULL when none */
+	const char *reason;	/* why it did not run, or NULL */
+	const char *call;	/* call verifiers: the expression called */
+	bool has_value;		/* call verifiers that ran: what it returned */
+	int64_t value;
+};
+/**
+ * Attaches @p r to event @p seq as
+ * {name, status ("ok", "failed" or "not run"), problems, output, ...}.
+ */
+IRS_API struct irs_error *irs_session_verifier_result(
+	struct irs_session *s, uint32_t seq,
+	const struct irs_verifier_result *r);
 
 /** What went wrong, for failure.json. */
 struct irs_failure_info {
@@ -482,8 +715,19 @@ IRS_API struct irs_error *irs_console_command(struct irs_console *c,
 					      const char *name,
 					      const char *args,
 					      char **out_ret);
+/**
+ * The exit status a debugger in batch mode ends with, the same in GDB and
+ * LLDB: 128 + N when the traced (or broken-on) program died of fatal signal
+ * N, as a shell reports it; else 1 when an ir-* command failed in this
+ * session; else 0 (the debugger's own status stands).
+ */
+IRS_API int32_t irs_console_exit_status(const struct irs_console *c);
 /** Help text of command @p name, with an example; borrowed; NULL if unknown. */
 IRS_API const char *irs_console_help(const char *name);
+/** Part @p part of that help, for debuggers that take it in pieces:
+ *  "brief" (the first line), "usage" (the Usage: lines, without the word)
+ *  or "long" (the rest). Freed with irs_free(); NULL if unknown. */
+IRS_API char *irs_console_help_part(const char *name, const char *part);
 /** The command names, NULL-terminated; borrowed. */
 IRS_API const char *const *irs_console_commands(void);
 /**
@@ -493,6 +737,14 @@ IRS_API const char *const *irs_console_commands(void);
  */
 IRS_API char *irs_console_complete(struct irs_console *c, const char *name,
 				   const char *word);
+/**
+ * The same for the last word of @p args, command @p name's whole argument
+ * string as typed so far (a trailing blank: a new word), in its context:
+ * "-f " offers text/json/both, "ir-set format " the formats, "ir-trace on "
+ * the passes seen.
+ */
+IRS_API char *irs_console_complete_args(struct irs_console *c,
+					const char *name, const char *args);
 
 /**
  * Settings: "dir", "max-nodes", "max-bytes", "max-depth", "format"
@@ -506,6 +758,13 @@ IRS_API struct irs_error *irs_console_set(struct irs_console *c,
 IRS_API struct irs_error *irs_console_get(const struct irs_console *c,
 					  const char *key, char **ret);
 IRS_API const char *const *irs_console_settings(void);
+/**
+ * The "call-timeout" setting: seconds a call verifier may run in the
+ * debuggee (default 30; 0: no limit). The front end interrupts a call
+ * that runs longer and unwinds it, so that a verifier that never returns
+ * is reported as not run instead of hanging the debugger.
+ */
+IRS_API uint32_t irs_console_call_timeout(const struct irs_console *c);
 
 /**
  * Functions the front end must break on, at entry, for the current ir-break
@@ -549,105 +808,80 @@ IRS_API struct irs_error *irs_console_signal(struct irs_console *c,
 IRS_API struct irs_error *irs_console_exited(struct irs_console *c,
 					     int32_t status, char **out_ret);
 
-/* ==== Reducer ============================================================ */
-
-struct irs_reduce_config {
-	const char *input;	/* file to shrink, or a run directory */
-	const char *test_cmd;	/* --test: {} = candidate path, 0 = interesting */
-	const char *crash_cmd;	/* --crash: same crash signature as input */
-	const char *output;	/* result path; NULL: INPUT.reduced */
-	const char *layout;	/* --layout: snapshot a plain INPUT under GDB
-				   with this layout and reduce the snapshot
-				   with its units and def-use edges; or NULL */
-	uint32_t jobs;		/* 0: number of cores */
-	double timeout;		/* seconds per test; 0: 60 */
-	uint32_t retries;	/* extra tries before "not interesting" */
-	bool progress;		/* progress line on stderr */
-	const char *exe;	/* --layout: the compiler command that parses
-				   INPUT under GDB ({} = INPUT, else added
-				   last); NULL: the --crash or --test
-				   command, whose first word must then be
-				   the compiler */
-};
-
-struct irs_reduce_result {
-	uint64_t lines_before, lines_after;
-	uint64_t bytes_before, bytes_after;
-	uint32_t tests;		/* test runs, all kinds */
-	uint32_t interesting, boring, timeouts, cache_hits;
-	double seconds;
-};
 
 /**
- * Shrinks cfg->input while the test stays interesting and writes the result
- * to cfg->output plus repro.sh beside it. On SIGINT the best result so far is
- * written and IRS_ERROR_INTERRUPTED returned with *ret filled.
+ * Breakpoints, for a front end that fills the target's set_break,
+ * delete_break and disassemble: the console keeps them in step with
+ * irs_console_break_function() itself after every command. When one is
+ * hit, the front end reports its id here, frame 0 selected: the console
+ * pairs returns with their entries by CFA (a return from a call entered
+ * before tracing began is ignored; a return past calls that never
+ * returned, a longjmp, closes them too), takes the snapshots and sets
+ * *stop_ret when the user asked to stop. Output and errors as for
+ * irs_console_boundary_enter().
  */
-IRS_API struct irs_error *irs_reduce_run(const struct irs_reduce_config *cfg,
-					 struct irs_reduce_result *ret);
-
-/* ==== Replay and report: the irsnap tool's batch jobs ================== */
-
-/** What `irsnap replay` runs, and how often. */
-struct irs_replay_config {
-	const char *const *argv;	/* PROG ARGS..., NULL-terminated */
-	const char *layout;	/* layout file; required */
-	const char *debugger;	/* "gdb" or "lldb"; NULL: gdb */
-	const char *trace;	/* pass regex for ir-trace, NULL: every pass */
-	const char *reduce;	/* NULL: no reduction; "auto": `irsnap
-				   reduce RUN` with the failure's reduce
-				   command as it is (the layout's rerun
-				   template, whose {flags} keep PROG's
-				   one-word options such as --bug=flaky);
-				   else a crash test for `irsnap reduce RUN
-				   --crash CMD`, {pass} and {exe} filled in,
-				   {} the candidate */
-	const char *dir;	/* output root; NULL: $IRSNAP_DIR or
-				   ./irsnap-out */
-	const char *irsnap_exe;	/* the irsnap tool, run for `irsnap reduce`
-				   and used to find gdb/irsnap.py and the
-				   LLDB plugin ($IRSNAP_ROOT overrides);
-				   NULL: this process's executable */
-	uint32_t runs;		/* attempts; 0: 20 */
-	bool all;		/* keep going after the first failure */
-	double timeout;		/* seconds per attempt; 0: 300 */
-	bool progress;		/* a line per attempt on stderr */
-};
-
-/** What a replay found. The strings are freed with irs_free(). */
-struct irs_replay_result {
-	uint32_t attempts;	/* debugger runs made */
-	uint32_t failures;	/* attempts that left a failure.json */
-	uint32_t groups;	/* distinct failure signatures */
-	char *dir;		/* the replay directory */
-	char *summary;		/* table: signature, count, first attempt,
-				   run directory, reproducer */
-};
-
+IRS_API struct irs_error *irs_console_hit(struct irs_console *c, uint32_t id,
+					  bool *stop_ret, char **out_ret);
+/** Deletes every breakpoint the console set (the front end switched to
+ *  another debuggee); the next command sets them again. */
+IRS_API void irs_console_forget_breaks(struct irs_console *c);
 /**
- * Runs cfg->argv under the debugger in batch mode with ir-trace on, up to
- * cfg->runs times or until a run fails, each attempt in its own run
- * directory under <dir>/replay-<id>/attempt-NNN/; groups failures by
- * signature (signal or verifier, pass, top three functions), reduces the
- * first failure of each group into RUN/repro/ when asked, and writes
- * replay.json in the replay directory. A missing debugger is
- * IRS_ERROR_NOT_FOUND naming the package to install; an attempt that
- * traced nothing (the layout did not load) is IRS_ERROR_TARGET quoting
- * the debugger's error. On success *ret is filled (failures found are not
- * an error); on SIGINT the attempt is killed, *ret is filled with what was
- * seen, and IRS_ERROR_INTERRUPTED returned.
+ * The debuggee stopped on signal @p signo (@p signame as the debugger
+ * names it): the console decides whether it is fatal (*fatal_ret) and then
+ * reports it as irs_console_signal() does. A signal while the console
+ * itself is calling into the debuggee (a verifier) is the call's, not the
+ * compiler's, and is ignored.
  */
-IRS_API struct irs_error *irs_replay_run(const struct irs_replay_config *cfg,
-					 struct irs_replay_result *ret);
+IRS_API struct irs_error *irs_console_stop(struct irs_console *c,
+					   int32_t signo, const char *signame,
+					   bool *fatal_ret, char **out_ret);
 
+/* ==== Front ends: what both debuggers' adapters share ================== */
+
+/** Adds instruction @p text at @p at to @p sink (irs_disassemble_fn). */
+IRS_API void irs_insns_add(struct irs_insns *sink, uint64_t at,
+			   const char *text);
+/** Whether instruction @p text ("ret", "retq", "repz ret") returns. */
+IRS_API bool irs_frontend_is_return(const char *text);
+/** Whether signal @p signo ends a compiler run: SIGSEGV, SIGBUS, SIGILL,
+ *  SIGFPE, SIGABRT. */
+IRS_API bool irs_frontend_fatal_signal(int32_t signo);
 /**
- * Writes one self-contained HTML page for run directory @p run to
- * @p html_path (atomically): header, pass timeline with CPU time bars,
- * per-pass IR diffs and the failure. A damaged run directory is
- * IRS_ERROR_FORMAT or IRS_ERROR_NOT_FOUND naming the file.
+ * The core file this process has open (mapped or as a file descriptor),
+ * for a debugger whose API does not say which core it examines (LLDB 14):
+ * only an ELF file of type ET_CORE counts. False when there is none.
  */
-IRS_API struct irs_error *irs_report_write(const char *run,
-					   const char *html_path);
+IRS_API bool irs_frontend_core_path(char *buf, size_t len);
+/** The questions of struct irs_target answered from its facts. */
+IRS_API struct irs_error *irs_frontend_type_size(const struct irs_target *t,
+						 const char *type,
+						 uint64_t *ret);
+IRS_API struct irs_error *irs_frontend_field(const struct irs_target *t,
+					     const char *type, const char *path,
+					     struct irs_field_info *ret);
+IRS_API struct irs_error *irs_frontend_enumerator(const struct irs_target *t,
+						  const char *type,
+						  uint32_t index, char *name,
+						  uint64_t len, int64_t *value);
+IRS_API struct irs_error *irs_frontend_global(const struct irs_target *t,
+					      const char *name,
+					      uint64_t *address,
+					      struct irs_field_info *ret);
+/** The integer a value stands for: a pointer's or integer's value, the
+ *  address of an array, struct, union or function. */
+IRS_API struct irs_error *irs_frontend_value(const struct irs_value_facts *v,
+					     uint64_t *ret);
+
+/** One field of a struct this header declares, for bindings that mirror
+ *  the structs (gdb/irsnap.py's ctypes): field NULL for the whole struct. */
+struct irs_abi_field {
+	const char *type;	/* "irs_field_info" */
+	const char *field;	/* "offset", or NULL */
+	uint32_t offset;
+	uint32_t size;
+};
+/** The table, ended by an entry whose type is NULL; static. */
+IRS_API const struct irs_abi_field *irs_abi_layout(void);
 
 #ifdef __cplusplus
 }

@@ -2,25 +2,28 @@
 #
 # Load with `source gdb/irsnap.py` (a built tree) or
 # `source PREFIX/share/irsnap/gdb/irsnap.py` (installed). Every ir-* command
-# is implemented once, in C (common/console*.c), for GDB and LLDB alike; this
-# file only
-#   - answers the core's questions about the debuggee (types, fields, enums,
-#     expressions, frames, memory) from GDB, through ctypes callbacks that
-#     never let a Python exception escape into C;
+# is implemented once, in C (common/console/), for GDB and LLDB alike; so
+# is everything this file's facts become (console/frontend.c: type
+# spellings, field paths, bitfields, call/return pairing, fatal signals).
+# This file only
+#   - hands the core GDB's raw facts (types and their members, values,
+#     frames and their CFA, instructions, memory, the stop's signal)
+#     through ctypes callbacks that never let a Python exception escape;
+#   - sets and deletes the internal breakpoints the core asks for, and
+#     reports their hits, fatal signals and exits;
 #   - registers the ir-* commands and `set/show irsnap ...` settings and
-#     forwards their argument strings to the console;
-#   - keeps internal breakpoints at the entry and at every return
-#     instruction of each pass-boundary function, so that tracing records
-#     before/after snapshots without stopping the user;
-#   - reports fatal signals, exits and core files to the console.
+#     forwards their argument strings to the console.
 # Per-node work never happens here: a gdb.Value field costs ~7 us, so the
 # walk reads memory in C (process_vm_readv or the core file).
 
+import atexit
+import contextlib
 import ctypes
 import os
 import re
 import signal
 import sys
+import threading
 
 import gdb
 
@@ -58,51 +61,71 @@ E_NOMEM, E_USAGE, E_LAYOUT, E_FAULT, E_TARGET, E_STATE, E_IO, E_FORMAT, \
 K_OTHER, K_INT, K_UINT, K_BOOL, K_FLOAT, K_ENUM, K_POINTER, K_STRUCT, \
     K_UNION, K_ARRAY = range(10)
 
-FATAL_SIGNALS = ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL")
 U64 = (1 << 64) - 1
 
-
-class _Error(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_int), ("is_static", ctypes.c_bool),
-                ("address", ctypes.c_uint64), ("message", ctypes.c_char_p)]
-
-
-class _FieldInfo(ctypes.Structure):
-    _fields_ = [("offset", ctypes.c_uint64), ("size", ctypes.c_uint64),
-                ("bit_offset", ctypes.c_uint32), ("bit_size", ctypes.c_uint32),
-                ("kind", ctypes.c_uint32), ("pad", ctypes.c_uint32),
-                ("count", ctypes.c_uint64),
-                ("type_name", ctypes.c_char * 128),
-                ("target_name", ctypes.c_char * 128)]
+# Mirrors of the structs of common/irsnap.h, each naming its C struct in
+# _c_; tests/frontend/test_abi.sh checks them against irs_abi_layout().
+_P = ctypes.c_void_p
+_U32, _U64, _BOOL = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_bool
 
 
 class _FrameInfo(ctypes.Structure):
-    _fields_ = [("pc", ctypes.c_uint64), ("function", ctypes.c_char * 256),
-                ("file", ctypes.c_char * 512), ("line", ctypes.c_uint32),
-                ("pad", ctypes.c_uint32)]
+    _c_ = "irs_frame_info"
+    _fields_ = [("pc", _U64), ("function", ctypes.c_char * 256),
+                ("file", ctypes.c_char * 512), ("line", _U32), ("pad", _U32)]
 
 
-_P = ctypes.c_void_p
-_READ = ctypes.CFUNCTYPE(_P, _P, ctypes.c_uint64, _P, ctypes.c_uint64)
-_EVAL = ctypes.CFUNCTYPE(_P, _P, ctypes.c_char_p,
-                         ctypes.POINTER(ctypes.c_uint64))
-_TYPE_SIZE = ctypes.CFUNCTYPE(_P, _P, ctypes.c_char_p,
-                              ctypes.POINTER(ctypes.c_uint64))
-_FIELD = ctypes.CFUNCTYPE(_P, _P, ctypes.c_char_p, ctypes.c_char_p,
-                          ctypes.POINTER(_FieldInfo))
-_ENUMERATOR = ctypes.CFUNCTYPE(_P, _P, ctypes.c_char_p, ctypes.c_uint32, _P,
-                               ctypes.c_uint64,
-                               ctypes.POINTER(ctypes.c_int64))
-_FRAME = ctypes.CFUNCTYPE(_P, _P, ctypes.c_uint32, ctypes.POINTER(_FrameInfo))
-_SELECT_FRAME = ctypes.CFUNCTYPE(_P, _P, ctypes.c_uint32)
+class _TypeFacts(ctypes.Structure):
+    _c_ = "irs_type_facts"
+    _fields_ = [("size", _U64), ("count", _U64), ("stripped", _U64),
+                ("target", _U64), ("kind", _U32), ("nmembers", _U32),
+                ("complete", _BOOL), ("name", ctypes.c_char * 128)]
+
+
+class _MemberFacts(ctypes.Structure):
+    _c_ = "irs_member_facts"
+    _fields_ = [("bit_offset", _U64), ("type", _U64), ("bit_size", _U32),
+                ("name", ctypes.c_char * 128)]
+
+
+class _ValueFacts(ctypes.Structure):
+    _c_ = "irs_value_facts"
+    _fields_ = [("address", _U64), ("bits", _U64), ("kind", _U32),
+                ("has_address", _BOOL), ("has_bits", _BOOL),
+                ("is_function", _BOOL), ("type_name", ctypes.c_char * 128),
+                ("why", ctypes.c_char * 256)]
+
+
+def _fn(*args):
+    return ctypes.CFUNCTYPE(_P, _P, *args)
+
+
+_PTR = ctypes.POINTER
 
 
 class _Target(ctypes.Structure):
-    _fields_ = [("arg", _P), ("read", _READ), ("eval", _EVAL),
-                ("type_size", _TYPE_SIZE), ("field", _FIELD),
-                ("enumerator", _ENUMERATOR), ("frame", _FRAME),
-                ("select_frame", _SELECT_FRAME), ("pid", ctypes.c_int64),
-                ("core_path", ctypes.c_char_p), ("exe_path", ctypes.c_char_p)]
+    # The questions GDB leaves to the core's answers from facts are NULL.
+    _c_ = "irs_target"
+    _fields_ = [
+        ("arg", _P), ("read", _fn(_U64, _P, _U64)), ("eval", _P),
+        ("type_size", _P), ("field", _P), ("enumerator", _P),
+        ("frame", _fn(_U32, _PTR(_FrameInfo))), ("select_frame", _fn(_U32)),
+        ("pid", ctypes.c_int64), ("core_path", ctypes.c_char_p),
+        ("exe_path", ctypes.c_char_p),
+        ("type_lookup", _fn(ctypes.c_char_p, _PTR(_U64))),
+        ("type_derive", _fn(_U64, _BOOL, _U64, _PTR(_U64))),
+        ("type_facts", _fn(_U64, _PTR(_TypeFacts))),
+        ("type_member", _fn(_U64, _U32, _PTR(_MemberFacts))),
+        ("type_enumerator", _fn(_U64, _U32, _P, _U64,
+                                _PTR(ctypes.c_int64))),
+        ("eval_value", _fn(ctypes.c_char_p, _BOOL, _PTR(_ValueFacts))),
+        ("cfa", _fn(_PTR(_U64))), ("arg_value", _P),
+        ("stop_signal", _fn(_PTR(ctypes.c_int32), _P, _U64)),
+        ("args", _fn(_P, _U64)), ("disassemble", _fn(ctypes.c_char_p, _P)),
+        ("set_break", _fn(_U32, ctypes.c_char_p, _BOOL, _U64)),
+        ("delete_break", ctypes.CFUNCTYPE(None, _P, _U32)),
+        ("global", _P),
+        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64)))]
 
 
 class IrsError(Exception):
@@ -139,25 +162,25 @@ def _bind(lib):
     out = ctypes.POINTER(_P)
     sigs = {
         "irs_error_create": (_P, [ctypes.c_int, c_char_p]),
+        "irs_error_create_fault": (_P, [_U64, c_char_p]),
         "irs_error_destroy": (None, [_P]),
-        "irs_error_get_code": (ctypes.c_int, [_P]),
         "irs_error_get_message": (c_char_p, [_P]),
         "irs_free": (None, [_P]),
+        "irs_insns_add": (None, [_P, _U64, c_char_p]),
         "irs_console_create": (_P, [ctypes.POINTER(_Target), out]),
-        "irs_console_destroy": (None, [_P]),
         "irs_console_command": (_P, [_P, c_char_p, c_char_p, out]),
         "irs_console_help": (c_char_p, [c_char_p]),
         "irs_console_commands": (ctypes.POINTER(c_char_p), []),
         "irs_console_complete": (_P, [_P, c_char_p, c_char_p]),
+        "irs_console_complete_args": (_P, [_P, c_char_p, c_char_p]),
         "irs_console_set": (_P, [_P, c_char_p, c_char_p]),
         "irs_console_get": (_P, [_P, c_char_p, out]),
         "irs_console_settings": (ctypes.POINTER(c_char_p), []),
-        "irs_console_nbreaks": (ctypes.c_uint32, [_P]),
-        "irs_console_break_function": (c_char_p, [_P, ctypes.c_uint32]),
-        "irs_console_boundary_enter": (_P, [_P, c_char_p,
-                                            ctypes.POINTER(c_bool), out]),
-        "irs_console_boundary_exit": (_P, [_P, ctypes.POINTER(c_bool), out]),
-        "irs_console_signal": (_P, [_P, c_int32, c_char_p, out]),
+        "irs_console_call_timeout": (_U32, [_P]),
+        "irs_console_exit_status": (c_int32, [_P]),
+        "irs_console_hit": (_P, [_P, _U32, ctypes.POINTER(c_bool), out]),
+        "irs_console_stop": (_P, [_P, c_int32, c_char_p,
+                                  ctypes.POINTER(c_bool), out]),
         "irs_console_exited": (_P, [_P, c_int32, out]),
     }
     for name, (restype, argtypes) in sigs.items():
@@ -194,11 +217,10 @@ def _take_error(err):
 
 
 def _make_error(code, message, address=0):
-    err = _lib.irs_error_create(code, message.encode("utf-8", "replace"))
-    if err and address:
-        # irs_error_create takes no address; IRS_ERROR_FAULT wants one.
-        ctypes.cast(err, ctypes.POINTER(_Error)).contents.address = address
-    return err
+    message = message.encode("utf-8", "replace")
+    if code == E_FAULT and address:
+        return _lib.irs_error_create_fault(address, message)
+    return _lib.irs_error_create(code, message)
 
 
 def _one_line(e):
@@ -231,50 +253,34 @@ def _guarded(fn):
     return wrapper
 
 
+def _put(buf, length, text):
+    """Copies @text, cut to a C buffer of @length bytes, into it."""
+    b = text.encode("utf-8", "replace")[:max(length - 1, 0)] + b"\0"
+    ctypes.memmove(buf, b, min(len(b), length))
+
+
 # }======================================================================
-# Answers from GDB: types, fields, expressions, frames, memory
+# Facts from GDB: types, values, frames, memory
 # =======================================================================
 
-_type_cache = {}
+_type_cache = {}     # spelling -> gdb.Type, until the objfiles change
+_handles = []        # the gdb.Type of handle i + 1, until the next lookup
+_members = {}        # handle -> fields() of its stripped type
 
 
 def _forget_types(*_):
     _type_cache.clear()
 
 
-def _lookup_base(name):
-    try:
-        return gdb.lookup_type(name)
-    except gdb.error:
-        pass
-    for tag in ("struct ", "union ", "enum "):
-        if not name.startswith(tag):
-            try:
-                return gdb.lookup_type(tag + name)
-            except gdb.error:
-                pass
-    try:
-        return gdb.parse_and_eval("(%s *)0" % name).type.target()
-    except gdb.error:
-        raise IrsError(E_NOT_FOUND, "no type '%s' in the debug info" % name)
+def _handle(t):
+    _handles.append(t)
+    return len(_handles)
 
 
-def _lookup_type(name):
-    """A gdb.Type for a C spelling: "Instr", "struct Block *", "char [32]"."""
-    name = name.strip()
-    t = _type_cache.get(name)
-    if t is not None:
-        return t
-    m = re.match(r"^(.*?)\s*\[(\d*)\]$", name)
-    if m:
-        base = _lookup_type(m.group(1))
-        t = base.array(int(m.group(2)) - 1) if m.group(2) else base.pointer()
-    elif name.endswith("*"):
-        t = _lookup_type(name[:-1]).pointer()
-    else:
-        t = _lookup_base(name)
-    _type_cache[name] = t
-    return t
+def _fields(h):
+    if h not in _members:
+        _members[h] = _handles[h - 1].strip_typedefs().fields()
+    return _members[h]
 
 
 def _kind(t):
@@ -294,125 +300,115 @@ def _kind(t):
     }.get(code, K_OTHER)
 
 
-def _bare(t):
-    """"struct Instr" -> "Instr": the name a layout uses."""
-    return re.sub(r"^(struct|union|enum|class) ", "", str(t))
+@_guarded
+def _cb_type_lookup(name, ret):
+    del _handles[:]
+    _members.clear()
+    name = _text(name)
+    t = _type_cache.get(name)
+    if t is None:
+        try:
+            t = gdb.lookup_type(name)
+        except gdb.error:
+            try:
+                t = gdb.parse_and_eval("(%s *)0" % name).type.target()
+            except gdb.error:
+                raise IrsError(E_NOT_FOUND, "no type '%s'" % name)
+        _type_cache[name] = t
+    ret[0] = _handle(t)
 
 
-def _find_field(t, name):
-    """(field, bit position) of member @name of struct/union @t, looking
-    through anonymous members, or (None, 0)."""
-    for f in t.fields():
-        if f.name == name:
-            return f, getattr(f, "bitpos", 0)
-    for f in t.fields():
-        if not f.name and f.type.strip_typedefs().code in (
-                gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
-            inner, bits = _find_field(f.type.strip_typedefs(), name)
-            if inner is not None:
-                return inner, getattr(f, "bitpos", 0) + bits
-    return None, 0
+@_guarded
+def _cb_symbol(name, address, ret):
+    del _handles[:]
+    _members.clear()
+    name = _text(name)
+    sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
+    if sym is None or not sym.is_variable:
+        raise IrsError(E_NOT_FOUND, "no global variable '%s'" % name)
+    try:
+        address[0] = int(sym.value().address) & U64
+    except gdb.error as e:
+        raise IrsError(E_TARGET, _one_line(e))
+    ret[0] = _handle(sym.type)
 
 
-def _fill_field(ret, ftype, bitpos, bitsize):
-    st = ftype.strip_typedefs()
-    size = st.sizeof
-    if bitsize:
-        # Describe a bitfield by its storage unit when it fits in one
-        # aligned unit of its declared type, else by the bytes it spans.
-        unit = size * 8
-        start = (bitpos // unit) * unit if unit else bitpos
-        if unit and bitpos + bitsize <= start + unit:
-            ret.offset, ret.bit_offset = start // 8, bitpos - start
-        else:
-            ret.offset, ret.bit_offset = bitpos // 8, bitpos % 8
-            size = (ret.bit_offset + bitsize + 7) // 8
-        ret.bit_size = bitsize
-    else:
-        ret.offset, ret.bit_offset, ret.bit_size = bitpos // 8, 0, 0
-    ret.size = size
-    ret.kind = _kind(st)
-    ret.count = 0
+@_guarded
+def _cb_type_derive(h, array, count, ret):
+    t = _handles[h - 1]
+    ret[0] = _handle(t.array(count - 1) if array else t.pointer())
+
+
+_TARGETED = (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_ARRAY, gdb.TYPE_CODE_REF,
+             gdb.TYPE_CODE_RVALUE_REF)
+_MEMBERED = (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_ENUM)
+
+
+@_guarded
+def _cb_type_facts(h, ret):
+    t = _handles[h - 1]
+    st = t.strip_typedefs()
+    out = ret.contents
+    out.size = st.sizeof
+    out.kind = _kind(st)
+    out.stripped = _handle(st)
+    if st.code in _TARGETED:
+        out.target = _handle(st.target())
     if st.code == gdb.TYPE_CODE_ARRAY:
         lo, hi = st.range()
-        ret.count = hi - lo + 1
-    ret.type_name = str(ftype).encode()[:127]
-    target = b""
-    if st.code in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_ARRAY,
-                   gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
-        target = _bare(st.target()).encode()
-    ret.target_name = target[:127]
+        out.count = hi - lo + 1
+    if st.code in _MEMBERED:
+        out.nmembers = len(_fields(h))
+    out.complete = bool(st.sizeof or out.nmembers or st.code not in
+                        (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION))
+    out.name = str(t).encode()[:127]
 
 
 @_guarded
-def _cb_field(type_name, path, ret):
-    type_name, path = _text(type_name), _text(path)
-    t = _lookup_type(type_name)
+def _cb_type_member(h, index, ret):
+    f = _fields(h)[index]
     out = ret.contents
-    if not path:
-        _fill_field(out, t, 0, 0)
-        return
-    bitpos = 0
-    field = None
-    cur = t
-    for part in path.split("."):
-        st = cur.strip_typedefs()
-        if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
-            raise IrsError(E_NOT_FOUND, "'%s' in %s: %s is not a struct or "
-                           "union" % (path, type_name, st))
-        field, bits = _find_field(st, part)
-        if field is None:
-            raise IrsError(E_NOT_FOUND, "no field '%s' in %s" %
-                           (path if part == path else
-                            "%s' (of '%s)" % (part, path), type_name))
-        bitpos += bits
-        cur = field.type
-    _fill_field(out, field.type, bitpos, field.bitsize)
+    out.name = (f.name or "").encode()[:127]
+    out.bit_offset = getattr(f, "bitpos", 0)
+    out.bit_size = f.bitsize
+    out.type = _handle(f.type)
 
 
 @_guarded
-def _cb_type_size(type_name, ret):
-    ret[0] = _lookup_type(_text(type_name)).sizeof
-
-
-@_guarded
-def _cb_enumerator(type_name, index, name_buf, length, value):
-    name = _text(type_name)
-    t = _lookup_type(name).strip_typedefs()
-    if t.code != gdb.TYPE_CODE_ENUM:
-        raise IrsError(E_NOT_FOUND, "%s is not an enum" % name)
-    fields = t.fields()
-    if index >= len(fields):
-        raise IrsError(E_NOT_FOUND, "%s has %d enumerators" %
-                       (name, len(fields)))
+def _cb_type_enumerator(h, index, name_buf, length, value):
+    f = _fields(h)[index]
     if length:
-        b = fields[index].name.encode()[:length - 1] + b"\0"
-        ctypes.memmove(name_buf, b, len(b))
-    value[0] = int(fields[index].enumval)
+        _put(name_buf, length, f.name)
+    value[0] = int(f.enumval)
 
 
-def _value_address(v):
-    """The integer a gdb.Value stands for: a pointer's target, an array's or
-    struct's address, an integer's value."""
-    t = v.type.strip_typedefs()
-    if t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
-        v = v.referenced_value()
-        t = v.type.strip_typedefs()
-    if t.code in (gdb.TYPE_CODE_ARRAY, gdb.TYPE_CODE_STRUCT,
-                  gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_FUNC):
-        if v.address is None:
-            raise IrsError(E_TARGET, "a %s value with no address" % t)
-        return int(v.address) & U64
-    if t.code == gdb.TYPE_CODE_FLT:
-        raise IrsError(E_TARGET, "a floating-point value (%s), not a "
-                       "pointer or integer" % t)
-    return int(v) & U64
+def _calls_broken():
+    """GDB 13 cannot call functions on a CPU with AMX unless the xstate
+    shim (gdb/xstate_fix.c) is preloaded, and a call that fails inside a
+    breakpoint callback leaves GDB waiting for ever at the next stop: such
+    a call must not even be tried."""
+    global _broken
+    if _broken is None:
+        try:
+            with open("/proc/cpuinfo") as f:
+                amx = "amx_tile" in f.read()
+            with open("/proc/self/maps") as f:
+                shim = "libirsnap-gdb-xstate" in f.read()
+            _broken = amx and not shim and \
+                int(gdb.VERSION.split(".")[0]) <= 13
+        except (OSError, ValueError):
+            _broken = False
+    return _broken
 
 
-def _xstate_hint(e):
-    """GDB 13 cannot call functions on AMX CPUs; say how to fix it."""
+_broken = None
+
+
+def _hint(e):
+    """An evaluation error; on an AMX CPU, how to make calls work."""
     msg = _one_line(e)
-    if "extended state" in msg:
+    if "extended state" in msg or (_calls_broken() and
+                                   "may-call-functions" in msg):
         shim = os.path.normpath(os.path.join(os.path.dirname(_LIB_PATH),
                                              "libirsnap-gdb-xstate.so"))
         msg += (" (GDB 13 on an AMX CPU: start gdb with LD_PRELOAD=%s)" %
@@ -420,15 +416,79 @@ def _xstate_hint(e):
     return msg
 
 
-@_guarded
-def _cb_eval(expr, ret):
+@contextlib.contextmanager
+def _evaluating(calls):
+    """A layout's expressions never call into the debuggee (nor anything
+    when calls cannot work); a call that faults is unwound. The user's
+    settings come back afterwards."""
+    want = {"may-call-functions": False} if not calls or _calls_broken() \
+        else {"unwindonsignal": True}
+    old = {k: gdb.parameter(k) for k in want}
     try:
-        value = gdb.parse_and_eval(_text(expr))
+        for k, v in want.items():
+            if old[k] != v:
+                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+        yield
+    finally:
+        for k, v in old.items():
+            if want[k] != v:
+                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+
+
+def _describe(v, out):
+    t = v.type.strip_typedefs()
+    if t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
+        v = v.referenced_value()
+        t = v.type.strip_typedefs()
+    out.kind = _kind(t)
+    out.is_function = t.code == gdb.TYPE_CODE_FUNC
+    out.type_name = str(t).encode()[:127]
+    if v.address is not None:
+        out.has_address = True
+        out.address = int(v.address) & U64
+    try:
+        out.bits = int(v) & U64
+        out.has_bits = True
+    except (gdb.error, TypeError, ValueError) as e:
+        out.why = _one_line(e).encode()[:255]
+
+
+@contextlib.contextmanager
+def _bounded(calls):
+    """GDB 13 has no call timeout (direct-call-timeout came in GDB 14): a
+    call into the debuggee that runs longer than the call-timeout setting
+    gets SIGINT from a timer, and unwindonsignal unwinds it. (The core
+    words the error.)"""
+    secs = _lib.irs_console_call_timeout(_console) if calls else 0
+    pid = gdb.selected_inferior().pid
+    if not secs or not pid:
+        yield
+        return
+    timer = threading.Timer(secs, _interrupt, (pid,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _interrupt(pid):
+    try:
+        os.kill(pid, signal.SIGINT)
+    except OSError:
+        pass
+
+
+@_guarded
+def _cb_eval_value(expr, calls, ret):
+    try:
+        with _evaluating(calls), _bounded(calls):
+            _describe(gdb.parse_and_eval(_text(expr)), ret.contents)
     except gdb.MemoryError:
         raise
     except gdb.error as e:
-        raise IrsError(E_TARGET, _xstate_hint(e))
-    ret[0] = _value_address(value)
+        raise IrsError(E_TARGET, _hint(e))
 
 
 @_guarded
@@ -470,17 +530,123 @@ def _cb_select_frame(index):
     _frame_at(index).select()
 
 
+@_guarded
+def _cb_cfa(ret):
+    # The caller's stack pointer as unwound: the same at the entry and at
+    # a `ret` of one call.
+    ret[0] = int(gdb.newest_frame().older().read_register("sp")) & U64
+
+
+@_guarded
+def _cb_stop_signal(signo, name, length):
+    try:
+        signo[0] = int(gdb.parse_and_eval("$_siginfo.si_signo"))
+        _put(name, length, signal.Signals(signo[0]).name)
+    except (gdb.error, ValueError):
+        signo[0] = 0
+
+
+@_guarded
+def _cb_args(buf, length):
+    # GDB 13's gdb.parameter("args") gives "": read `show args`.
+    text = gdb.execute("show args", to_string=True)
+    m = re.search(r'"(.*)"\.\s*$', text, re.S)
+    _put(buf, length, m.group(1) if m else "")
+
+
+@_guarded
+def _cb_disassemble(function, sink):
+    function = _text(function)
+    sym = gdb.lookup_global_symbol(function) or \
+        gdb.lookup_static_symbol(function)
+    if sym is None:
+        sym = gdb.lookup_symbol(function)[0]
+    if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
+        raise IrsError(E_NOT_FOUND, "no function '%s' in the debug info" %
+                       function)
+    block = gdb.block_for_pc(int(sym.value().address))
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is None:
+        raise IrsError(E_NOT_FOUND, "no code block for '%s'" % function)
+    arch = gdb.selected_inferior().architecture()
+    for insn in arch.disassemble(block.start, block.end - 1):
+        _lib.irs_insns_add(sink, insn["addr"] - block.start,
+                           insn["asm"].encode())
+
+
+# }======================================================================
+# Boundary breakpoints: the core sets them and decides at each hit
+# =======================================================================
+
+_breakpoints = {}    # id -> _Break
+
+
+class _Break(gdb.Breakpoint):
+    # Ordinary numbered breakpoints, not internal ones: a stop then says
+    # "Breakpoint 2, pm_run_pass (...)" (an internal one's "Breakpoint -1"
+    # means nothing to a user), and `info breakpoints` shows where irsnap
+    # stops the debuggee.
+    def __init__(self, spec, id_):
+        super().__init__(spec, internal=False)
+        self.irs_id = id_
+        self.irs_deleting = False
+
+    def stop(self):
+        try:
+            _refresh()
+            stop = ctypes.c_bool(False)
+            _event(_lib.irs_console_hit, self.irs_id, ctypes.byref(stop))
+            return bool(stop.value)
+        except BaseException as e:     # noqa: B902 -- GDB would stop
+            _print("irsnap: at %s: %s" % (self.location, _one_line(e)),
+                   gdb.STDERR)
+            return False
+
+
+@_guarded
+def _cb_set_break(id_, function, entry, at):
+    # "*fn+off" is re-evaluated when a PIE executable is relocated.
+    function = _text(function)
+    _breakpoints[id_] = _Break(function if entry else
+                               "*%s+%d" % (function, at), id_)
+
+
+def _cb_delete_break(_arg, id_):
+    try:
+        bp = _breakpoints.pop(id_, None)
+        if bp is not None and bp.is_valid():
+            bp.irs_deleting = True
+            bp.delete()
+    except BaseException:     # noqa: B902 -- a void callback: nothing to say
+        pass
+
+
+def _on_breakpoint_deleted(bp):
+    # The user deleted one of irsnap's breakpoints (`delete`, `clear`):
+    # say what stops working, once, rather than miss passes silently.
+    if isinstance(bp, _Break) and not bp.irs_deleting:
+        _breakpoints.pop(bp.irs_id, None)
+        _print("irsnap: breakpoint %d at %s was irsnap's pass boundary: "
+               "ir-trace and ir-break no longer see passes there (turn "
+               "them off and on again to set it back)" %
+               (bp.number, bp.location), gdb.STDERR)
+
+
 # }======================================================================
 # The console and the target it asks
 # =======================================================================
 
-_callbacks = (_READ(_cb_read), _EVAL(_cb_eval), _TYPE_SIZE(_cb_type_size),
-              _FIELD(_cb_field), _ENUMERATOR(_cb_enumerator),
-              _FRAME(_cb_frame), _SELECT_FRAME(_cb_select_frame))
-_target = _Target(None, *_callbacks, 0, None, None)
+_target = _Target(**{name: dict(_Target._fields_)[name](fn) for name, fn in {
+    "read": _cb_read, "frame": _cb_frame, "select_frame": _cb_select_frame,
+    "type_lookup": _cb_type_lookup, "type_derive": _cb_type_derive,
+    "type_facts": _cb_type_facts, "type_member": _cb_type_member,
+    "type_enumerator": _cb_type_enumerator, "eval_value": _cb_eval_value,
+    "cfa": _cb_cfa, "stop_signal": _cb_stop_signal, "args": _cb_args,
+    "disassemble": _cb_disassemble, "set_break": _cb_set_break,
+    "delete_break": _cb_delete_break, "symbol": _cb_symbol}.items()})
 _console = _P()
-_state = {"core": None, "core_conn": None, "signal_core": None,
-          "args": None, "pid": None}
+_state = {"core": None, "core_conn": None}
 
 
 def _core_path(conn):
@@ -494,25 +660,6 @@ def _core_path(conn):
     return _state["core"]
 
 
-def _core_signal():
-    try:
-        signo = int(gdb.parse_and_eval("$_siginfo.si_signo"))
-        return signo, signal.Signals(signo).name
-    except (gdb.error, ValueError):
-        return 0, None
-
-
-def _gdb_args():
-    """The debuggee's arguments: GDB 13's gdb.parameter("args") gives "",
-    so read them from `show args`."""
-    try:
-        text = gdb.execute("show args", to_string=True)
-    except gdb.error:
-        return ""
-    m = re.search(r'"(.*)"\.\s*$', text, re.S)
-    return m.group(1) if m else ""
-
-
 def _refresh():
     """Points the target at the process or core file GDB has now."""
     inf = gdb.selected_inferior()
@@ -524,20 +671,6 @@ def _refresh():
     _target.pid = pid or 0
     _target.core_path = core.encode() if core else None
     _target.exe_path = exe.encode() if exe else None
-    if pid != _state["pid"] or not pid:
-        # Arguments change only before a process starts.
-        _state["pid"] = pid
-        args = _gdb_args()
-        if args != _state["args"]:
-            _state["args"] = args
-            _lib.irs_console_set(_console, b"args", args.encode())
-    if core and core != _state["signal_core"]:
-        # A new core file: its signal is the one ir-report records.
-        _state["signal_core"] = core
-        signo, name = _core_signal()
-        if signo:
-            _event(_lib.irs_console_signal, signo,
-                   name.encode() if name else None)
 
 
 def _print(text, stream=None):
@@ -561,137 +694,8 @@ def _run(name, arg):
     err = _lib.irs_console_command(_console, name.encode(),
                                    (arg or "").encode(), ctypes.byref(out))
     _print(_take_string(out.value))
-    _sync_breakpoints()
     if err:
         raise gdb.GdbError(_take_error(err))
-
-
-# }======================================================================
-# Boundary breakpoints
-# =======================================================================
-
-# Per boundary function: [entry breakpoint, return breakpoints...].
-_breakpoints = {}
-# Open boundary calls, innermost last: (CFA, function). Pairs returns with
-# entries and ignores returns from calls entered before tracing began.
-_open = []
-
-
-def _cfa():
-    """The canonical frame address of frame 0: the caller's stack pointer as
-    unwound, the same at the entry and at a `ret` of one call."""
-    try:
-        return int(gdb.newest_frame().older().read_register("sp"))
-    except (gdb.error, AttributeError):
-        return None
-
-
-class _EntryBreakpoint(gdb.Breakpoint):
-    def __init__(self, function):
-        super().__init__(function, internal=True)
-        self.function = function
-
-    def stop(self):
-        try:
-            _refresh()
-            _open.append((_cfa(), self.function))
-            stop = ctypes.c_bool(False)
-            _event(_lib.irs_console_boundary_enter, self.function.encode(),
-                   ctypes.byref(stop))
-            return bool(stop.value)
-        except BaseException as e:     # noqa: B902 -- GDB would stop
-            _print("irsnap: at %s: %s" % (self.function, _one_line(e)),
-                   gdb.STDERR)
-            return False
-
-
-class _ReturnBreakpoint(gdb.Breakpoint):
-    def __init__(self, function, spec):
-        super().__init__(spec, internal=True)
-        self.function = function
-
-    def stop(self):
-        try:
-            cfa = _cfa()
-            if not any(c == cfa or c is None for c, _ in _open):
-                return False    # a call entered before we broke on it
-            _refresh()
-            stop = False
-            while _open:
-                top, _ = _open.pop()
-                flag = ctypes.c_bool(False)
-                _event(_lib.irs_console_boundary_exit, ctypes.byref(flag))
-                stop = stop or flag.value
-                if top == cfa or top is None:
-                    break
-            return bool(stop)
-        except BaseException as e:     # noqa: B902 -- GDB would stop
-            _print("irsnap: at return of %s: %s" %
-                   (self.function, _one_line(e)), gdb.STDERR)
-            return False
-
-
-def _return_offsets(function):
-    """Offsets of the return instructions in @function's code."""
-    sym = gdb.lookup_global_symbol(function) or \
-        gdb.lookup_static_symbol(function)
-    if sym is None:
-        sym = gdb.lookup_symbol(function)[0]
-    if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
-        raise IrsError(E_NOT_FOUND, "no function '%s' in the debug info" %
-                       function)
-    block = gdb.block_for_pc(int(sym.value().address))
-    while block is not None and block.function is None:
-        block = block.superblock
-    if block is None:
-        raise IrsError(E_NOT_FOUND, "no code block for '%s'" % function)
-    arch = gdb.selected_inferior().architecture()
-    offsets = []
-    for insn in arch.disassemble(block.start, block.end - 1):
-        words = insn["asm"].split()
-        if words and (words[0].startswith("ret") or
-                      (len(words) > 1 and words[0] in ("rep", "repz") and
-                       words[1].startswith("ret"))):
-            offsets.append(insn["addr"] - block.start)
-    return offsets
-
-
-def _set_breakpoints(function):
-    bps = [_EntryBreakpoint(function)]
-    try:
-        offsets = _return_offsets(function)
-    except (IrsError, gdb.error) as e:
-        offsets = []
-        _print("irsnap: %s: %s; no after snapshots" % (function,
-                                                         _one_line(e)),
-               gdb.STDERR)
-    if bps and not offsets:
-        _print("irsnap: no return instruction found in %s; no after "
-               "snapshots" % function, gdb.STDERR)
-    for off in offsets:
-        # "*fn+off" is re-evaluated when a PIE executable is relocated.
-        bps.append(_ReturnBreakpoint(function, "*%s+%d" % (function, off)))
-    return bps
-
-
-def _sync_breakpoints():
-    want = []
-    for i in range(_lib.irs_console_nbreaks(_console)):
-        fn = _lib.irs_console_break_function(_console, i)
-        if fn:
-            want.append(_text(fn))
-    for fn in list(_breakpoints):
-        if fn not in want:
-            for bp in _breakpoints.pop(fn):
-                if bp.is_valid():
-                    bp.delete()
-    for fn in want:
-        if fn not in _breakpoints:
-            try:
-                _breakpoints[fn] = _set_breakpoints(fn)
-            except gdb.error as e:
-                _print("irsnap: cannot break on %s: %s" %
-                       (fn, _one_line(e)), gdb.STDERR)
 
 
 # }======================================================================
@@ -704,29 +708,57 @@ def _on_stop(event):
         if not isinstance(event, gdb.SignalEvent):
             return
         name = event.stop_signal
-        if name not in FATAL_SIGNALS:
-            return
         _refresh()
-        _event(_lib.irs_console_signal, int(getattr(signal, name)),
-               name.encode())
+        fatal = ctypes.c_bool(False)
+        _event(_lib.irs_console_stop, int(getattr(signal, name, 0)),
+               name.encode(), ctypes.byref(fatal))
     except BaseException as e:     # noqa: B902
         _print("irsnap: on %s: %s" % (getattr(event, "stop_signal", "stop"),
                                       _one_line(e)), gdb.STDERR)
 
 
+def _batch_mode():
+    """Whether this GDB runs with -batch (its own command line says)."""
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:
+        return False
+    return any(a in (b"-batch", b"--batch", b"-batch-silent",
+                     b"--batch-silent") for a in argv)
+
+
+_exit = {"code": 0}
+
+
+def _on_gdb_exiting(event):
+    _exit["code"] = getattr(event, "exit_code", None) or 0
+
+
+def _at_exit():
+    """`gdb -batch` exits with its last command's status; LLDB's -b with
+    128 + N when the program died of signal N, and 1 after a failed
+    command. irsnap's rule (irs_console_exit_status) makes GDB agree: it
+    runs last, after GDB killed the program, and ends GDB with it."""
+    status = _lib.irs_console_exit_status(_console) if _lib else 0
+    if status and (status > 128 or not _exit["code"]):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            ctypes.CDLL(None).fflush(None)  # GDB's own stdio buffers
+        except (OSError, AttributeError):
+            pass
+        os._exit(status)
+
+
 def _on_exited(event):
     try:
-        del _open[:]
         code = getattr(event, "exit_code", None)
         _event(_lib.irs_console_exited, int(code) if code is not None
                else -1)
         _refresh()
     except BaseException as e:     # noqa: B902
         _print("irsnap: on exit: %s" % _one_line(e), gdb.STDERR)
-
-
-def _on_new_objfile(_event_):
-    _forget_types()
 
 
 # }======================================================================
@@ -752,9 +784,9 @@ class _IrCommand(gdb.Command):
                     before[-1:] in (["-o"], ["--output"]):
                 cands = _complete_file(last)
             else:
-                res = _lib.irs_console_complete(_console,
-                                                self.name.encode(),
-                                                last.encode())
+                res = _lib.irs_console_complete_args(_console,
+                                                     self.name.encode(),
+                                                     text.encode())
                 cands = [c for c in _take_string(res).split("\n") if c]
             if not cands and self.name in ("ir-dump", "ir-verify") and \
                     not last.startswith("-"):
@@ -824,6 +856,8 @@ _SETTING_DOCS = {
     "max-bytes": "the most debuggee bytes one snapshot reads",
     "max-depth": "the deepest nesting one snapshot follows",
     "format": "the snapshot files written: text, json or both",
+    "call-timeout": "the seconds a call verifier may run in the debuggee "
+                    "before irsnap interrupts it (0: no limit)",
 }
 
 
@@ -885,8 +919,12 @@ def _start():
         i += 1
     gdb.events.stop.connect(_on_stop)
     gdb.events.exited.connect(_on_exited)
-    gdb.events.new_objfile.connect(_on_new_objfile)
-    gdb.events.clear_objfiles.connect(_on_new_objfile)
+    gdb.events.breakpoint_deleted.connect(_on_breakpoint_deleted)
+    if _batch_mode():
+        gdb.events.gdb_exiting.connect(_on_gdb_exiting)
+        atexit.register(_at_exit)
+    gdb.events.new_objfile.connect(_forget_types)
+    gdb.events.clear_objfiles.connect(_forget_types)
 
 
 if __name__ == "irsnap_gdb":

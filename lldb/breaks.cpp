@@ -1,13 +1,16 @@
-// LLDB breakpoints on the pass boundaries: one at the entry of each
-// function irs_console_break_function() names, one on each of its return
-// instructions, and one on _exit to see the debuggee end. Their callbacks
-// report to the console and return its stop decision; returning false lets
-// LLDB continue without stopping the user. A callback that fires while a
+// LLDB breakpoints: the ones the core sets on the pass boundaries (struct
+// irs_target's set_break, delete_break and disassemble), whose hits go to
+// irs_console_hit() by id, and one on _exit to see the debuggee end.
+// Their callbacks return the core's stop decision; false lets LLDB
+// continue without stopping the user. A callback that fires while a
 // command holds the console (a debuggee function it calls, or an
-// asynchronous run) skips its event; the return of a skipped entry then
-// finds no call to pair with and is skipped too.
+// asynchronous run) skips its event; the core then ignores the return of
+// a skipped entry, since no call with its CFA is open.
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <set>
+#include <utility>
 
 #include "glue.h"
 
@@ -36,76 +39,30 @@ struct callback_scope {
 static void sync_exit_break(glue *gl, lldb::SBTarget target, bool want,
 			    bool live);
 
-// Frame 0's canonical frame address: the caller's stack pointer, the same
-// at a function's entry and at its return instructions, so it pairs them.
-static lldb::addr_t
-frame_cfa(lldb::SBThread &thread)
-{
-	return thread.GetFrameAtIndex(0).GetCFA();
-}
-
 static bool
-on_entry(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
-	 lldb::SBBreakpointLocation &)
-{
-	fn_breaks *fb = static_cast<fn_breaks *>(baton);
-	glue *gl = g;
-	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
-	if (!hold.owns_lock())
-		return false;	// a command is talking to the console
-	xfsz_scope writes;
-	callback_scope scope(gl, process, thread);
-	bool stop = false;
-	char *out = NULL;
-
-	track_process(gl, process);
-	gl->returning = open_call();
-	gl->open.push_back({frame_cfa(thread), fb->function, {}});
-	target_save_args(thread.GetFrameAtIndex(0), gl->open.back().args);
-	struct irs_error *err = irs_console_boundary_enter(
-		gl->con, fb->function.c_str(), &stop, &out);
-	print_event(gl, err, out);
-	breaks_resolve_exits(gl, fb);	// a library loaded since the sync
-	if (gl->want_exit_bp && !gl->exit_bp.IsValid())
-		sync_exit_break(gl, fb->target, true, true);
-	return stop;
-}
-
-// At a return instruction: reports the return of the call with this CFA,
-// and of the calls above it that never returned (a longjmp out of them).
-static bool
-on_return(void *, lldb::SBProcess &process, lldb::SBThread &thread,
-	  lldb::SBBreakpointLocation &)
+on_hit(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
+       lldb::SBBreakpointLocation &)
 {
 	glue *gl = g;
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
 	if (!hold.owns_lock())
 		return false;	// a command is talking to the console
-	xfsz_scope writes;
-	callback_scope scope(gl, process, thread);
-	lldb::addr_t cfa = frame_cfa(thread);
-	bool known = false, stop = false;
-
-	track_process(gl, process);
-	for (const open_call &oc : gl->open)
-		known = known || oc.cfa == cfa ||
-			oc.cfa == LLDB_INVALID_ADDRESS;
-	if (!known)
-		return false;	// a call entered before we broke on it
-	while (!gl->open.empty()) {
-		lldb::addr_t top = gl->open.back().cfa;
-		gl->returning = std::move(gl->open.back());
-		gl->open.pop_back();
-		bool flag = false;
+	try {
+		xfsz_scope writes;
+		callback_scope scope(gl, process, thread);
+		bool stop = false;
 		char *out = NULL;
-		struct irs_error *err = irs_console_boundary_exit(gl->con,
-								   &flag, &out);
+
+		track_process(gl, process);
+		struct irs_error *err = irs_console_hit(
+			gl->con, (uint32_t)(uintptr_t)baton, &stop, &out);
 		print_event(gl, err, out);
-		stop = stop || flag;
-		if (top == cfa || top == LLDB_INVALID_ADDRESS)
-			break;
+		if (gl->want_exit_bp && !gl->exit_bp.IsValid())
+			sync_exit_break(gl, process.GetTarget(), true, true);
+		return stop;
+	} catch (...) {
+		return false;	// nothing may unwind into LLDB
 	}
-	return stop;
 }
 
 static bool
@@ -116,102 +73,134 @@ on_exit_call(void *, lldb::SBProcess &process, lldb::SBThread &thread,
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
 	if (!hold.owns_lock())
 		return false;	// a command is talking to the console
-	xfsz_scope writes;
-	callback_scope scope(gl, process, thread);
-	// _exit(status): the first argument, in whatever register the ABI
-	// says ("arg1" is LLDB's generic name for it).
-	lldb::SBValue reg = thread.GetFrameAtIndex(0).FindRegister("arg1");
-	lldb::SBError e;
-	uint64_t status = reg.IsValid() ? reg.GetValueAsUnsigned(e, 0) : 0;
+	try {
+		xfsz_scope writes;
+		callback_scope scope(gl, process, thread);
+		// _exit(status): the first argument, in whatever register the
+		// ABI says ("arg1" is LLDB's generic name for it).
+		lldb::SBValue reg = thread.GetFrameAtIndex(0)
+			.FindRegister("arg1");
+		lldb::SBError e;
+		uint64_t status = reg.IsValid() ? reg.GetValueAsUnsigned(e, 0)
+						: 0;
 
-	track_process(gl, process);
-	report_exited(gl, reg.IsValid() && e.Success() ?
-		      (int32_t)(status & 0xff) : -1);
+		track_process(gl, process);
+		report_exited(gl, reg.IsValid() && e.Success() ?
+			      (int32_t)(status & 0xff) : -1);
+	} catch (...) {
+	}
 	return false;
 }
 
-static bool
-starts_with(const char *s, const char *prefix)
+static lldb::SBTarget
+break_target(glue *gl)
 {
-	return s && !strncmp(s, prefix, strlen(prefix));
+	return gl->break_target.IsValid() ? gl->break_target
+					  : gl->dbg.GetSelectedTarget();
 }
 
-// "ret", "retq" (AT&T syntax), "rep ret" / "repz retq" (AMD's two-byte
-// return), "ret" on AArch64.
-static bool
-is_return(lldb::SBTarget target, lldb::SBInstruction in)
+// Every instruction of the functions named @p function (from their debug
+// info, else their symbols), each once.
+static struct irs_error *
+disassemble_cb(void *arg, const char *function, struct irs_insns *sink)
 {
-	const char *mn = in.GetMnemonic(target);
-	if (starts_with(mn, "ret"))
-		return true;
-	return (starts_with(mn, "rep")) &&
-	       starts_with(in.GetOperands(target), "ret");
-}
+	return guard([&]() -> struct irs_error * {
+		glue *gl = static_cast<glue *>(arg);
+		lldb::SBTarget target = break_target(gl);
+		lldb::SBSymbolContextList list = target.FindFunctions(
+			function, lldb::eFunctionNameTypeAuto);
+		std::set<std::pair<std::string, lldb::addr_t>> seen;
 
-// Instructions of the function with symbol context @p sc: from its debug
-// info, else from its symbol.
-static lldb::SBInstructionList
-instructions(lldb::SBTarget target, lldb::SBSymbolContext sc)
-{
-	if (sc.GetFunction().IsValid())
-		return sc.GetFunction().GetInstructions(target);
-	return sc.GetSymbol().GetInstructions(target);
-}
-
-static const char *
-context_name(lldb::SBSymbolContext sc)
-{
-	if (sc.GetFunction().IsValid())
-		return sc.GetFunction().GetName();
-	return sc.GetSymbol().GetName();
-}
-
-void
-breaks_resolve_exits(glue *gl, fn_breaks *fb)
-{
-	if (fb->exits_resolved)
-		return;
-	lldb::SBTarget target = fb->target;
-	lldb::SBSymbolContextList list = target.FindFunctions(
-		fb->function.c_str(), lldb::eFunctionNameTypeAuto);
-	std::set<lldb::addr_t> seen;
-
-	for (uint32_t i = 0; i < list.GetSize(); i++) {
-		lldb::SBSymbolContext sc = list.GetContextAtIndex(i);
-		const char *name = context_name(sc);
-		if (!name || fb->function != name)
-			continue;
-		lldb::SBInstructionList insns = instructions(target, sc);
-		for (size_t j = 0; j < insns.GetSize(); j++) {
-			lldb::SBInstruction in = insns.GetInstructionAtIndex(j);
-			if (!is_return(target, in))
+		gl->insns.clear();
+		for (uint32_t i = 0; i < list.GetSize(); i++) {
+			lldb::SBSymbolContext sc = list.GetContextAtIndex(i);
+			bool fn = sc.GetFunction().IsValid();
+			if (str(fn ? sc.GetFunction().GetName()
+				   : sc.GetSymbol().GetName()) != function)
 				continue;
-			lldb::SBAddress a = in.GetAddress();
-			if (!seen.insert(a.GetFileAddress()).second)
-				continue;
-			lldb::SBBreakpoint bp =
-				target.BreakpointCreateBySBAddress(a);
-			bp.SetCallback(on_return, fb);
-			bp.AddName("irsnap");
-			fb->exits.push_back(bp);
+			lldb::SBInstructionList insns = fn ?
+				sc.GetFunction().GetInstructions(target) :
+				sc.GetSymbol().GetInstructions(target);
+			for (size_t j = 0; j < insns.GetSize(); j++) {
+				lldb::SBInstruction in =
+					insns.GetInstructionAtIndex(j);
+				lldb::SBAddress a = in.GetAddress();
+				char path[4096] = "";
+				lldb::SBFileSpec fs = a.GetModule()
+					.GetFileSpec();
+				fs.GetPath(path, sizeof(path));
+				if (!seen.insert({path, a.GetFileAddress()})
+					 .second)
+					continue;
+				gl->insns.push_back(a);
+				std::string text = str(in.GetMnemonic(target)) +
+					" " + str(in.GetOperands(target));
+				irs_insns_add(sink, gl->insns.size() - 1,
+					      text.c_str());
+			}
 		}
-	}
-	fb->exits_resolved = !fb->exits.empty();
-	if (!fb->exits_resolved && list.GetSize() > 0 && !fb->warned) {
-		fb->warned = true;
-		print_error(gl, irs_error_format(IRS_ERROR_NOT_FOUND,
-			"no return instruction found in %s; no after "
-			"snapshots", fb->function.c_str()));
-	}
+		if (gl->insns.empty())
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+						"no function '%s'", function);
+		return NULL;
+	});
+}
+
+static struct irs_error *
+set_break_cb(void *arg, uint32_t id, const char *function, bool entry,
+	     uint64_t at)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = static_cast<glue *>(arg);
+		lldb::SBTarget target = break_target(gl);
+		if (!entry && at >= gl->insns.size())
+			return irs_error_format(IRS_ERROR_TARGET, "no "
+						"instruction #%" PRIu64, at);
+		lldb::SBBreakpoint bp = entry ?
+			target.BreakpointCreateByName(function) :
+			target.BreakpointCreateBySBAddress(gl->insns[at]);
+		if (!bp.IsValid())
+			return irs_error_format(IRS_ERROR_TARGET, "LLDB "
+						"refused a breakpoint on %s",
+						function);
+		bp.SetCallback(on_hit, (void *)(uintptr_t)id);
+		bp.AddName("irsnap");
+		gl->break_target = target;
+		gl->breaks[id] = bp.GetID();
+		return NULL;
+	});
 }
 
 static void
-delete_breaks(fn_breaks *fb)
+delete_break_cb(void *arg, uint32_t id)
 {
-	fb->target.BreakpointDelete(fb->entry.GetID());
-	for (lldb::SBBreakpoint &bp : fb->exits)
-		fb->target.BreakpointDelete(bp.GetID());
-	fb->exits.clear();
+	try {
+		glue *gl = static_cast<glue *>(arg);
+		auto it = gl->breaks.find(id);
+		if (it == gl->breaks.end())
+			return;
+		gl->break_target.BreakpointDelete(it->second);
+		gl->breaks.erase(it);
+	} catch (...) {
+	}
+}
+
+void
+breaks_init(glue *gl)
+{
+	gl->t.disassemble = disassemble_cb;
+	gl->t.set_break = set_break_cb;
+	gl->t.delete_break = delete_break_cb;
+}
+
+void
+breaks_follow_target(glue *gl)
+{
+	lldb::SBTarget target = gl->dbg.GetSelectedTarget();
+	if (gl->break_target.IsValid() && !(gl->break_target == target)) {
+		irs_console_forget_breaks(gl->con);
+		gl->break_target = lldb::SBTarget();
+	}
 }
 
 static void
@@ -222,7 +211,7 @@ ensure_stop_hook(glue *gl, lldb::SBTarget target)
 			return;
 	lldb::SBCommandReturnObject res;
 	gl->dbg.GetCommandInterpreter().HandleCommand(
-		"target stop-hook add -o ir-__stop", res);
+		"target stop-hook add -o 'ir-report --at-stop'", res);
 	if (res.Succeeded())
 		gl->hooked.push_back(target);
 }
@@ -257,39 +246,12 @@ void
 breaks_sync(glue *gl)
 {
 	lldb::SBTarget target = gl->dbg.GetSelectedTarget();
-	std::set<std::string> want;
 
 	if (!target.IsValid())
 		return;
 	ensure_stop_hook(gl, target);
-	uint32_t n = irs_console_nbreaks(gl->con);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *fn = irs_console_break_function(gl->con, i);
-		if (fn && *fn)
-			want.insert(fn);
-	}
-	for (auto it = gl->breaks.begin(); it != gl->breaks.end();) {
-		if (want.count(it->first) && it->second->target == target) {
-			++it;
-			continue;
-		}
-		delete_breaks(it->second.get());
-		it = gl->breaks.erase(it);
-	}
-	for (const std::string &fn : want) {
-		if (gl->breaks.count(fn))
-			continue;
-		auto fb = std::make_unique<fn_breaks>();
-		fb->function = fn;
-		fb->target = target;
-		fb->entry = target.BreakpointCreateByName(fn.c_str());
-		fb->entry.SetCallback(on_entry, fb.get());
-		fb->entry.AddName("irsnap");
-		breaks_resolve_exits(gl, fb.get());
-		gl->breaks[fn] = std::move(fb);
-	}
 	lldb::StateType st = target.GetProcess().GetState();
-	sync_exit_break(gl, target, !want.empty(),
+	sync_exit_break(gl, target, irs_console_nbreaks(gl->con) > 0,
 			st == lldb::eStateStopped || st == lldb::eStateCrashed);
 }
 

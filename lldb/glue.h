@@ -2,12 +2,15 @@
  * glue.h — state shared by the files of the LLDB plugin (lldb/, the .cpp
  * files).
  *
- * The plugin is a thin adapter: target.cpp answers the core's questions
- * (struct irs_target) through the SB API, irsnap_lldb.cpp registers the
- * ir-* commands and forwards them and the debuggee's events to the shared
- * console (common/console*.c), and breaks.cpp keeps LLDB's breakpoints in
- * step with irs_console_break_function(). Nothing here throws: every SB call
- * reports failure through its return value or an SBError.
+ * The plugin is a thin adapter: target.cpp hands the core LLDB's raw facts
+ * (struct irs_target: types and members, values, frames, instructions,
+ * memory) through the SB API, breaks.cpp sets the breakpoints the core
+ * asks for and reports their hits, irsnap_lldb.cpp registers the ir-*
+ * commands and forwards them and the debuggee's stops and exits to the
+ * shared console (common/console/). What those facts become (paths,
+ * bitfields, pairing by CFA, fatal signals, error texts) is the core's.
+ * Nothing here throws into LLDB: every SB string may be NULL (str()), and
+ * every callback LLDB or the core calls catches whatever C++ throws.
  */
 #ifndef IRSNAP_LLDB_GLUE_H
 #define IRSNAP_LLDB_GLUE_H
@@ -15,7 +18,6 @@
 #include <signal.h>
 
 #include <map>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,27 +27,6 @@
 #include "irsnap.h"
 
 namespace irsnap_lldb {
-
-/** The breakpoints of one boundary function. */
-struct fn_breaks {
-	std::string function;
-	lldb::SBTarget target;
-	lldb::SBBreakpoint entry;
-	std::vector<lldb::SBBreakpoint> exits;	/* on its return instructions */
-	bool exits_resolved = false;
-	bool warned = false;	/* said that it has no return instruction */
-};
-
-/** A boundary call entered and not returned yet. */
-struct open_call {
-	// Frame 0's CFA: the same at the entry and at the return.
-	lldb::addr_t cfa = LLDB_INVALID_ADDRESS;
-	std::string function;
-	// The integer and pointer arguments at entry: at a return
-	// instruction optimized code has often lost them, and LLDB 14 cannot
-	// always evaluate DW_OP_entry_value as GDB does.
-	std::map<std::string, uint64_t> args;
-};
 
 /** One plugin, one debugger: the whole adapter state. */
 struct glue {
@@ -58,7 +39,6 @@ struct glue {
 	// callback that finds it taken skips its event (see breaks.cpp).
 	std::recursive_mutex lock;
 	std::string exe, core;	/* t.exe_path and t.core_path point here */
-	std::string args;	/* debuggee arguments the console has */
 
 	// While a breakpoint callback runs, the thread that hit it and the
 	// frame the core selected; LLDB's selection is left alone then.
@@ -66,9 +46,10 @@ struct glue {
 	lldb::SBThread cb_thread;
 	uint32_t cb_frame = 0;
 
-	std::map<std::string, std::unique_ptr<fn_breaks>> breaks;
-	std::vector<open_call> open;	/* innermost last */
-	open_call returning;	/* the call stopped at its return, if any */
+	std::vector<lldb::SBType> types;	/* type handle i + 1 */
+	std::vector<lldb::SBAddress> insns;	/* the last disassembly */
+	lldb::SBTarget break_target;	/* where the core's breakpoints are */
+	std::map<uint32_t, lldb::break_id_t> breaks;	/* core id -> LLDB's */
 	lldb::SBBreakpoint exit_bp;	/* on _exit, while anything is traced */
 	lldb::SBTarget exit_bp_target;
 	bool want_exit_bp = false;	/* set at the first boundary hit */
@@ -80,7 +61,6 @@ struct glue {
 	uint32_t proc_uid = 0;
 	bool proc_end_reported = false;
 	uint32_t reported_signal_stop = 0;	/* SBProcess::GetStopID() */
-	std::string signal_core;	/* core whose signal was reported */
 	bool batch = false;	/* lldb -b */
 };
 
@@ -107,6 +87,30 @@ struct xfsz_scope {
  *  may still call back into it while the process exits). */
 extern glue *g;
 
+/** An SB string, which may be NULL. */
+inline std::string
+str(const char *s)
+{
+	return s ? s : "";
+}
+
+/** Runs @p f, turning anything it throws into an irs_error: nothing may
+ *  unwind into the core or LLDB. */
+template <typename F>
+struct irs_error *
+guard(F f) noexcept
+{
+	try {
+		return f();
+	} catch (const std::exception &e) {
+		return irs_error_format(IRS_ERROR_TARGET, "irsnap: %s",
+					e.what());
+	} catch (...) {
+		return irs_error_create(IRS_ERROR_TARGET,
+					"irsnap: an unknown C++ exception");
+	}
+}
+
 /* ---- target.cpp: struct irs_target through the SB API ------------------ */
 
 /** Fills g->t's callbacks; called once. */
@@ -115,25 +119,19 @@ void target_init(glue *gl);
  *  @p live_pid overrides the pid (inside a breakpoint callback the public
  *  process state still says "running"). */
 void target_refresh(glue *gl, int64_t live_pid = 0);
-/** The thread the core talks about: the callback's, else the selected one. */
-lldb::SBThread target_thread(glue *gl);
 /** Whether @p process is a core file's. */
 bool target_is_core(lldb::SBProcess process);
-/** The core file LLDB has open for @p process, or "" (see core_path.cpp). */
-std::string core_file_path(lldb::SBProcess process);
-/** Records the integer and pointer arguments of @p frame into @p ret. */
-void target_save_args(lldb::SBFrame frame,
-		      std::map<std::string, uint64_t> &ret);
 /** One line of @p msg: the first line, without LLDB's "error: " prefix. */
 std::string one_line(const char *msg);
 
-/* ---- breaks.cpp: breakpoints on the boundaries ------------------------- */
+/* ---- breaks.cpp: the core's breakpoints -------------------------------- */
 
-/** Makes LLDB's breakpoints match irs_console_break_function() on the
- *  selected target; adds the stop hook once per target. */
+/** Fills g->t's breakpoint callbacks; called once. */
+void breaks_init(glue *gl);
+/** Before a command: the core's breakpoints follow the selected target. */
+void breaks_follow_target(glue *gl);
+/** After a command: the stop hook, and the breakpoint on _exit. */
 void breaks_sync(glue *gl);
-/** Creates the breakpoints on @p fb's return instructions, if not yet. */
-void breaks_resolve_exits(glue *gl, fn_breaks *fb);
 
 /* ---- irsnap_lldb.cpp: events -------------------------------------------- */
 
@@ -150,6 +148,8 @@ void print_event(glue *gl, struct irs_error *err, char *out);
 void track_process(glue *gl, lldb::SBProcess process);
 /** Reports the end of the current process with @p status. */
 void report_exited(glue *gl, int32_t status);
+/** @p w quoted for the console's shell-like splitter, when it must be. */
+std::string quote_word(const char *w);
 
 }  // namespace irsnap_lldb
 

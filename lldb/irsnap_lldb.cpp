@@ -3,14 +3,17 @@
 // Every ir-* command is the shared console's (irs_console_command); this
 // file registers them, forwards their arguments and prints the answer, and
 // reports the debuggee's events: boundary calls through breakpoint
-// callbacks (breaks.cpp), fatal signals through a stop hook running the
-// hidden command ir-__stop, and exits through a breakpoint on _exit or,
+// callbacks (breaks.cpp), fatal signals through a stop hook running
+// `ir-report --at-stop`, and exits through a breakpoint on _exit or,
 // failing that, the next command (track_process).
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+
+#include <unistd.h>
 
 #include "glue.h"
 
@@ -56,9 +59,11 @@ print_event(glue *gl, struct irs_error *err, char *out)
 
 // Shell quoting the console's splitter undoes: LLDB has already removed
 // the user's quotes, so a word with blanks or quotes is quoted again.
-static std::string
+std::string
 quote_word(const char *w)
 {
+	if (!w)
+		w = "";
 	if (*w && !strpbrk(w, " \t\n\r'\"\\"))
 		return w;
 	std::string q = "'";
@@ -83,25 +88,6 @@ join_words(char **argv)
 	return s;
 }
 
-// Tells the console the debuggee's arguments, for the manifest.
-static void
-refresh_args(glue *gl)
-{
-	lldb::SBLaunchInfo li = gl->dbg.GetSelectedTarget().GetLaunchInfo();
-	std::string args;
-	for (uint32_t i = 0; i < li.GetNumArguments(); i++) {
-		if (i)
-			args += ' ';
-		args += quote_word(li.GetArgumentAtIndex(i));
-	}
-	if (args == gl->args)
-		return;
-	gl->args = args;
-	struct irs_error *err = irs_console_set(gl->con, "args", args.c_str());
-	if (err)
-		print_error(gl, err);
-}
-
 void
 report_exited(glue *gl, int32_t status)
 {
@@ -110,8 +96,6 @@ report_exited(glue *gl, int32_t status)
 	if (gl->proc_end_reported)
 		return;
 	gl->proc_end_reported = true;
-	gl->open.clear();
-	gl->returning = open_call();
 	struct irs_error *err = irs_console_exited(gl->con, status, &out);
 	print_event(gl, err, out);
 }
@@ -128,33 +112,14 @@ track_process(glue *gl, lldb::SBProcess process)
 			report_exited(gl, -1);
 		gl->proc_uid = uid;
 		gl->proc_end_reported = !uid;
-		gl->open.clear();
-		gl->returning = open_call();
 	}
 	if (uid && process.GetState() == lldb::eStateExited)
 		report_exited(gl, process.GetExitStatus());
 }
 
-// On a core file first seen: its signal is the one ir-report records.
-static void
-report_core_signal(glue *gl)
-{
-	if (!gl->t.core_path || gl->signal_core == gl->t.core_path)
-		return;
-	gl->signal_core = gl->t.core_path;
-	lldb::SBThread th = gl->dbg.GetSelectedTarget().GetProcess()
-		.GetSelectedThread();
-	if (th.GetStopReason() != lldb::eStopReasonSignal)
-		return;
-	int signo = (int)th.GetStopReasonDataAtIndex(0);
-	const char *name = th.GetProcess().GetUnixSignals()
-		.GetSignalAsCString(signo);
-	char *out = NULL;
-	struct irs_error *err = irs_console_signal(gl->con, signo, name, &out);
-	print_event(gl, err, out);
-}
-
 /* ==== Commands ========================================================== */
+
+static bool report_at_stop(glue *gl, lldb::SBCommandReturnObject &result);
 
 class console_command : public lldb::SBCommandPluginInterface {
 public:
@@ -171,23 +136,28 @@ console_command::DoExecute(lldb::SBDebugger, char **argv,
 			   lldb::SBCommandReturnObject &result)
 {
 	glue *gl = g;
+	if (name_ == "ir-report" && argv && argv[0] &&
+	    !strcmp(argv[0], "--at-stop") && !argv[1])
+		return report_at_stop(gl, result);
 	std::lock_guard<std::recursive_mutex> hold(gl->lock);
 	xfsz_scope writes;
 	char *out = NULL;
-
-	track_process(gl, gl->dbg.GetSelectedTarget().GetProcess());
-	refresh_args(gl);
-	target_refresh(gl);
-	report_core_signal(gl);
-	std::string args = join_words(argv);
-	struct irs_error *err = irs_console_command(gl->con, name_.c_str(),
-						    args.c_str(), &out);
+	struct irs_error *err = guard([&]() -> struct irs_error * {
+		track_process(gl, gl->dbg.GetSelectedTarget().GetProcess());
+		target_refresh(gl);
+		breaks_follow_target(gl);
+		std::string args = join_words(argv);
+		struct irs_error *e = irs_console_command(gl->con,
+							  name_.c_str(),
+							  args.c_str(), &out);
+		breaks_sync(gl);
+		return e;
+	});
 	if (out && *out) {
 		size_t len = strlen(out);
 		result.Printf("%s%s", out, out[len - 1] == '\n' ? "" : "\n");
 	}
 	irs_free(out);
-	breaks_sync(gl);	// ir-break, ir-trace and ir-layout change them
 	if (err) {
 		result.SetError(one_line(irs_error_get_message(err)).c_str());
 		irs_error_destroy(err);
@@ -195,17 +165,6 @@ console_command::DoExecute(lldb::SBDebugger, char **argv,
 	}
 	result.SetStatus(lldb::eReturnStatusSuccessFinishResult);
 	return true;
-}
-
-static bool
-is_fatal(int signo)
-{
-	switch (signo) {
-	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT:
-		return true;
-	default:
-		return false;
-	}
 }
 
 // The thread stopped by a signal: the selected one, else any.
@@ -240,41 +199,38 @@ set_batch_exit_status(glue *gl, int status)
 	gl->dbg.GetCommandInterpreter().HandleCommand(cmd, res);
 }
 
-// ir-__stop, run by the stop hook at every stop of the debuggee.
-class stop_command : public lldb::SBCommandPluginInterface {
-public:
-	bool DoExecute(lldb::SBDebugger, char **,
-		       lldb::SBCommandReturnObject &result) override;
-};
-
-bool
-stop_command::DoExecute(lldb::SBDebugger, char **,
-			lldb::SBCommandReturnObject &result)
+// `ir-report --at-stop`, which the stop hook runs at every stop of the
+// debuggee: the failure report of a fatal signal while irsnap watches,
+// else nothing. An option of a command the user knows, rather than a
+// command of its own that `help` would list.
+static bool
+report_at_stop(glue *gl, lldb::SBCommandReturnObject &result)
 {
-	glue *gl = g;
 	std::lock_guard<std::recursive_mutex> hold(gl->lock);
 	xfsz_scope writes;
-	lldb::SBProcess p = gl->dbg.GetSelectedTarget().GetProcess();
+	char *out = NULL;
+	bool fatal = false;
+	int signo = 0;
 
 	result.SetStatus(lldb::eReturnStatusSuccessFinishNoResult);
-	track_process(gl, p);
-	lldb::StateType st = p.GetState();
-	if ((st != lldb::eStateStopped && st != lldb::eStateCrashed) ||
-	    p.GetStopID() == gl->reported_signal_stop)
-		return true;
-	if (target_is_core(p))
-		return true;	// a core's signal is history, not an event
-	lldb::SBThread th = signal_thread(p);
-	if (!th.IsValid())
-		return true;
-	int signo = (int)th.GetStopReasonDataAtIndex(0);
-	if (!is_fatal(signo))
-		return true;
-	gl->reported_signal_stop = p.GetStopID();
-	target_refresh(gl);
-	const char *name = p.GetUnixSignals().GetSignalAsCString(signo);
-	char *out = NULL;
-	struct irs_error *err = irs_console_signal(gl->con, signo, name, &out);
+	struct irs_error *err = guard([&]() -> struct irs_error * {
+		lldb::SBProcess p = gl->dbg.GetSelectedTarget().GetProcess();
+		track_process(gl, p);
+		lldb::StateType st = p.GetState();
+		if ((st != lldb::eStateStopped && st != lldb::eStateCrashed) ||
+		    p.GetStopID() == gl->reported_signal_stop ||
+		    target_is_core(p))	// a core's signal is history
+			return NULL;
+		lldb::SBThread th = signal_thread(p);
+		if (!th.IsValid())
+			return NULL;
+		gl->reported_signal_stop = p.GetStopID();
+		target_refresh(gl);
+		signo = (int)th.GetStopReasonDataAtIndex(0);
+		return irs_console_stop(gl->con, signo, p.GetUnixSignals()
+					.GetSignalAsCString(signo), &fatal,
+					&out);
+	});
 	if (out && *out)
 		result.Printf("%s", out);
 	irs_free(out);
@@ -283,8 +239,9 @@ stop_command::DoExecute(lldb::SBDebugger, char **,
 			      one_line(irs_error_get_message(err)).c_str());
 		irs_error_destroy(err);
 	}
-	if (irs_console_nbreaks(gl->con) > 0)
-		set_batch_exit_status(gl, 128 + signo);
+	// 128 + signo when irsnap was watching (the core's rule, as GDB's)
+	if (fatal && irs_console_exit_status(gl->con) > 128)
+		set_batch_exit_status(gl, irs_console_exit_status(gl->con));
 	return true;
 }
 
@@ -322,58 +279,38 @@ batch_mode(void)
 	return false;
 }
 
-// Splits the console's help into LLDB's three parts: the first line, the
-// "Usage:" lines (LLDB's syntax), and the rest (the long help).
-struct help_parts {
-	std::string brief, syntax, rest;
-};
-
-static help_parts
-split_help(const char *help)
-{
-	help_parts h;
-	std::string text = help ? help : "";
-	size_t pos = 0;
-	bool first = true, in_usage = false;
-
-	while (pos < text.size()) {
-		size_t nl = text.find('\n', pos);
-		std::string line = text.substr(pos, nl == std::string::npos ?
-					       std::string::npos : nl - pos);
-		pos = nl == std::string::npos ? text.size() : nl + 1;
-		if (first) {
-			h.brief = line;
-			first = false;
-		} else if (line.compare(0, 7, "Usage: ") == 0) {
-			h.syntax += line.substr(7);
-			in_usage = true;
-		} else if (in_usage && line.compare(0, 1, " ") == 0) {
-			h.syntax += "\n" + line;
-		} else {
-			in_usage = false;
-			h.rest += line + "\n";
-		}
-	}
-	return h;
-}
-
 static void
 add_commands(glue *gl)
 {
 	lldb::SBCommandInterpreter ci = gl->dbg.GetCommandInterpreter();
 
 	for (const char *const *n = irs_console_commands(); n && *n; n++) {
-		help_parts h = split_help(irs_console_help(*n));
+		char *brief = irs_console_help_part(*n, "brief");
+		char *usage = irs_console_help_part(*n, "usage");
+		char *rest = irs_console_help_part(*n, "long");
 		// LLDB owns the interface objects for the debugger's lifetime.
 		lldb::SBCommand cmd = ci.AddCommand(*n, new console_command(*n),
-						    h.brief.c_str(),
-						    h.syntax.c_str(), "");
+						    brief, usage, "");
 		if (cmd.IsValid())
-			cmd.SetHelpLong(h.rest.c_str());
+			cmd.SetHelpLong(rest);
+		irs_free(brief);
+		irs_free(usage);
+		irs_free(rest);
 	}
-	ci.AddCommand("ir-__stop", new stop_command(),
-		      "internal: irsnap's stop hook (reports fatal signals)",
-		      nullptr, "");
+}
+
+// At the exit of `lldb -b`: a failing -k command (ir-status --check
+// after a crash) would make it 1; the crash's 128 + N stands, as under
+// GDB (gdb/irsnap.py does the same at GDB's exit).
+static void
+at_exit(void)
+{
+	int32_t status = g && g->con ? irs_console_exit_status(g->con) : 0;
+	if (status > 128) {
+		fflush(stdout);
+		fflush(stderr);
+		_exit(status);
+	}
 }
 
 }  // namespace irsnap_lldb
@@ -394,6 +331,7 @@ lldb::PluginInitialize(lldb::SBDebugger debugger)
 	gl->dbg = debugger;
 	gl->batch = batch_mode();
 	target_init(gl);
+	breaks_init(gl);
 	target_refresh(gl);
 	struct irs_error *err = irs_console_create(&gl->t, &gl->con);
 	if (err) {
@@ -406,5 +344,7 @@ lldb::PluginInitialize(lldb::SBDebugger debugger)
 		print_error(gl, err);
 	g = gl;
 	add_commands(gl);
+	if (gl->batch)
+		atexit(at_exit);
 	return true;
 }

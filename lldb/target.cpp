@@ -1,5 +1,6 @@
-// The core's questions (struct irs_target) answered through LLDB's SB API:
-// memory, expressions, types and fields from debug info, frames.
+// The core's facts (struct irs_target) read through LLDB's SB API: memory,
+// types and their members, values, frames, instructions, the stop's
+// signal. What they become is console/frontend.c's.
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -51,13 +52,7 @@ from(void *arg)
 	return static_cast<glue *>(arg);
 }
 
-static struct irs_error *
-target_error(enum irs_error_code code, const std::string &msg)
-{
-	return irs_error_create(code, msg.c_str());
-}
-
-lldb::SBThread
+static lldb::SBThread
 target_thread(glue *gl)
 {
 	if (gl->in_callback)
@@ -78,40 +73,34 @@ current_frame(glue *gl)
 static struct irs_error *
 read_cb(void *arg, uint64_t address, void *buf, uint64_t count)
 {
-	glue *gl = from(arg);
-	lldb::SBTarget target = gl->dbg.GetSelectedTarget();
-	lldb::SBProcess process = target.GetProcess();
-	lldb::SBError err;
+	return guard([&]() -> struct irs_error * {
+		lldb::SBTarget target = from(arg)->dbg.GetSelectedTarget();
+		lldb::SBProcess process = target.GetProcess();
+		lldb::SBError err;
 
-	if (process.IsValid()) {
-		size_t n = process.ReadMemory(address, buf, count, err);
-		if (err.Success() && n == count)
+		if (process.IsValid()) {
+			size_t n = process.ReadMemory(address, buf, count, err);
+			if (err.Success() && n == count)
+				return NULL;
+		} else {
+			err.SetErrorString("no process");
+		}
+		// A core leaves read-only pages out, and with no process at
+		// all there are still the files: the target reads the
+		// executable and libraries.
+		lldb::SBError terr;
+		lldb::SBAddress where = target.ResolveLoadAddress(address);
+		size_t n = target.ReadMemory(where, buf, count, terr);
+		if (terr.Success() && n == count)
 			return NULL;
-	} else {
-		err.SetErrorString("no process");
-	}
-	// A core leaves read-only pages out, and with no process at all there
-	// are still the files: the target reads the executable and libraries.
-	lldb::SBError terr;
-	lldb::SBAddress where = target.ResolveLoadAddress(address);
-	size_t n = target.ReadMemory(where, buf, count, terr);
-	if (terr.Success() && n == count)
-		return NULL;
-	return irs_error_fault(address, "cannot read %" PRIu64 " bytes at 0x%"
-			       PRIx64 ": %s", count, address,
-			       one_line(err.GetCString()).c_str());
+		return irs_error_fault(address, "cannot read %" PRIu64
+				       " bytes at 0x%" PRIx64 ": %s", count,
+				       address,
+				       one_line(err.GetCString()).c_str());
+	});
 }
 
 /* ==== Types ============================================================= */
-
-static std::string
-trim(std::string s)
-{
-	while (!s.empty() && s.back() == ' ')
-		s.pop_back();
-	size_t i = s.find_first_not_of(' ');
-	return i == std::string::npos ? "" : s.substr(i);
-}
 
 static const char *
 tag_of(lldb::SBType ty)
@@ -144,51 +133,7 @@ find_base(lldb::SBTarget target, const std::string &name)
 				return t;
 		}
 	}
-	for (const char *tag : {"struct ", "union ", "enum "}) {
-		size_t n = strlen(tag);
-		if (!ty.IsValid() && name.compare(0, n, tag) == 0)
-			ty = target.FindFirstType(trim(name.substr(n)).c_str());
-	}
 	return ty;
-}
-
-// A type by its C spelling, as the GDB glue reads it: "Instr",
-// "struct Block *", "char [32]" (an array), "T []" (a pointer).
-static lldb::SBType
-find_type(lldb::SBTarget target, const std::string &spelling)
-{
-	std::string name = trim(spelling);
-
-	if (!name.empty() && name.back() == ']') {
-		size_t open = name.rfind('[');
-		if (open == std::string::npos)
-			return lldb::SBType();
-		std::string count = name.substr(open + 1,
-						name.size() - open - 2);
-		lldb::SBType elem = find_type(target, name.substr(0, open));
-		if (!elem.IsValid() || count.empty())
-			return elem.IsValid() ? elem.GetPointerType() : elem;
-		return elem.GetArrayType(strtoull(count.c_str(), NULL, 10));
-	}
-	if (!name.empty() && name.back() == '*') {
-		lldb::SBType to = find_type(target,
-					    name.substr(0, name.size() - 1));
-		return to.IsValid() ? to.GetPointerType() : to;
-	}
-	return find_base(target, name);
-}
-
-static lldb::SBType
-lookup(glue *gl, const char *spelling)
-{
-	return find_type(gl->dbg.GetSelectedTarget(), spelling);
-}
-
-static struct irs_error *
-no_type(const char *type)
-{
-	return irs_error_format(IRS_ERROR_NOT_FOUND,
-				"no type '%s' in the debug info", type);
 }
 
 static uint32_t
@@ -251,13 +196,6 @@ type_kind(lldb::SBType ty)
 	}
 }
 
-static bool
-is_aggregate(lldb::SBType ty)
-{
-	uint32_t k = type_kind(ty);
-	return k == IRS_TYPE_STRUCT || k == IRS_TYPE_UNION;
-}
-
 // Strips typedefs off the outside only, as GDB's strip_typedefs() does
 // (a pointer's target keeps its typedef name).
 static lldb::SBType
@@ -297,7 +235,7 @@ gdb_spelling(lldb::SBType ty)
 	const char *raw = ty.GetDisplayTypeName();
 	if (!raw)
 		raw = ty.GetName();
-	std::string s = raw ? raw : "";
+	std::string s = str(raw);
 	size_t open = s.find('[');
 	if (open != std::string::npos && open > 0 && s[open - 1] != ' ')
 		s.insert(open, " ");
@@ -340,191 +278,167 @@ gdb_spelling(lldb::SBType ty)
 	return s.insert(at, tag);
 }
 
-// "struct Instr" -> "Instr": the name a layout uses.
-static std::string
-bare(std::string s)
-{
-	for (const char *tag : {"struct ", "union ", "enum ", "class "})
-		if (s.compare(0, strlen(tag), tag) == 0)
-			return s.substr(strlen(tag));
-	return s;
-}
-
 static void
 copy_name(char *dst, size_t len, const std::string &src)
 {
 	snprintf(dst, len, "%s", src.c_str());
 }
 
-static struct irs_error *
-type_size_cb(void *arg, const char *type, uint64_t *ret)
+// Type handles: index + 1 into gl->types, until the next lookup.
+static uint64_t
+handle(glue *gl, lldb::SBType ty)
 {
-	lldb::SBType ty = lookup(from(arg), type);
-
-	if (!ty.IsValid())
-		return no_type(type);
-	uint64_t size = ty.GetByteSize();
-	if (size == 0 && !ty.IsTypeComplete())
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"type '%s' is incomplete in the debug "
-					"info (only declared)", type);
-	*ret = size;
-	return NULL;
+	gl->types.push_back(ty);
+	return gl->types.size();
 }
 
-// Finds member @p name of struct or union @p ty, looking inside anonymous
-// members too; adds its offset in bits to *bits.
-static bool
-find_member(lldb::SBType ty, const char *name, uint64_t *bits,
-	    lldb::SBTypeMember *ret)
+static lldb::SBType
+type_at(glue *gl, uint64_t h)
 {
-	ty = ty.GetCanonicalType().GetUnqualifiedType();
-	uint32_t n = ty.GetNumberOfFields();
-	for (uint32_t i = 0; i < n; i++) {
-		lldb::SBTypeMember m = ty.GetFieldAtIndex(i);
-		const char *mname = m.GetName();
-		if (mname && !strcmp(mname, name)) {
-			*bits += m.GetOffsetInBits();
-			*ret = m;
-			return true;
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		lldb::SBTypeMember m = ty.GetFieldAtIndex(i);
-		const char *mname = m.GetName();
-		if ((mname && *mname) || !is_aggregate(m.GetType()))
-			continue;
-		uint64_t b = *bits + m.GetOffsetInBits();
-		if (find_member(m.GetType(), name, &b, ret)) {
-			*bits = b;
-			return true;
-		}
-	}
-	return false;
-}
-
-// Fills @p fi for a field of type @p ty at bit @p bitpos (@p bitsize bits
-// if a bitfield), exactly as the GDB glue does, so that both debuggers
-// give the layout engine the same schema.
-static void
-fill_field(struct irs_field_info *fi, lldb::SBType ty, uint64_t bitpos,
-	   uint32_t bitsize)
-{
-	lldb::SBType st = strip_typedefs(ty);
-	uint64_t size = st.GetByteSize();
-
-	*fi = {};
-	if (bitsize) {
-		// A bitfield is described by its storage unit when it fits in
-		// one aligned unit of its declared type, else by the bytes it
-		// spans.
-		uint64_t unit = size * 8;
-		uint64_t start = unit ? bitpos / unit * unit : bitpos;
-		if (unit && bitpos + bitsize <= start + unit) {
-			fi->offset = start / 8;
-			fi->bit_offset = (uint32_t)(bitpos - start);
-		} else {
-			fi->offset = bitpos / 8;
-			fi->bit_offset = (uint32_t)(bitpos % 8);
-			size = (fi->bit_offset + bitsize + 7) / 8;
-		}
-		fi->bit_size = bitsize;
-	} else {
-		fi->offset = bitpos / 8;
-	}
-	fi->size = size;
-	fi->kind = type_kind(st);
-	lldb::SBType target;
-	// GetUnqualifiedType() would strip the target's qualifiers too.
-	switch (st.GetTypeClass()) {
-	case lldb::eTypeClassArray: {
-		target = st.GetArrayElementType();
-		uint64_t esize = target.GetByteSize();
-		fi->count = esize ? st.GetByteSize() / esize : 0;
-		break;
-	}
-	case lldb::eTypeClassPointer:
-	case lldb::eTypeClassReference:
-		target = st.GetPointeeType();
-		break;
-	default:
-		break;
-	}
-	copy_name(fi->type_name, sizeof(fi->type_name), gdb_spelling(ty));
-	if (target.IsValid())
-		copy_name(fi->target_name, sizeof(fi->target_name),
-			  bare(gdb_spelling(target)));
+	return h >= 1 && h <= gl->types.size() ? gl->types[h - 1]
+					       : lldb::SBType();
 }
 
 static struct irs_error *
-field_cb(void *arg, const char *type, const char *path,
-	 struct irs_field_info *ret)
+no_type(uint64_t h)
 {
-	lldb::SBType ty = lookup(from(arg), type);
-	std::string all = path, rest = path;
-	lldb::SBTypeMember m;
-	uint64_t bits = 0;
+	return irs_error_format(IRS_ERROR_TARGET, "no type handle %" PRIu64,
+				h);
+}
 
-	if (!ty.IsValid())
-		return no_type(type);
-	if (all.empty()) {	// the whole type
-		fill_field(ret, ty, 0, 0);
+static struct irs_error *
+type_lookup_cb(void *arg, const char *name, uint64_t *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		gl->types.clear();
+		lldb::SBType ty = find_base(gl->dbg.GetSelectedTarget(), name);
+		if (!ty.IsValid())
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+						"no type '%s'", name);
+		*ret = handle(gl, ty);
 		return NULL;
-	}
-	lldb::SBType cur = ty;
-	for (;;) {
-		size_t dot = rest.find('.');
-		std::string part = rest.substr(0, dot);
-		if (!is_aggregate(cur))
-			return irs_error_format(IRS_ERROR_NOT_FOUND,
-				"'%s' in %s: %s is not a struct or union",
-				path, type,
-				gdb_spelling(strip_typedefs(cur)).c_str());
-		if (!find_member(cur, part.c_str(), &bits, &m)) {
-			if (part == all)
-				return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"no field '%s' in %s", path, type);
-			return irs_error_format(IRS_ERROR_NOT_FOUND,
-				"no field '%s' (of '%s') in %s", part.c_str(),
-				path, type);
-		}
-		cur = m.GetType();
-		if (dot == std::string::npos)
-			break;
-		rest = rest.substr(dot + 1);
-	}
-	fill_field(ret, m.GetType(), bits,
-		   m.IsBitfield() ? m.GetBitfieldSizeInBits() : 0);
-	return NULL;
+	});
 }
 
 static struct irs_error *
-enumerator_cb(void *arg, const char *type, uint32_t index, char *name,
-	      uint64_t len, int64_t *value)
+symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 {
-	lldb::SBType ty = lookup(from(arg), type);
-
-	if (!ty.IsValid())
-		return no_type(type);
-	lldb::SBType canon = ty.GetCanonicalType().GetUnqualifiedType();
-	if (canon.GetTypeClass() != lldb::eTypeClassEnumeration)
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"%s is not an enum", type);
-	lldb::SBTypeEnumMemberList list = canon.GetEnumMembers();
-	if (index >= list.GetSize())
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"%s has %" PRIu32 " enumerators", type,
-					list.GetSize());
-	lldb::SBTypeEnumMember e = list.GetTypeEnumMemberAtIndex(index);
-	if (len) {
-		const char *n = e.GetName();
-		snprintf(name, len, "%s", n ? n : "");
-	}
-	*value = e.GetValueAsSigned();
-	return NULL;
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBValueList vars = gl->dbg.GetSelectedTarget()
+			.FindGlobalVariables(name, 1);
+		lldb::SBValue v = vars.GetSize() ? vars.GetValueAtIndex(0)
+						 : lldb::SBValue();
+		if (!v.IsValid())
+			return irs_error_format(IRS_ERROR_NOT_FOUND, "no "
+						"global variable '%s'", name);
+		lldb::addr_t a = v.GetLoadAddress();
+		if (a == LLDB_INVALID_ADDRESS)	// no process: where it links
+			a = v.GetAddress().GetFileAddress();
+		if (a == LLDB_INVALID_ADDRESS)
+			return irs_error_format(IRS_ERROR_TARGET, "global "
+						"variable '%s' has no address",
+						name);
+		gl->types.clear();
+		*address = a;
+		*type = handle(gl, v.GetType());
+		return NULL;
+	});
 }
 
-/* ==== Expressions ======================================================= */
+static struct irs_error *
+type_derive_cb(void *arg, uint64_t h, bool array, uint64_t count,
+	       uint64_t *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBType ty = type_at(gl, h);
+		ty = array ? ty.GetArrayType(count) : ty.GetPointerType();
+		if (!ty.IsValid())
+			return no_type(h);
+		*ret = handle(gl, ty);
+		return NULL;
+	});
+}
+
+static struct irs_error *
+type_facts_cb(void *arg, uint64_t h, struct irs_type_facts *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBType ty = type_at(gl, h);
+		if (!ty.IsValid())
+			return no_type(h);
+		lldb::SBType st = strip_typedefs(ty), target;
+		lldb::SBType canon = st.GetCanonicalType().GetUnqualifiedType();
+		ret->size = st.GetByteSize();
+		ret->kind = type_kind(st);
+		ret->stripped = handle(gl, st);
+		// GetUnqualifiedType() would strip the target's qualifiers too.
+		switch (st.GetTypeClass()) {
+		case lldb::eTypeClassArray: {
+			target = st.GetArrayElementType();
+			uint64_t esize = target.GetByteSize();
+			ret->count = esize ? ret->size / esize : 0;
+			break;
+		}
+		case lldb::eTypeClassPointer:
+		case lldb::eTypeClassReference:
+			target = st.GetPointeeType();
+			break;
+		default:
+			break;
+		}
+		if (target.IsValid())
+			ret->target = handle(gl, target);
+		if (ret->kind == IRS_TYPE_ENUM)
+			ret->nmembers = canon.GetEnumMembers().GetSize();
+		else if (ret->kind == IRS_TYPE_STRUCT ||
+			 ret->kind == IRS_TYPE_UNION)
+			ret->nmembers = canon.GetNumberOfFields();
+		ret->complete = ty.IsTypeComplete();
+		copy_name(ret->name, sizeof(ret->name), gdb_spelling(ty));
+		return NULL;
+	});
+}
+
+static struct irs_error *
+type_member_cb(void *arg, uint64_t h, uint32_t index,
+	       struct irs_member_facts *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBTypeMember m = type_at(gl, h).GetCanonicalType()
+			.GetUnqualifiedType().GetFieldAtIndex(index);
+		if (!m.IsValid())
+			return no_type(h);
+		copy_name(ret->name, sizeof(ret->name), str(m.GetName()));
+		ret->bit_offset = m.GetOffsetInBits();
+		ret->bit_size = m.IsBitfield() ? m.GetBitfieldSizeInBits() : 0;
+		ret->type = handle(gl, m.GetType());
+		return NULL;
+	});
+}
+
+static struct irs_error *
+type_enumerator_cb(void *arg, uint64_t h, uint32_t index, char *name,
+		   uint64_t len, int64_t *value)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::SBTypeEnumMember e = type_at(from(arg), h)
+			.GetCanonicalType().GetUnqualifiedType()
+			.GetEnumMembers().GetTypeEnumMemberAtIndex(index);
+		if (!e.IsValid())
+			return no_type(h);
+		if (len)
+			copy_name(name, len, str(e.GetName()));
+		*value = e.GetValueAsSigned();
+		return NULL;
+	});
+}
+
+/* ==== Values ============================================================ */
 
 // A plain variable path ("m", "pass->name", "pm->module.funcs", "a[2]"),
 // which frame variables answer without compiling an expression.
@@ -557,211 +471,164 @@ is_register(const char *s)
 	return true;
 }
 
-// Reduces @p v to the integer it stands for, as the GDB glue does: a
-// pointer's or integer's value, the address of an array, struct, union or
-// function; a reference stands for what it refers to.
-static struct irs_error *
-value_to_u64(lldb::SBValue v, uint64_t *ret)
+// What @p v is; a reference is described as what it refers to.
+static void
+describe(lldb::SBValue v, struct irs_value_facts *out)
 {
 	lldb::SBType ty = v.GetType().GetCanonicalType();
 	if (ty.GetTypeClass() == lldb::eTypeClassReference) {
 		v = v.Dereference();
 		ty = v.GetType().GetCanonicalType();
 	}
-	switch (ty.GetTypeClass()) {
-	case lldb::eTypeClassArray:
-	case lldb::eTypeClassStruct:
-	case lldb::eTypeClassClass:
-	case lldb::eTypeClassUnion:
-	case lldb::eTypeClassFunction: {
-		lldb::addr_t a = v.GetLoadAddress();
-		if (a == LLDB_INVALID_ADDRESS)
-			return irs_error_format(IRS_ERROR_TARGET,
-				"a %s value with no address",
-				gdb_spelling(ty).c_str());
-		*ret = a;
-		return NULL;
-	}
-	case lldb::eTypeClassBuiltin:
-		if (basic_kind(ty.GetUnqualifiedType().GetBasicType()) ==
-		    IRS_TYPE_FLOAT)
-			return irs_error_format(IRS_ERROR_TARGET,
-				"a floating-point value (%s), not a pointer "
-				"or integer", gdb_spelling(ty).c_str());
-		break;
-	default:
-		break;
-	}
+	out->kind = type_kind(ty);
+	out->is_function = ty.GetTypeClass() == lldb::eTypeClassFunction;
+	copy_name(out->type_name, sizeof(out->type_name), gdb_spelling(ty));
+	lldb::addr_t a = v.GetLoadAddress();
+	out->has_address = a != LLDB_INVALID_ADDRESS;
+	out->address = out->has_address ? a : 0;
 	lldb::SBError err;
-	uint64_t u = v.GetValueAsUnsigned(err, 0);
+	out->bits = v.GetValueAsUnsigned(err, 0);
+	out->has_bits = err.Success();
 	if (err.Fail())
-		return target_error(IRS_ERROR_TARGET,
-				    one_line(err.GetCString()));
-	*ret = u;
-	return NULL;
+		copy_name(out->why, sizeof(out->why),
+			  one_line(err.GetCString()));
 }
 
-void
-target_save_args(lldb::SBFrame frame, std::map<std::string, uint64_t> &ret)
+// A call may take the call-timeout setting's seconds (LLDB then
+// interrupts and unwinds it); 0 is no limit.
+static uint32_t
+call_timeout_us(glue *gl)
 {
-	lldb::SBValueList vars = frame.GetVariables(true, false, false, true);
-	for (uint32_t i = 0; i < vars.GetSize(); i++) {
-		lldb::SBValue v = vars.GetValueAtIndex(i);
-		uint64_t u;
-		const char *name = v.GetName();
-		if (!name || v.GetError().Fail())
-			continue;
-		switch (type_kind(v.GetType())) {
-		case IRS_TYPE_INT: case IRS_TYPE_UINT: case IRS_TYPE_BOOL:
-		case IRS_TYPE_ENUM: case IRS_TYPE_POINTER: {
-			struct irs_error *err = value_to_u64(v, &u);
-			if (!err)
-				ret[name] = u;
-			irs_error_destroy(err);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-}
-
-// The value argument @p name had when the boundary call @p frame is in was
-// entered, if it is one.
-static bool
-entry_value(glue *gl, lldb::SBFrame frame, const char *name, uint64_t *ret)
-{
-	lldb::addr_t cfa = frame.GetCFA();
-	if (cfa == LLDB_INVALID_ADDRESS)
-		return false;
-	std::vector<const open_call *> calls;
-	for (auto it = gl->open.rbegin(); it != gl->open.rend(); ++it)
-		calls.push_back(&*it);
-	calls.push_back(&gl->returning);	// stopped at its return
-	for (const open_call *oc : calls) {
-		if (oc->cfa != cfa)
-			continue;
-		auto it = oc->args.find(name);
-		if (it == oc->args.end())
-			return false;
-		*ret = it->second;
-		return true;
-	}
-	return false;
-}
-
-static bool
-is_identifier(const char *s)
-{
-	if (!(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	while (*++s)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
+	uint32_t s = gl->con ? irs_console_call_timeout(gl->con) : 30;
+	return s > 4000 ? 4000u * 1000 * 1000 : s * 1000 * 1000;
 }
 
 static struct irs_error *
-eval_cb(void *arg, const char *expr, uint64_t *ret)
+eval_value_cb(void *arg, const char *expr, bool calls,
+	      struct irs_value_facts *ret)
 {
-	glue *gl = from(arg);
-	lldb::SBFrame frame = current_frame(gl);
+	return guard([&]() -> struct irs_error * {
+		lldb::SBFrame frame = current_frame(from(arg));
+		if (!frame.IsValid())
+			return irs_error_create(IRS_ERROR_STATE, "no stopped "
+						"process to evaluate it in");
+		lldb::SBValue v;
+		if (is_var_path(expr))
+			v = frame.GetValueForVariablePath(
+				expr, lldb::eNoDynamicValues);
+		else if (is_register(expr))
+			v = frame.FindRegister(expr + 1);
+		// Anything frame variables cannot answer goes to clang; without
+		// its JIT the expression cannot call into the debuggee.
+		if (!v.IsValid() || v.GetError().Fail()) {
+			lldb::SBExpressionOptions opts;
+			opts.SetIgnoreBreakpoints(true);  // not our boundaries
+			opts.SetUnwindOnError(true);
+			opts.SetSuppressPersistentResult(true);
+			opts.SetFetchDynamicValue(lldb::eNoDynamicValues);
+			opts.SetAllowJIT(calls);
+			if (calls)
+				opts.SetTimeoutInMicroSeconds(
+					call_timeout_us(from(arg)));
+			v = frame.EvaluateExpression(expr, opts);
+		}
+		if (!v.IsValid())
+			return irs_error_create(IRS_ERROR_TARGET, "no value");
+		if (v.GetError().Fail())
+			return irs_error_create(IRS_ERROR_TARGET, one_line(
+				v.GetError().GetCString()).c_str());
+		describe(v, ret);
+		return NULL;
+	});
+}
 
-	if (!frame.IsValid())
-		return target_error(IRS_ERROR_STATE,
-				    "no stopped process to evaluate it in");
-	lldb::SBValue v;
-	if (is_var_path(expr))
-		v = frame.GetValueForVariablePath(expr, lldb::eNoDynamicValues);
-	else if (is_register(expr))
-		v = frame.FindRegister(expr + 1);
-	// Anything frame variables cannot answer goes to clang.
-	if (!v.IsValid() || v.GetError().Fail()) {
-		lldb::SBExpressionOptions opts;
-		opts.SetIgnoreBreakpoints(true);	// not our boundaries
-		opts.SetUnwindOnError(true);
-		opts.SetSuppressPersistentResult(true);
-		opts.SetFetchDynamicValue(lldb::eNoDynamicValues);
-		v = frame.EvaluateExpression(expr, opts);
-	}
-	if (!v.IsValid())
-		return target_error(IRS_ERROR_TARGET, "no value");
-	if (v.GetError().Fail()) {
-		// An argument optimized away by now: its value at entry, as
-		// GDB finds it through DW_OP_entry_value.
-		if (is_identifier(expr) &&
-		    gl->proc_uid == frame.GetThread().GetProcess()
-			    .GetUniqueID() &&
-		    entry_value(gl, frame, expr, ret))
-			return NULL;
-		return target_error(IRS_ERROR_TARGET,
-				    one_line(v.GetError().GetCString()));
-	}
-	return value_to_u64(v, ret);
+static struct irs_error *
+arg_value_cb(void *arg, uint32_t index, char *name, uint64_t len,
+	     struct irs_value_facts *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::SBValueList vars = current_frame(from(arg))
+			.GetVariables(true, false, false, true);
+		if (index >= vars.GetSize())
+			return irs_error_create(IRS_ERROR_NOT_FOUND, "no more");
+		lldb::SBValue v = vars.GetValueAtIndex(index);
+		if (v.GetError().Fail())
+			return irs_error_create(IRS_ERROR_TARGET, "unreadable");
+		copy_name(name, len, str(v.GetName()));
+		describe(v, ret);
+		return NULL;
+	});
+}
+
+static struct irs_error *
+cfa_cb(void *arg, uint64_t *ret)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::addr_t cfa = current_frame(from(arg)).GetCFA();
+		if (cfa == LLDB_INVALID_ADDRESS)
+			return irs_error_create(IRS_ERROR_TARGET, "no CFA");
+		*ret = cfa;
+		return NULL;
+	});
 }
 
 /* ==== Frames ============================================================ */
 
-// Whether frame @p index lies beyond main: GDB's backtraces end at main
-// (its "backtrace past-main" is off), LLDB's go on into libc and _start.
-static bool
-past_main(lldb::SBThread thread, uint32_t index)
-{
-	for (uint32_t k = 0; k < index; k++) {
-		const char *fn = thread.GetFrameAtIndex(k).GetFunctionName();
-		if (fn && !strcmp(fn, "main"))
-			return true;
-	}
-	return false;
-}
-
 static struct irs_error *
 frame_cb(void *arg, uint32_t index, struct irs_frame_info *ret)
 {
-	glue *gl = from(arg);
-	lldb::SBThread thread = target_thread(gl);
-	struct irs_frame_info fr = {};
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBThread thread = target_thread(gl);
+		struct irs_frame_info fr = {};
 
-	if (!thread.IsValid())
-		return target_error(IRS_ERROR_NOT_FOUND, "No stack.");
-	if (index >= thread.GetNumFrames() || past_main(thread, index))
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"no frame #%" PRIu32, index);
-	lldb::SBFrame f = thread.GetFrameAtIndex(index);
-	// The frames of inlined calls share their concrete frame's pc, as
-	// GDB reports them (LLDB gives the caller the inlined call's site).
-	uint32_t k = index;
-	while (k > 0 && thread.GetFrameAtIndex(k - 1).IsInlined())
-		k--;
-	fr.pc = thread.GetFrameAtIndex(k).GetPC();
-	copy_name(fr.function, sizeof(fr.function), f.GetFunctionName());
-	lldb::SBLineEntry le = f.GetLineEntry();
-	if (le.IsValid()) {
-		lldb::SBFileSpec fs = le.GetFileSpec();
-		if (fs.IsValid())
-			fs.GetPath(fr.file, sizeof(fr.file));
-		fr.line = le.GetLine();
-	}
-	*ret = fr;
-	return NULL;
+		if (!thread.IsValid())
+			return irs_error_create(IRS_ERROR_NOT_FOUND,
+						"No stack.");
+		if (index >= thread.GetNumFrames())
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+						"no frame #%" PRIu32, index);
+		lldb::SBFrame f = thread.GetFrameAtIndex(index);
+		// The frames of inlined calls share their concrete frame's
+		// pc, as GDB reports them (LLDB gives the caller the inlined
+		// call's site).
+		uint32_t k = index;
+		while (k > 0 && thread.GetFrameAtIndex(k - 1).IsInlined())
+			k--;
+		fr.pc = thread.GetFrameAtIndex(k).GetPC();
+		copy_name(fr.function, sizeof(fr.function),
+			  str(f.GetFunctionName()));
+		lldb::SBLineEntry le = f.GetLineEntry();
+		if (le.IsValid()) {
+			lldb::SBFileSpec fs = le.GetFileSpec();
+			if (fs.IsValid())
+				fs.GetPath(fr.file, sizeof(fr.file));
+			fr.line = le.GetLine();
+		}
+		*ret = fr;
+		return NULL;
+	});
 }
 
 static struct irs_error *
 select_frame_cb(void *arg, uint32_t index)
 {
-	glue *gl = from(arg);
-	lldb::SBThread thread = target_thread(gl);
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBThread thread = target_thread(gl);
 
-	if (!thread.IsValid())
-		return target_error(IRS_ERROR_NOT_FOUND, "No stack.");
-	if (index >= thread.GetNumFrames())
-		return irs_error_format(IRS_ERROR_NOT_FOUND,
-					"no frame #%" PRIu32, index);
-	if (gl->in_callback)
-		gl->cb_frame = index;
-	else
-		thread.SetSelectedFrame(index);
-	return NULL;
+		if (!thread.IsValid())
+			return irs_error_create(IRS_ERROR_NOT_FOUND,
+						"No stack.");
+		if (index >= thread.GetNumFrames())
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+						"no frame #%" PRIu32, index);
+		if (gl->in_callback)
+			gl->cb_frame = index;
+		else
+			thread.SetSelectedFrame(index);
+		return NULL;
+	});
 }
 
 /* ==== Process fields ==================================================== */
@@ -796,7 +663,12 @@ target_refresh(glue *gl, int64_t live_pid)
 	if (!process.IsValid())
 		return;
 	if (target_is_core(process)) {
-		gl->core = core_file_path(process);
+		// LLDB 14's SB API does not say which core it examines.
+		static uint32_t uid;
+		if (process.GetUniqueID() != uid || gl->core.empty())
+			gl->core = irs_frontend_core_path(path, sizeof(path)) ?
+				   path : "";
+		uid = process.GetUniqueID();
 		gl->t.core_path = gl->core.empty() ? NULL : gl->core.c_str();
 		return;
 	}
@@ -806,17 +678,55 @@ target_refresh(glue *gl, int64_t live_pid)
 		gl->t.pid = (int64_t)process.GetProcessID();
 }
 
+static struct irs_error *
+stop_signal_cb(void *arg, int32_t *signo, char *name, uint64_t len)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::SBThread th = from(arg)->dbg.GetSelectedTarget()
+			.GetProcess().GetSelectedThread();
+		*signo = 0;
+		if (th.GetStopReason() != lldb::eStopReasonSignal)
+			return NULL;
+		*signo = (int32_t)th.GetStopReasonDataAtIndex(0);
+		copy_name(name, len, str(th.GetProcess().GetUnixSignals()
+					 .GetSignalAsCString(*signo)));
+		return NULL;
+	});
+}
+
+static struct irs_error *
+args_cb(void *arg, char *buf, uint64_t len)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::SBLaunchInfo li = from(arg)->dbg.GetSelectedTarget()
+			.GetLaunchInfo();
+		std::string args;
+		for (uint32_t i = 0; i < li.GetNumArguments(); i++)
+			args += (i ? " " : "") +
+				quote_word(li.GetArgumentAtIndex(i));
+		copy_name(buf, len, args);
+		return NULL;
+	});
+}
+
 void
 target_init(glue *gl)
 {
 	gl->t.arg = gl;
 	gl->t.read = read_cb;
-	gl->t.eval = eval_cb;
-	gl->t.type_size = type_size_cb;
-	gl->t.field = field_cb;
-	gl->t.enumerator = enumerator_cb;
 	gl->t.frame = frame_cb;
 	gl->t.select_frame = select_frame_cb;
+	gl->t.type_lookup = type_lookup_cb;
+	gl->t.type_derive = type_derive_cb;
+	gl->t.type_facts = type_facts_cb;
+	gl->t.type_member = type_member_cb;
+	gl->t.type_enumerator = type_enumerator_cb;
+	gl->t.eval_value = eval_value_cb;
+	gl->t.cfa = cfa_cb;
+	gl->t.arg_value = arg_value_cb;
+	gl->t.stop_signal = stop_signal_cb;
+	gl->t.args = args_cb;
+	gl->t.symbol = symbol_cb;
 }
 
 }  // namespace irsnap_lldb

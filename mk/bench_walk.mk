@@ -11,7 +11,7 @@ $(BUILD)/obj/tests/bench/%.o: tests/bench/%.c
 		$(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/bench/walk_bench: $(BUILD)/obj/tests/bench/walk_bench.o \
-		$(UNIT_SUP_OBJ) $(BUILD)/libirsnap.a $(BUILD)/libtoyc.a
+		$(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(BUILD)/libirsnap.a \
-		$(BUILD)/libtoyc.a $(PKG_LIBS) -lm -lpthread
+	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) $(PKG_LIBS) $(TOOLS_PKG_LIBS) \
+		$(CMOCKA_LIBS) -lm -lpthread

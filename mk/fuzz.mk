@@ -20,10 +20,11 @@ FUZZ_BINS  = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 # this build), plus libFuzzer's coverage instrumentation.
 FUZZ_LIB_CFLAGS = $(filter-out -Werror -Wpedantic $(SANFLAGS),$(LIB_CFLAGS)) \
 		  $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-# Every object of the library, generated ones too (the schema and prelude
-# tables other mk files add to LIB_OBJ, after this file is read: hence the
-# second expansion of the archive's prerequisites).
-FUZZ_LIB_OBJ = $(patsubst $(BUILD)/obj/%,$(FUZZ_DIR)/obj/%,$(LIB_OBJ))
+# Every object of the library and the batch tools, generated ones too (the
+# schema and prelude tables other mk files add to LIB_OBJ and TOOLS_OBJ,
+# after this file is read: hence the second expansion of the archive's
+# prerequisites).
+FUZZ_LIB_OBJ = $(patsubst $(BUILD)/obj/%,$(FUZZ_DIR)/obj/%,$(LIB_OBJ) $(TOOLS_OBJ))
 FUZZ_LIB = $(FUZZ_DIR)/libirsnap-fuzz.a
 
 # Test support: the fake target, toyc's debug info, toyc itself (the
@@ -38,7 +39,7 @@ FUZZ_TEST_CFLAGS = $(WARN) -Wno-pedantic $(CFLAGS) $(FUZZ_SAN) \
 		   -Itests/fuzz \
 		   -Itests/fixtures/toyc $(PKG_CFLAGS) \
 		   -DIRS_SOURCE_DIR='"$(abspath .)"'
-FUZZ_LIBS = $(FUZZ_LIB) $(PKG_LIBS) -lm -lpthread
+FUZZ_LIBS = $(FUZZ_LIB) $(PKG_LIBS) $(TOOLS_PKG_LIBS) -lm -lpthread
 
 .PHONY: fuzz-build
 fuzz-build: $(FUZZ_BINS) $(FUZZ_DIR)/seeds/.done

@@ -12,8 +12,7 @@ $(BUILD)/libirsnap-gdb-xstate.so: gdb/xstate_fix.c
 # a sanitized build also makes an unsanitized copy of the library for the
 # GDB tests to load: $(BUILD)/plain/libirsnap.so.
 ifeq ($(SANITIZE),1)
-GDB_PLAIN_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj-plain/%.o) \
-		$(BUILD)/obj-plain/gen/schema_files.o
+GDB_PLAIN_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj-plain/%.o)
 ALL += $(BUILD)/plain/libirsnap.so
 
 $(BUILD)/plain/libirsnap.so: $(GDB_PLAIN_OBJ)

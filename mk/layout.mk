@@ -9,9 +9,7 @@ $(CXX_OBJECTS): tests/unit/cxx_objects.cpp tests/unit/cxx_objects.h
 		$(CXXFLAGS) $(SANFLAGS) -Itests/unit -c $< -o $@
 
 $(BUILD)/tests/test_prelude: $(BUILD)/obj/tests/unit/test_prelude.o \
-		$(CXX_OBJECTS) $(UNIT_SUP_OBJ) $(BUILD)/libirsnap.a \
-		$(BUILD)/libtoyc.a
+		$(CXX_OBJECTS) $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(CXX_OBJECTS) $(UNIT_SUP_OBJ) \
-		$(BUILD)/libirsnap.a $(BUILD)/libtoyc.a $(PKG_LIBS) \
-		$(CMOCKA_LIBS) -lstdc++ -lm -lpthread
+		$(UNIT_LIBS) $(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread

@@ -4,7 +4,8 @@
 # no larger, in at most a quarter of C-Vise's time and test runs).
 #
 # Usage: scripts/bench_reduce.sh [N] [SEED]   (default N=5000, SEED=1)
-# Writes $BENCH_OUT (default $BUILD/bench-reduce.json) and prints a table.
+# Writes $BENCH_OUT (default $BUILD/bench-reduce-toyc.json) and prints a
+# table. The corpus of real cases is scripts/bench-reduce's.
 # Needs cvise (scripts/install-deps --bench installs it).
 # Environment:
 #   BENCH_CVISE_TIMEOUT=S  stop C-Vise after S seconds (default 0: no limit);
@@ -20,7 +21,7 @@ BUILD=${BUILD:-build}
 N=${1:-5000}
 SEED=${2:-1}
 JOBS=2
-OUT=${BENCH_OUT:-$BUILD/bench-reduce.json}
+OUT=${BENCH_OUT:-$BUILD/bench-reduce-toyc.json}
 CVISE_TIMEOUT=${BENCH_CVISE_TIMEOUT:-0}
 SKIP_CVISE=${BENCH_SKIP_CVISE:-0}
 RUNS=${BENCH_REDUCE_RUNS:-1}

@@ -39,5 +39,34 @@ check_files_eq() {
 	if cmp -s "$2" "$3"; then ok "$1"
 	else not_ok "$1" "$(diff "$2" "$3" 2>&1 | head -8)"; fi
 }
+# expect_rc NAME WANT CMD...: CMD (bounded to 60 s) exits WANT; what it
+# printed, both streams, stays in $TMP/out for has, hasnt and lines_like.
+expect_rc() {
+	local name=$1 want=$2; shift 2
+	timeout 60 "$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"
+	else not_ok "$name" "command: $*" "exit status $rc, wanted $want" \
+		"$(tail -5 "$TMP/out")"; fi
+}
+# has NAME TEXT / hasnt NAME TEXT: $TMP/out holds (does not hold) the
+# fixed string TEXT.
+has() {
+	if grep -qF -- "$2" "$TMP/out"; then ok "$1"
+	else not_ok "$1" "wanted: $2" "$(head -12 "$TMP/out")"; fi
+}
+hasnt() {
+	if ! grep -qF -- "$2" "$TMP/out"; then ok "$1"
+	else not_ok "$1" "unwanted: $2" "$(grep -F -- "$2" "$TMP/out" | head -3)"; fi
+}
+# lines_like NAME REGEX: every line of $TMP/out matches REGEX.
+lines_like() {
+	local bad
+	bad=$(grep -vE -- "$2" "$TMP/out" | head -3)
+	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "line: $bad"; fi
+}
+# figure TEXT: a measurement, as a TAP comment (tests/run quotes it): not
+# a check, since speed is measured by make bench, not asserted in tests.
+figure() { echo "# figure: $*"; }
 # done_testing: exit status says whether every check passed.
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; }

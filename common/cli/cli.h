@@ -7,13 +7,17 @@
 #ifndef IRSNAP_CLI_H
 #define IRSNAP_CLI_H
 
-#include "irsnap.h"
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tools/tools.h"
 
 enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
 
 /** Each subcommand: argv[0] is the subcommand's name. */
 int cmd_reduce(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -21,5 +25,18 @@ int cmd_validate(int argc, char **argv);
 
 /** Prints "irsnap: <message>" for @p err, frees it, returns EXIT_USAGE. */
 int cli_fail(struct irs_error *err);
+/** @p s with its control characters shown escaped, for printing what a
+ *  run directory or snapshot holds; valid for the next 32 calls. */
+const char *cli_shown(const char *s);
+/** fputs() of @p s (lines kept) with its control characters escaped. */
+void cli_print(FILE *fp, const char *s);
+/**
+ * How `replay` and `merge` end, @p err what the run returned: an error
+ * other than an interruption alone is printed; otherwise the hunt's
+ * @p summary, then the interruption. Exit status: 1 when the hunt found
+ * failures, 2 on an error, else 0. Frees @p summary and @p dir.
+ */
+int cli_hunt_end(struct irs_error *err, char *summary, char *dir,
+		 uint32_t failures);
 
 #endif

@@ -1,17 +1,18 @@
 // irsnap diff A B: two snapshots (.ir text or .json graph, each finding its
 // twin beside it): a unified diff of the texts, then, when both graphs are
 // there, what happened to the nodes: counts per type, and which addresses
-// came and went.
+// came and went. irsnap diff RUN PASS|SEQ: one pass's before and after (or
+// crash) snapshots, as the run's manifest names them.
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli.h"
-#include "session.h"
-#include "textdiff.h"
 
 // Added or removed nodes listed by address; past this, only counted.
 enum { LIST_NODES = 20 };
@@ -20,17 +21,30 @@ enum { LIST_NODES = 20 };
 
 struct side {
 	const char *arg;
+	bool piped;			// arg may be a pipe (the user named it)
 	char *text_path, *json_path;	// NULL when absent
 	char *text;
 	size_t text_len;
 	json_t *graph;
 };
 
+// A twin irsnap found beside a file: a regular file, not a link.
 static bool
 exists(const char *path)
 {
 	struct stat st;
-	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// A file the user named: followed if a link, and a pipe will do too (a
+// shell's <(...)).
+static bool
+named(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 &&
+	       (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
+		S_ISCHR(st.st_mode));
 }
 
 static bool
@@ -69,7 +83,8 @@ load_graph(struct side *s)
 	char *text;
 	size_t len;
 
-	struct irs_error *err = irs_file_read(s->json_path, &text, &len);
+	struct irs_error *err = irs_file_read_max(s->json_path, 0, s->piped,
+						  &text, &len);
 	if (err)
 		return err;
 	s->graph = json_loadb(text, len, JSON_ALLOW_NUL, &je);
@@ -90,10 +105,17 @@ static struct irs_error *
 side_load(struct side *s)
 {
 	struct irs_error *err;
+	struct stat st;
 
-	if (!exists(s->arg))
+	if (stat(s->arg, &st) == 0 && S_ISDIR(st.st_mode))
+		return irs_error_format(IRS_ERROR_USAGE, "%s: a directory: give "
+					"two snapshot files, or a run "
+					"directory and a pass name or number "
+					"(irsnap diff RUN PASS|SEQ)", s->arg);
+	if (!named(s->arg))
 		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no such file",
 					s->arg);
+	s->piped = true;
 	if (ends_with(s->arg, ".json")) {
 		s->json_path = strdup(s->arg);
 		if (!s->json_path)
@@ -120,8 +142,250 @@ side_load(struct side *s)
 		}
 	}
 	if (s->text_path)
+		return irs_file_read_max(s->text_path, 0,
+					 !strcmp(s->text_path, s->arg),
+					 &s->text, &s->text_len);
+	return NULL;
+}
+
+/* }==== RUN PASS|SEQ ==================================================== */
+
+// Loads JSON document @p rel of run @p dir (no link, no FIFO).
+static struct irs_error *
+run_doc(const char *dir, const char *rel, json_t **ret)
+{
+	char *path = NULL, *text;
+	size_t len;
+	json_error_t je;
+	struct irs_error *err = irs_rundir_file(dir, rel, &path);
+	if (!err)
+		err = irs_file_read(path, &text, &len);
+	if (!err) {
+		json_t *doc = json_loadb(text, len, JSON_ALLOW_NUL, &je);
+		free(text);
+		if (!json_is_object(doc))
+			err = doc ? irs_error_format(IRS_ERROR_FORMAT, "%s: not "
+						     "a JSON object", path)
+				  : irs_error_format(IRS_ERROR_FORMAT,
+						     "%s:%d:%d: %s", path,
+						     je.line, je.column,
+						     je.text);
+		if (err)
+			json_decref(doc);
+		else
+			*ret = doc;
+	}
+	free(path);
+	return err;
+}
+
+// Side @p s is snapshot @p snap ({text, json}) of run @p dir: both paths
+// checked to stay inside the run.
+static struct irs_error *
+side_from_run(struct side *s, const char *dir, const json_t *snap)
+{
+	struct irs_error *err = NULL;
+	const char *text = json_string_value(json_object_get(snap, "text"));
+	const char *js = json_string_value(json_object_get(snap, "json"));
+
+	if (text && (err = irs_rundir_file(dir, text, &s->text_path)))
+		return err;
+	if (js && (err = irs_rundir_file(dir, js, &s->json_path)))
+		return err;
+	s->arg = s->text_path ? s->text_path : s->json_path;
+	if (!s->arg)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: the manifest "
+					"names no snapshot file here", dir);
+	if (s->json_path && (err = load_graph(s)))
+		return err;
+	if (s->text_path)
 		return irs_file_read(s->text_path, &s->text, &s->text_len);
 	return NULL;
+}
+
+// The run directory @p run names: itself, or what its latest points at.
+static struct irs_error *
+run_dir(const char *run, char **ret)
+{
+	struct irs_error *err;
+	struct stat st;
+	char *mp = irs_path_join(run, "manifest.json");
+	if (!mp)
+		return &irs_enomem;
+	bool here = lstat(mp, &st) == 0;
+	free(mp);
+	if (here) {
+		*ret = strdup(run);
+		return *ret ? NULL : &irs_enomem;
+	}
+	if ((err = irs_rundir_latest(run, ret)))
+		return err->code == IRS_ERROR_NOT_FOUND
+		       ? (irs_error_destroy(err), irs_error_format(
+				  IRS_ERROR_NOT_FOUND, "%s: not a run directory "
+				  "(no manifest.json, no latest/manifest.json)",
+				  run))
+		       : err;
+	return *ret ? NULL : &irs_enomem;
+}
+
+// One side of `irsnap diff RUN1 RUN2 [PASS|SEQ]`: in run @p run, the IR
+// pass @p which (a seq, or a name: its last run) left, that is its after
+// snapshot, else the crash snapshot if it failed there, else its before;
+// with no @p which, the last snapshot of the run.
+static struct irs_error *
+run_final_side(const char *run, const char *which, struct side *s)
+{
+	struct irs_error *err;
+	json_t *man = NULL, *fail = NULL;
+	char *dir = NULL;
+
+	if ((err = run_dir(run, &dir)))
+		return err;
+	if ((err = run_doc(dir, "manifest.json", &man)))
+		goto out;
+	bool number = which && *which;
+	for (const char *p = which ? which : ""; *p; p++)
+		number = number && isdigit((unsigned char)*p);
+	long long seq = number ? atoll(which) : -1;
+	const json_t *evs = json_object_get(man, "events"), *ev;
+	const json_t *snap = NULL;
+	size_t i;
+	// the last matching event with a snapshot: an after beats a before
+	json_array_foreach(evs, i, ev) {
+		long long es = json_integer_value(json_object_get(ev, "seq"));
+		const char *pass = json_string_value(json_object_get(ev,
+								     "pass"));
+		if (which && (number ? es != seq : !pass ||
+			      strcmp(pass, which)))
+			continue;
+		if (!number && which)
+			seq = es;
+		const json_t *sn = json_object_get(ev, "snapshot");
+		if (json_is_object(sn))
+			snap = sn;
+	}
+	char *fp = irs_path_join(dir, "failure.json");
+	struct stat st;
+	bool has_failure = fp && lstat(fp, &st) == 0;
+	free(fp);
+	if (has_failure && !(err = run_doc(dir, "failure.json", &fail))) {
+		long long fseq = json_integer_value(json_object_get(
+			json_object_get(fail, "pass"), "seq"));
+		if (fseq == seq || !which)	// the crash is the last IR
+			snap = json_object_get(fail, "crash_snapshot");
+	}
+	if (!err && !json_is_object(snap))
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s%s%s has "
+				       "no snapshot to compare", dir,
+				       which ? "pass '" : "the run",
+				       which ? which : "", which ? "'" : "");
+	if (!err)
+		err = side_from_run(s, dir, snap);
+out:
+	json_decref(man);
+	json_decref(fail);
+	free(dir);
+	return err;
+}
+
+// @p which names one pass of run @p run: its sequence number, or its name
+// when it ran once. Fills @p a (its before snapshot) and @p b (its after,
+// or the crash snapshot of the pass that failed).
+static struct irs_error *
+run_sides(const char *run, const char *which, struct side *a, struct side *b)
+{
+	struct irs_error *err;
+	json_t *man = NULL, *fail = NULL;
+	char *dir = NULL;
+	struct stat st;
+	char *mp = irs_path_join(run, "manifest.json");
+
+	if (!mp)
+		return &irs_enomem;
+	free(mp);
+	(void)st;
+	if ((err = run_dir(run, &dir)))
+		return err;
+	if ((err = run_doc(dir, "manifest.json", &man)))
+		goto out;
+	bool number = *which != '\0';
+	for (const char *p = which; *p; p++)
+		number = number && isdigit((unsigned char)*p);
+	long long seq = number ? atoll(which) : 0;
+	const json_t *evs = json_object_get(man, "events");
+	const json_t *before = NULL, *after = NULL, *ev;
+	size_t i, nfound = 0;
+	struct irs_buf seqs;
+	irs_buf_init(&seqs);
+	json_array_foreach(evs, i, ev) {
+		long long s = json_integer_value(json_object_get(ev, "seq"));
+		const char *pass = json_string_value(json_object_get(ev,
+								     "pass"));
+		const char *phase = json_string_value(json_object_get(ev,
+								      "phase"));
+		bool is_before = phase && !strcmp(phase, "before");
+		if (!number && pass && !strcmp(pass, which) && is_before) {
+			if (nfound++ < 10)
+				irs_buf_printf(&seqs, "%s%lld", nfound > 1 ?
+					       ", " : "", s);
+			seq = nfound == 1 ? s : seq;
+		}
+	}
+	if (!number && nfound > 1)
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: pass '%s' ran "
+				       "%zu times (seq %s%s): give its SEQ", dir,
+				       which, nfound, seqs.data ? seqs.data
+				       : "", nfound > 10 ? ", ..." : "");
+	else if (!number && !nfound)
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no pass '%s' "
+				       "in the manifest", dir, which);
+	if (err) {
+		irs_buf_deinit(&seqs);
+		goto out;
+	}
+	irs_buf_deinit(&seqs);
+	json_array_foreach(evs, i, ev) {
+		if (json_integer_value(json_object_get(ev, "seq")) != seq)
+			continue;
+		const char *phase = json_string_value(json_object_get(ev,
+								      "phase"));
+		if (phase && !strcmp(phase, "before") && !before)
+			before = ev;
+		else if (phase && !strcmp(phase, "after") && !after)
+			after = ev;
+	}
+	if (!before) {
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no pass with "
+				       "seq %lld in the manifest", dir, seq);
+		goto out;
+	}
+	const json_t *bsnap = json_object_get(before, "snapshot");
+	const json_t *asnap = json_object_get(after, "snapshot");
+	char *fp = irs_path_join(dir, "failure.json");
+	bool has_failure = fp && lstat(fp, &st) == 0;
+	free(fp);
+	if (!after && has_failure && !(err = run_doc(dir, "failure.json",
+						     &fail)) &&
+	    json_integer_value(json_object_get(json_object_get(fail, "pass"),
+					       "seq")) == seq)
+		asnap = json_object_get(fail, "crash_snapshot");
+	if (err)
+		goto out;
+	if (!json_is_object(bsnap) || !json_is_object(asnap)) {
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: pass %lld (%s)"
+			" has no %s snapshot to compare", dir, seq,
+			json_string_value(json_object_get(before, "pass")),
+			!json_is_object(bsnap) ? "before" : after ? "after"
+			: "after or crash");
+		goto out;
+	}
+	if (!(err = side_from_run(a, dir, bsnap)))
+		err = side_from_run(b, dir, asnap);
+out:
+	json_decref(man);
+	json_decref(fail);
+	free(dir);
+	return err;
 }
 
 static void
@@ -138,6 +402,7 @@ side_deinit(struct side *s)
 struct node {
 	const char *id, *type;	// borrowed from the graph
 	unsigned long long addr;
+	long long start, end;	// its span in the text, or -1
 };
 
 static int
@@ -167,6 +432,11 @@ nodes_of(const json_t *graph, size_t *n_ret)
 			continue;	// irsnap validate says more
 		v[k].id = id;
 		v[k].type = type;
+		const json_t *span = json_object_get(nd, "span");
+		v[k].start = json_is_integer(json_array_get(span, 0)) ?
+			     json_integer_value(json_array_get(span, 0)) : -1;
+		v[k].end = json_is_integer(json_array_get(span, 1)) ?
+			   json_integer_value(json_array_get(span, 1)) : -1;
 		v[k++].addr = strtoull(id, NULL, 0);
 	}
 	qsort(v, k, sizeof(*v), by_addr);
@@ -196,12 +466,45 @@ count_type(struct type_count *t, size_t *nt, const char *type, bool after)
 		t[i].before++;
 }
 
+// A node by what the text shows of it (the first line of its span, as
+// "Instr '%2 = shr %x, 9'"), else by address.
 static void
-list_nodes(const char *what, const struct node **v, size_t n)
+put_node(const struct node *nd, const struct side *s)
+{
+	if (s->text && nd->start >= 0 && nd->end > nd->start &&
+	    (size_t)nd->end <= s->text_len) {
+		const char *p = s->text + nd->start;
+		size_t len = (size_t)(nd->end - nd->start);
+		while (len && (*p == ' ' || *p == '\n' || *p == '\t'))
+			p++, len--;
+		const char *nl = memchr(p, '\n', len);
+		if (nl)
+			len = (size_t)(nl - p);
+		while (len && p[len - 1] == ' ')
+			len--;
+		if (len) {
+			char shown[64];
+			snprintf(shown, sizeof(shown), "%.*s%s",
+				 (int)(len > 48 ? 48 : len), p,
+				 len > 48 ? "..." : "");
+			printf(" %s '", cli_shown(nd->type));
+			printf("%s'", cli_shown(shown));
+			return;
+		}
+	}
+	printf(" %s %s", cli_shown(nd->id), cli_shown(nd->type));
+}
+
+static void
+list_nodes(const char *what, const struct node **v, size_t n,
+	   const struct side *s)
 {
 	printf("%s (%zu):", what, n);
-	for (size_t i = 0; i < n && i < LIST_NODES; i++)
-		printf("%s %s %s", i ? "," : "", v[i]->id, v[i]->type);
+	for (size_t i = 0; i < n && i < LIST_NODES; i++) {
+		if (i)
+			putchar(',');
+		put_node(v[i], s);
+	}
 	if (n > LIST_NODES)
 		printf(", ... %zu more", n - LIST_NODES);
 	putchar('\n');
@@ -210,8 +513,9 @@ list_nodes(const char *what, const struct node **v, size_t n)
 // Merges the two sorted node lists; a node is the same node when its
 // address and type both match. Returns true when anything changed.
 static bool
-node_changes(const json_t *ga, const json_t *gb, bool *oom)
+node_changes(const struct side *sa, const struct side *sb, bool *oom)
 {
+	const json_t *ga = sa->graph, *gb = sb->graph;
 	size_t na = 0, nb = 0, nt = 0, nadd = 0, nrem = 0;
 	struct node *a = nodes_of(ga, &na), *b = nodes_of(gb, &nb);
 	struct type_count *types = calloc(na + nb + 1, sizeof(*types));
@@ -244,11 +548,11 @@ node_changes(const json_t *ga, const json_t *gb, bool *oom)
 	printf("\nnodes: %zu -> %zu\n", na, nb);
 	printf("  %-24s %9s %9s %9s\n", "type", "before", "after", "change");
 	for (size_t i = 0; i < nt; i++)
-		printf("  %-24s %9lld %9lld %+9lld\n", types[i].type,
+		printf("  %-24s %9lld %9lld %+9lld\n", cli_shown(types[i].type),
 		       types[i].before, types[i].after,
 		       types[i].after - types[i].before);
-	list_nodes("removed", removed, nrem);
-	list_nodes("added", added, nadd);
+	list_nodes("removed", removed, nrem, sa);
+	list_nodes("added", added, nadd, sb);
 	changed = nadd || nrem;
 out:
 	free(a);
@@ -261,14 +565,67 @@ out:
 
 /* }==== The command ====================================================== */
 
+// Colour on a terminal, as git diff does: NO_COLOR or TERM=dumb turn it
+// off, IRSNAP_COLOR=always turns it on anywhere.
+static bool
+colour(void)
+{
+	const char *force = getenv("IRSNAP_COLOR");
+	if (force && !strcmp(force, "always"))
+		return true;
+	if (force && !strcmp(force, "never"))
+		return false;
+	const char *term = getenv("TERM");
+	return isatty(STDOUT_FILENO) && !getenv("NO_COLOR") &&
+	       !(term && !strcmp(term, "dumb"));
+}
+
+// The diff, each line escaped (cli_print) and, on a terminal, coloured.
+static void
+print_diff(const char *text)
+{
+	if (!colour()) {
+		cli_print(stdout, text);
+		return;
+	}
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *on = !strncmp(p, "+++ ", 4) ||
+				 !strncmp(p, "--- ", 4) ? "\033[1m"
+				 : *p == '+' ? "\033[32m"
+				 : *p == '-' ? "\033[31m"
+				 : !strncmp(p, "@@ ", 3) ? "\033[36m" : NULL;
+		char *line = strndup(p, len);
+		if (on)
+			fputs(on, stdout);
+		cli_print(stdout, line ? line : "");
+		if (on)
+			fputs("\033[m", stdout);
+		putchar('\n');
+		free(line);
+		p += len + (nl != NULL);
+	}
+}
+
 static int
 usage(FILE *fp, int rc)
 {
-	fprintf(fp, "usage: irsnap diff A B\n"
+	fprintf(fp, "usage: irsnap diff A B | irsnap diff RUN PASS|SEQ |\n"
+		"       irsnap diff RUN1 RUN2 [PASS|SEQ]\n"
 		"A and B are snapshots: .ir text or .json graph files (each "
 		"finds its twin\nbeside it). Prints a unified diff of the "
 		"texts and, when both graphs are\nthere, node counts per type "
 		"and the nodes added and removed by address.\n"
+		"With a run directory: the before and after (or crash) "
+		"snapshots of the pass\nwith that sequence number, or of the "
+		"pass of that name when it ran once.\n"
+		"With two run directories: the IR that pass left in each (its "
+		"after snapshot,\nelse its crash snapshot, else its before), "
+		"or without PASS|SEQ each run's last.\n"
+		"Hunk headers name the enclosing function, as diff -p does; "
+		"on a terminal the\ndiff is coloured (NO_COLOR turns it off, "
+		"IRSNAP_COLOR=always|never decides).\n"
 		"Exit status: 0 same, 1 different, 2 trouble.\n"
 		"Example: irsnap diff snapshots/0003-cse.before.ir "
 		"snapshots/0003-cse.after.ir\n");
@@ -288,11 +645,45 @@ cmd_diff(int argc, char **argv)
 	if (argc == 2 &&
 	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return usage(stdout, EXIT_OK);
-	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
+	if (argc < 3 || argc > 4 || argv[1][0] == '-' || argv[2][0] == '-')
 		return usage(stderr, EXIT_USAGE);
 	irs_buf_init(&out);
-	if ((err = side_load(&a)) || (err = side_load(&b)))
+	struct stat sa, sb;
+	bool adir = stat(argv[1], &sa) == 0 && S_ISDIR(sa.st_mode);
+	bool bdir = stat(argv[2], &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (argc == 4 && !(adir && bdir)) {
+		irs_buf_deinit(&out);
+		return usage(stderr, EXIT_USAGE);
+	}
+	if (adir && bdir) {
+		// two runs: the same pass (or the end) in each
+		a.arg = b.arg = NULL;
+		for (int k = 1; k <= 2; k++) {
+			char *d = NULL;
+			if ((err = run_dir(argv[k], &d))) {
+				struct irs_error *e = irs_error_format(
+					err->code, "%s: a directory, but not a "
+					"run directory: give two snapshot "
+					"files, a run directory and a pass, "
+					"or two run directories", argv[k]);
+				irs_error_destroy(err);
+				err = e;
+				goto out;
+			}
+			free(d);
+		}
+		if ((err = run_final_side(argv[1], argc == 4 ? argv[3] : NULL,
+					  &a)) ||
+		    (err = run_final_side(argv[2], argc == 4 ? argv[3] : NULL,
+					  &b)))
+			goto out;
+	} else if (adir) {
+		a.arg = b.arg = NULL;
+		if ((err = run_sides(argv[1], argv[2], &a, &b)))
+			goto out;
+	} else if ((err = side_load(&a)) || (err = side_load(&b))) {
 		goto out;
+	}
 	if (!a.text != !b.text) {
 		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no text "
 				       "snapshot beside it to compare with %s",
@@ -301,12 +692,12 @@ cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	if (a.text) {
-		err = irs_textdiff_unified(a.text, a.text_len, a.text_path,
-					   b.text, b.text_len, b.text_path, 3,
-					   &out, &st);
+		err = irs_textdiff_unified_p(a.text, a.text_len, a.text_path,
+					     b.text, b.text_len, b.text_path,
+					     3, true, &out, &st);
 		if (err)
 			goto out;
-		fputs(out.len ? out.data : "", stdout);
+		print_diff(out.len ? out.data : "");	// IR text
 		differ = st.added || st.removed;
 		printf("%s%llu line%s removed, %llu added%s\n",
 		       out.len ? "" : "texts are identical: ",
@@ -317,7 +708,7 @@ cmd_diff(int argc, char **argv)
 		       "is shown whole)" : "");
 	}
 	if (a.graph && b.graph)
-		differ |= node_changes(a.graph, b.graph, &oom);
+		differ |= node_changes(&a, &b, &oom);
 	if (oom)
 		err = &irs_enomem;
 out:

@@ -9,7 +9,9 @@
 
 static const char usage[] =
 	"usage: irsnap reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] "
-	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]]\n";
+	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]] "
+	"[--trust] [--comment C] [--label REGEX]\n"
+	"       irsnap reduce FILE --crash CMD --expect-crash SIGNATURE\n";
 
 static const char help[] =
 	"Shrinks INPUT while the test keeps failing the same way.\n"
@@ -23,7 +25,9 @@ static const char help[] =
 	"                 same top frames)\n"
 	"  -o OUT         result (default INPUT.reduced, RUN/repro/ for a run "
 	"directory);\n"
-	"                 repro.sh is written beside it\n"
+	"                 OUT.repro.sh (RUN/repro/repro.sh) reruns the test "
+	"on it; a file\n"
+	"                 of that name irsnap did not write is left alone\n"
 	"  -j N           tests in parallel (default: the number of cores)\n"
 	"  --timeout S    seconds per test before its process group is killed "
 	"(60)\n"
@@ -44,7 +48,26 @@ static const char help[] =
 	"                 --test command, whose first word must then be the "
 	"compiler\n"
 	"With a run directory RUN, the failing pass's before snapshot is "
-	"reduced with\nthe command its failure.json names.\n"
+	"reduced with\nthe command its failure.json names, printed before it "
+	"runs. That command comes\nfrom a file, not from you: it is run only "
+	"when RUN and its failure.json are\nyours and nobody else may write "
+	"them; otherwise read it and give --trust (or\ngive --test or --crash "
+	"yourself).\n"
+	"  --trust        run the command of a RUN that is not yours or that "
+	"others may\n                 write\n"
+	"  --comment C    the line comment marker of plain text (default: "
+	"the one of\n"
+	"                 ';', '#', '//' that starts the most lines)\n"
+	"  --label REGEX  a label line (blanks trimmed) matches this extended "
+	"regex\n"
+	"                 (default: one word ending in ':'; '@name' lines too "
+	"when the\n"
+	"                 input has them)\n"
+	"  --expect-crash SIG  run the --crash command once on FILE and exit 0 "
+	"when it\n"
+	"                 crashes with signature SIG (what repro.sh does)\n"
+	"Commands resolve against your directory (./test.sh, build/toyc), "
+	"though each\ntest runs in a scratch directory of its own.\n"
 	"Example: irsnap reduce in.ir --crash 'build/toyc --passes=cse {}'\n"
 	"         irsnap reduce in.ir --crash 'build/toyc --bug=crash {}' "
 	"--layout toyc.lua\n";
@@ -53,7 +76,7 @@ static int
 bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "irsnap reduce: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, cli_shown(arg));
 	fprintf(stderr, " (try irsnap reduce --help)\n");
 	return EXIT_USAGE;
 }
@@ -94,11 +117,20 @@ cmd_reduce(int argc, char **argv)
 			printf("%s%s", usage, help);
 			return EXIT_OK;
 		}
+		if (!strncmp(a, "-j", 2) && a[2]) {
+			// -j4, as make and C-Vise take it
+			if (!parse_uint(a + 2, &cfg.jobs) || !cfg.jobs)
+				return bad("-j: '%s' is not a positive number",
+					   a + 2);
+			continue;
+		}
 		bool takes = !strcmp(a, "--test") || !strcmp(a, "--crash") ||
 			     !strcmp(a, "-o") || !strcmp(a, "-j") ||
 			     !strcmp(a, "--timeout") ||
 			     !strcmp(a, "--retries") ||
-			     !strcmp(a, "--layout") || !strcmp(a, "--exe");
+			     !strcmp(a, "--layout") || !strcmp(a, "--exe") ||
+			     !strcmp(a, "--expect-crash") ||
+			     !strcmp(a, "--comment") || !strcmp(a, "--label");
 		if (takes && i + 1 >= argc)
 			return bad("%s needs a value", a);
 		const char *v = takes ? argv[++i] : NULL;
@@ -112,6 +144,17 @@ cmd_reduce(int argc, char **argv)
 			cfg.layout = v;
 		} else if (!strcmp(a, "--exe")) {
 			cfg.exe = v;
+		} else if (!strcmp(a, "--comment")) {
+			if (!*v || strlen(v) > 7)
+				return bad("--comment: '%s' is not a comment "
+					   "marker of 1 to 7 characters", v);
+			cfg.comment = v;
+		} else if (!strcmp(a, "--label")) {
+			cfg.label = v;
+		} else if (!strcmp(a, "--expect-crash")) {
+			cfg.expect_crash = v;
+		} else if (!strcmp(a, "--trust")) {
+			cfg.trust = true;
 		} else if (!strcmp(a, "-j")) {
 			if (!parse_uint(v, &cfg.jobs) || !cfg.jobs)
 				return bad("-j: '%s' is not a positive number",
@@ -134,10 +177,20 @@ cmd_reduce(int argc, char **argv)
 	}
 	if (!cfg.input)
 		return bad("%s", "no INPUT given");
-	cfg.progress = isatty(2);
+	if (cfg.expect_crash && !cfg.crash_cmd)
+		return bad("%s", "--expect-crash goes with --crash");
+	cfg.progress = isatty(2) && !cfg.expect_crash;
+	cfg.round_lines = !isatty(2) && !cfg.expect_crash;
 
 	struct irs_error *err = irs_reduce_run(&cfg, &res);
 	int code = irs_error_get_code(err);
+	if (cfg.expect_crash) {		// repro.sh's check: said already
+		if (!err)
+			return EXIT_OK;
+		fprintf(stderr, "%s\n", irs_error_get_message(err));
+		irs_error_destroy(err);
+		return code == IRS_ERROR_STATE ? EXIT_BAD : EXIT_USAGE;
+	}
 	if (err && code != IRS_ERROR_INTERRUPTED) {
 		// The test does not fail on the input: nothing to reduce.
 		int rc = code == IRS_ERROR_STATE ? EXIT_BAD : EXIT_USAGE;
@@ -153,9 +206,13 @@ cmd_reduce(int argc, char **argv)
 	printf("tests: %u interesting, %u not interesting, %u timed out, "
 	       "%u cache hits\n", res.interesting, res.boring, res.timeouts,
 	       res.cache_hits);
-	printf("reduced %llu -> %llu lines, %u tests, %.1f s\n",
+	char *where = irs_printable(res.output, false);
+	printf("reduced %llu -> %llu lines, %u tests, %.1f s: %s\n",
 	       (unsigned long long)res.lines_before,
-	       (unsigned long long)res.lines_after, res.tests, res.seconds);
+	       (unsigned long long)res.lines_after, res.tests, res.seconds,
+	       where ? where : "?");
+	free(where);
+	free(res.output);
 	if (err) {
 		fflush(stdout);
 		fprintf(stderr, "irsnap: %s\n", irs_error_get_message(err));

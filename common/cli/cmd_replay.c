@@ -1,4 +1,5 @@
-// irsnap replay [--runs N] [--debugger gdb|lldb] --layout L [--trace REGEX]
+// irsnap replay [--runs N] [-j N] [--shard K/N] [--stop-after-failures M]
+//               [--debugger gdb|lldb] --layout L [--trace REGEX]
 //               [--reduce auto|CMD] [--all] [--timeout S] [--dir DIR]
 //               -- PROG ARGS...
 // Exit status: 0 no failure found, 1 a failure found, 2 usage or input.
@@ -9,7 +10,9 @@
 #include "cli.h"
 
 static const char replay_usage[] =
-	"usage: irsnap replay [--runs N] [--debugger gdb|lldb] --layout L "
+	"usage: irsnap replay [--runs N] [-j N] [--shard K/N] "
+	"[--stop-after-failures M]\n"
+	"                     [--debugger gdb|lldb] --layout L "
 	"[--trace REGEX]\n"
 	"                     [--reduce auto|CMD] [--all] [--timeout S] "
 	"[--dir DIR] -- PROG ARGS...\n";
@@ -31,6 +34,20 @@ static const char replay_help[] =
 	"                 {pass} the failing pass, {exe} PROG)\n"
 	"  --timeout S    seconds per attempt before it is killed (default "
 	"300)\n"
+	"  -j N           N attempts at once, each debugger in its own "
+	"process group\n"
+	"  --shard K/N    shard K (0..N-1) of a hunt of --runs attempts split "
+	"N ways:\n"
+	"                 attempts K+1, K+1+N, ...; one shard per machine or "
+	"scheduler\n"
+	"                 task, all with the same --dir; `irsnap merge` reads "
+	"them back\n"
+	"  --stop-after-failures M\n"
+	"                 start no attempt once the hunt's shards found M "
+	"failures\n"
+	"                 between them (DIR/hunt-failures.txt counts them)\n"
+	"{attempt} in ARGS, and $IRSNAP_ATTEMPT, is the attempt's number "
+	"(1..N across\nshards): a seed of its own for each.\n"
 	"Exit status: 0 no failure, 1 a failure found, 2 usage or input "
 	"error.\n"
 	"example: irsnap replay --runs 30 --layout toyc.lua --reduce auto -- "
@@ -40,7 +57,7 @@ static int
 replay_fail_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "irsnap replay: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, cli_shown(arg));
 	fprintf(stderr, "\n%s", replay_usage);
 	return EXIT_USAGE;
 }
@@ -79,7 +96,7 @@ int
 cmd_replay(int argc, char **argv)
 {
 	struct irs_replay_config cfg = {.progress = true};
-	struct irs_replay_result res;
+	struct irs_replay_result res = {0};
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -103,6 +120,37 @@ cmd_replay(int argc, char **argv)
 				return replay_fail_usage("--runs needs a "
 					"positive whole number, not '%s'", v);
 			cfg.runs = (uint32_t)num;
+		} else if (!strncmp(argv[i], "-j", 2) && argv[i][2]) {
+			if (!parse_number(argv[i] + 2, 1, &num) ||
+			    num != (uint32_t)num)
+				return replay_fail_usage("-j needs a positive "
+					"whole number, not '%s'", argv[i] + 2);
+			cfg.jobs = (uint32_t)num;
+		} else if ((v = opt_value(argc, argv, &i, "-j", &missing)) ||
+			   (v = opt_value(argc, argv, &i, "--jobs",
+					  &missing))) {
+			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
+				return replay_fail_usage("-j needs a positive "
+					"whole number, not '%s'", v);
+			cfg.jobs = (uint32_t)num;
+		} else if ((v = opt_value(argc, argv, &i, "--shard",
+					  &missing))) {
+			unsigned k, n;
+			char end;
+			if (sscanf(v, "%u/%u%c", &k, &n, &end) != 2 || !n ||
+			    k >= n)
+				return replay_fail_usage("--shard needs K/N "
+					"with 0 <= K < N, not '%s'", v);
+			cfg.shard = k;
+			cfg.nshards = n;
+		} else if ((v = opt_value(argc, argv, &i,
+					  "--stop-after-failures",
+					  &missing))) {
+			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
+				return replay_fail_usage("--stop-after-failures"
+					" needs a positive whole number, not "
+					"'%s'", v);
+			cfg.stop_after_failures = (uint32_t)num;
 		} else if ((v = opt_value(argc, argv, &i, "--timeout",
 					  &missing))) {
 			if (!parse_number(v, 0.001, &cfg.timeout))
@@ -136,14 +184,5 @@ cmd_replay(int argc, char **argv)
 		return replay_fail_usage("%s", "--layout is required");
 	cfg.argv = (const char *const *)(argv + i);
 	struct irs_error *err = irs_replay_run(&cfg, &res);
-	if (err && irs_error_get_code(err) != IRS_ERROR_INTERRUPTED)
-		return cli_fail(err);
-	fputs(res.summary, stdout);
-	fflush(stdout);	// before any error line on stderr
-	int status = res.failures ? EXIT_BAD : err ? EXIT_USAGE : EXIT_OK;
-	if (err)
-		cli_fail(err);
-	irs_free(res.summary);
-	irs_free(res.dir);
-	return status;
+	return cli_hunt_end(err, res.summary, res.dir, res.failures);
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -23,7 +24,7 @@ cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: irsnap report RUN -o FILE.html\n"
 			       "Writes one self-contained HTML page for run "
-			       "directory RUN (default FILE: RUN/report.html)."
+			       "directory RUN (default FILE: RUN/report.html),\nor for a hunt directory that irsnap merge wrote."
 			       "\nexample: irsnap report irsnap-out/latest "
 			       "-o run.html\n");
 			return EXIT_OK;
@@ -34,7 +35,7 @@ cmd_report(int argc, char **argv)
 			out = argv[i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "irsnap report: unknown option '%s'\n",
-				argv[i]);
+				cli_shown(argv[i]));
 			return report_usage("see the usage below");
 		} else if (run) {
 			return report_usage("one run directory at a time");
@@ -45,16 +46,32 @@ cmd_report(int argc, char **argv)
 	if (!run)
 		return report_usage("which run? give its directory");
 	if (!out) {
-		if (asprintf(&fallback, "%s/report.html", run) < 0)
-			return cli_fail(&irs_enomem);
+		// Into the run, and so not through a link it may hold.
+		struct irs_error *err = irs_rundir_file(run, "report.html",
+							&fallback);
+		if (err)
+			return cli_fail(err);
 		out = fallback;
 	}
-	struct irs_error *err = irs_report_write(run, out);
+	// A merged hunt (irsnap merge) has a replay.json of its own kind.
+	char *rj = NULL;
+	struct stat st;
+	if (asprintf(&rj, "%s/replay.json", run) < 0)
+		return cli_fail(&irs_enomem);
+	json_t *doc = stat(rj, &st) == 0 && S_ISREG(st.st_mode) &&
+		      st.st_size < (64 << 20)
+		      ? json_load_file(rj, JSON_ALLOW_NUL, NULL) : NULL;
+	const char *id = json_string_value(json_object_get(doc, "schema"));
+	bool hunt = id && !strcmp(id, "irsnap.hunt/1");
+	json_decref(doc);
+	free(rj);
+	struct irs_error *err = hunt ? irs_hunt_report_write(run, out)
+				     : irs_report_write(run, out);
 	if (err) {
 		free(fallback);
 		return cli_fail(err);
 	}
-	printf("report: %s\n", out);
+	printf("report: %s\n", cli_shown(out));
 	free(fallback);
 	return EXIT_OK;
 }

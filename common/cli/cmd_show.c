@@ -2,24 +2,26 @@
 // failure report. Tolerant of what it does not find: a run killed half-way
 // is exactly the one a user wants to look at.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "cli.h"
-#include "session.h"
 
 // Frames of the failing backtrace shown; the rest are counted.
 enum { SHOW_FRAMES = 8 };
 
 /* {==== Reading ========================================================== */
 
+// A string member, ready to print: what a run directory holds may carry
+// control characters meant for the terminal; they are shown escaped.
 static const char *
 str(const json_t *obj, const char *key, const char *dflt)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
-	return s ? s : dflt;
+	return s ? cli_shown(s) : dflt;
 }
 
 static struct irs_error *
@@ -35,72 +37,60 @@ load(const char *path, json_t **ret)
 	json_t *doc = json_loadb(text, len, JSON_ALLOW_NUL, &je);
 	free(text);
 	if (!json_is_object(doc)) {
+		err = doc ? irs_error_format(IRS_ERROR_FORMAT, "%s: not a JSON "
+					     "object", path)
+			  : irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s",
+					     path, je.line, je.column, je.text);
 		json_decref(doc);
-		return irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s", path,
-					je.line, je.column,
-					doc ? "not a JSON object" : je.text);
+		return err;
 	}
 	*ret = doc;
 	return NULL;
 }
 
-// RUN is a run directory, or the folder above one that holds `latest`.
+// RUN is a run directory, or the folder above one that holds `latest`
+// (a link to a run beside it, as irsnap makes it).
 static struct irs_error *
 find_run(const char *arg, char **dir_ret)
 {
 	struct stat st;
 	char *man = irs_path_join(arg, "manifest.json");
-	char *latest = irs_path_join(arg, "latest/manifest.json");
 	char *dir = NULL;
 
-	if (man && stat(man, &st) == 0)
-		dir = strdup(arg);
-	else if (latest && stat(latest, &st) == 0)
-		dir = irs_path_join(arg, "latest");
-	bool oom = !man || !latest;
-	free(man);
-	free(latest);
-	if (dir) {
-		*dir_ret = dir;
-		return NULL;
-	}
-	if (oom)
+	if (!man)
 		return &irs_enomem;
-	return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: not a run directory "
-				"(no manifest.json, no latest/manifest.json)",
-				arg);
+	bool here = lstat(man, &st) == 0;
+	free(man);
+	if (here) {
+		*dir_ret = strdup(arg);
+		return *dir_ret ? NULL : &irs_enomem;
+	}
+	struct irs_error *err = irs_rundir_latest(arg, &dir);
+	if (err && err->code == IRS_ERROR_NOT_FOUND) {
+		irs_error_destroy(err);
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: not a run "
+					"directory (no manifest.json, no "
+					"latest/manifest.json)", arg);
+	}
+	if (err)
+		return err;
+	*dir_ret = dir;
+	return NULL;
 }
 
 /* }==== The pass table =================================================== */
 
-// One pass invocation: its before and after events.
-struct row {
-	const json_t *before, *after;
-};
-
 static void
-put_verifiers(const json_t *ev, uint64_t *problems, uint32_t *n)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(json_object_get(ev, "verifiers"), i, v) {
-		*problems += (uint64_t)json_integer_value(
-			json_object_get(v, "problems"));
-		(*n)++;
-	}
-}
-
-static void
-print_row(const struct row *r, const json_t *failure)
+print_row(const struct irs_manifest_pass *r, const json_t *failure)
 {
 	const json_t *last = r->after ? r->after : r->before;
-	long long seq = json_integer_value(json_object_get(last, "seq"));
+	long long seq = r->seq;
 	const json_t *cpu = r->after ? json_object_get(r->after, "cpu_s")
 				     : NULL;
 	const json_t *fpass = json_object_get(failure, "pass");
 	bool failed_here = json_integer_value(json_object_get(fpass, "seq"))
 			   == seq && seq > 0;
-	char cpu_ms[32], verdict[32];
+	char cpu_ms[32], verdict[80];
 
 	if (json_is_number(cpu))
 		snprintf(cpu_ms, sizeof(cpu_ms), "%.1f",
@@ -113,19 +103,10 @@ print_row(const struct row *r, const json_t *failure)
 			  ? "yes" : "no";
 	else if (failed_here)
 		changed = "FAILED";
-	uint64_t problems = 0;
-	uint32_t nverifiers = 0;
-	put_verifiers(r->before, &problems, &nverifiers);
-	if (r->after)
-		put_verifiers(r->after, &problems, &nverifiers);
-	if (!nverifiers)
-		strcpy(verdict, "-");
-	else if (!problems)
-		strcpy(verdict, "ok");
-	else
-		snprintf(verdict, sizeof(verdict), "%llu problem%s",
-			 (unsigned long long)problems,
-			 problems == 1 ? "" : "s");
+	struct irs_verdict v = {0};
+	irs_manifest_verdict(r->before, &v);
+	irs_manifest_verdict(r->after, &v);
+	irs_verdict_text(&v, verdict, sizeof(verdict));
 	printf("%5lld  %-20s %9s %9lld %11lld  %-8s %s\n", seq,
 	       str(last, "pass", "?"), cpu_ms,
 	       (long long)json_integer_value(json_object_get(last, "nodes")),
@@ -134,42 +115,51 @@ print_row(const struct row *r, const json_t *failure)
 	       changed, verdict);
 }
 
-// Pairs before and after events by seq, in the order passes began.
-static void
+// Before and after events paired by seq (seq n is the n-th pass begun),
+// linear in the passes but for a sort.
+static struct irs_error *
 print_passes(const json_t *events, const json_t *failure)
 {
-	size_t n = json_array_size(events), nrows = 0;
-	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct irs_manifest_pass *rows;
+	size_t nrows;
 	double total = 0;
 
-	if (!rows)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *ev = json_array_get(events, i);
-		const json_t *seq = json_object_get(ev, "seq");
-		bool after = !strcmp(str(ev, "phase", ""), "after");
-		size_t k = nrows;
-		while (k-- > 0) {
-			const json_t *b = rows[k].before;
-			if (json_equal((json_t *)json_object_get(b, "seq"),
-				       (json_t *)seq))
-				break;
-		}
-		if (after && k != (size_t)-1) {
-			rows[k].after = ev;
-			total += json_number_value(json_object_get(ev,
-								   "cpu_s"));
-		} else if (!after) {
-			rows[nrows++].before = ev;
-		}
-	}
+	struct irs_error *err = irs_manifest_passes(events, &rows, &nrows);
+	if (err)
+		return err;
 	printf("%5s  %-20s %9s %9s %11s  %-8s %s\n", "seq", "pass", "cpu ms",
 	       "nodes", "text bytes", "changed", "verifier");
-	for (size_t i = 0; i < nrows; i++)
+	for (size_t i = 0; i < nrows; i++) {
 		print_row(&rows[i], failure);
+		total += json_number_value(json_object_get(rows[i].after,
+							   "cpu_s"));
+	}
 	printf("%zu pass%s, %.1f ms CPU in passes\n", nrows,
 	       nrows == 1 ? "" : "es", total * 1000);
 	free(rows);
+	return NULL;
+}
+
+// Snapshots lost to write errors (a full disk): the passes the table
+// cannot show, or shows without their after.
+static void
+print_lost(const json_t *m)
+{
+	const json_t *lost = json_object_get(m, "lost"), *l;
+	size_t i, n = json_array_size(lost);
+	if (!n && !json_is_true(json_object_get(m, "incomplete")))
+		return;
+	printf("\nincomplete: %zu snapshot%s lost to write errors, so the run "
+	       "lacks %s:\n", n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	json_array_foreach(lost, i, l) {
+		if (i == SHOW_FRAMES) {
+			printf("  ... %zu more\n", n - SHOW_FRAMES);
+			break;
+		}
+		printf("  %5lld  %-20s %-6s %s\n", (long long)json_integer_value(
+			       json_object_get(l, "seq")), str(l, "pass", "?"),
+		       str(l, "phase", "?"), str(l, "error", "?"));
+	}
 }
 
 /* }==== The failure ====================================================== */
@@ -229,9 +219,12 @@ print_failure(const json_t *f)
 				       json_object_get(pass, "seq")));
 	}
 	putchar('\n');
-	const char *msg = str(f, "message", NULL);
-	if (msg)
-		printf("  %.*s\n", (int)strcspn(msg, "\n"), msg);
+	const char *msg = json_string_value(json_object_get(f, "message"));
+	if (msg) {
+		char *line = strndup(msg, strcspn(msg, "\n"));
+		printf("  %s\n", line ? cli_shown(line) : "?");
+		free(line);
+	}
 	json_array_foreach(bt, i, frame) {
 		if (i == SHOW_FRAMES) {
 			printf("  ... %zu more frames\n",
@@ -256,8 +249,11 @@ print_header(const json_t *m, const char *dir)
 	const json_t *lo = json_object_get(m, "layout");
 	const json_t *pid = json_object_get(dbg, "pid");
 
-	printf("run %s  %s  %s\n", str(m, "run_id", "?"), str(m, "status", "?"),
-	       dir);
+	bool incomplete = json_is_true(json_object_get(m, "incomplete")) ||
+			  json_array_size(json_object_get(m, "lost"));
+	printf("run %s  %s%s  %s\n", str(m, "run_id", "?"),
+	       str(m, "status", "?"), incomplete ? ", INCOMPLETE" : "",
+	       cli_shown(dir));
 	printf("debuggee  %s%s%s", str(dbg, "exe", "?"),
 	       json_is_string(json_object_get(dbg, "args")) ? " " : "",
 	       str(dbg, "args", ""));
@@ -269,6 +265,46 @@ print_header(const json_t *m, const char *dir)
 	       str(m, "updated", "?"));
 }
 
+// irsnap show REPLAY: what a replay (or a merged hunt) ran and found,
+// from its replay.json: attempts, and one line per failure signature.
+static int
+show_replay(const char *dir, const char *path)
+{
+	json_t *r;
+	struct irs_error *err = load(path, &r);
+	if (err)
+		return cli_fail(err);
+	const json_t *attempts = json_object_get(r, "attempts");
+	const json_t *groups = json_object_get(r, "groups");
+	printf("replay %s  %s  %s\n", str(r, "replay_id", "?"),
+	       str(r, "status", "?"), cli_shown(dir));
+	printf("debugger  %s   layout  %s\n", str(r, "debugger", "?"),
+	       str(r, "layout", "?"));
+	printf("attempts  %zu, %lld failed, %lld timed out, %zu "
+	       "signature%s\n", json_array_size(attempts),
+	       (long long)json_integer_value(json_object_get(r, "failures")),
+	       (long long)json_integer_value(json_object_get(r, "timeouts")),
+	       json_array_size(groups), json_array_size(groups) == 1 ? ""
+	       : "s");
+	size_t i;
+	json_t *g;
+	if (json_array_size(groups))
+		printf("\n%5s  %-7s  %s\n", "count", "first", "signature / "
+		       "run directory / reduction");
+	json_array_foreach(groups, i, g) {
+		const json_t *red = json_object_get(g, "reduce");
+		printf("%5lld  %-7lld  %s\n", (long long)json_integer_value(
+			       json_object_get(g, "count")),
+		       (long long)json_integer_value(json_object_get(
+			       g, "first_attempt")), str(g, "signature", "?"));
+		printf("%16s%s\n", "", str(g, "run", "-"));
+		if (json_is_object(red))
+			printf("%16sreduce: %s\n", "", str(red, "status", "?"));
+	}
+	json_decref(r);
+	return EXIT_OK;
+}
+
 int
 cmd_show(int argc, char **argv)
 {
@@ -278,9 +314,10 @@ cmd_show(int argc, char **argv)
 
 	if (argc == 2 &&
 	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: irsnap show RUN\n"
+		printf("usage: irsnap show RUN|REPLAY\n"
 		       "RUN is a run directory or the folder holding "
-		       "`latest`.\n"
+		       "`latest`;\nREPLAY a directory irsnap replay or "
+		       "irsnap merge wrote (its replay.json).\n"
 		       "Example: irsnap show irsnap-out\n");
 		return EXIT_OK;
 	}
@@ -288,23 +325,40 @@ cmd_show(int argc, char **argv)
 		fprintf(stderr, "usage: irsnap show RUN\n");
 		return EXIT_USAGE;
 	}
+	// A replay directory (irsnap replay, irsnap merge) has replay.json.
+	char *rj = irs_path_join(argv[1], "replay.json");
+	struct stat rst;
+	if (rj && lstat(rj, &rst) == 0 && S_ISREG(rst.st_mode)) {
+		int rc = show_replay(argv[1], rj);
+		free(rj);
+		return rc;
+	}
+	free(rj);
 	err = find_run(argv[1], &dir);
-	char *mpath = dir ? irs_path_join(dir, "manifest.json") : NULL;
-	char *fpath = dir ? irs_path_join(dir, "failure.json") : NULL;
-	if (!err && (!mpath || !fpath))
-		err = &irs_enomem;
+	char *mpath = NULL, *fpath = NULL;
+	// Neither document through a link: a run is what is in its folder.
+	if (!err)
+		err = irs_rundir_file(dir, "manifest.json", &mpath);
 	if (!err)
 		err = load(mpath, &man);
 	// failure.json may exist before the manifest names it (the debugger
 	// died between the two writes); show it either way.
 	struct stat st;
 	struct irs_error *ferr = NULL;
+	if (!err && !(fpath = irs_path_join(dir, "failure.json")))
+		err = &irs_enomem;
 	if (!err && (json_is_string(json_object_get(man, "failure")) ||
-		     stat(fpath, &st) == 0))
-		ferr = load(fpath, &failure);
+		     lstat(fpath, &st) == 0)) {
+		free(fpath);
+		fpath = NULL;
+		ferr = irs_rundir_file(dir, "failure.json", &fpath);
+		if (!ferr)
+			ferr = load(fpath, &failure);
+	}
 	if (!err) {
 		print_header(man, dir);
-		print_passes(json_object_get(man, "events"), failure);
+		err = print_passes(json_object_get(man, "events"), failure);
+		print_lost(man);
 		if (failure)
 			print_failure(failure);
 		if (ferr)

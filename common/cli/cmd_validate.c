@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "session.h"
 
 int
 cmd_validate(int argc, char **argv)
@@ -33,15 +32,15 @@ cmd_validate(int argc, char **argv)
 		return cli_fail(err);
 	}
 	if (out.len)
-		fputs(out.data, stdout);
+		cli_print(stdout, out.data);	// quotes the files checked
 	irs_buf_deinit(&out);
 	if (nproblems) {
 		printf("%s: invalid: %u problem%s in %u file%s checked\n",
-		       argv[1], nproblems, nproblems == 1 ? "" : "s", nfiles,
+		       cli_shown(argv[1]), nproblems, nproblems == 1 ? "" : "s", nfiles,
 		       nfiles == 1 ? "" : "s");
 		return EXIT_BAD;
 	}
-	printf("%s: valid (%u file%s checked)\n", argv[1], nfiles,
+	printf("%s: valid (%u file%s checked)\n", cli_shown(argv[1]), nfiles,
 	       nfiles == 1 ? "" : "s");
 	return EXIT_OK;
 }

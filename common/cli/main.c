@@ -1,5 +1,6 @@
 // irsnap: the command-line tool. Dispatches to one cmd_* per subcommand.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,12 +12,14 @@ static const struct command {
 } commands[] = {
 	{"reduce", cmd_reduce,
 	 "reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] [-j N] "
-	 "[--timeout S] [--retries N] [--layout L]"},
+	 "[--timeout S] [--retries N] [--layout L] [--trust]"},
 	{"replay", cmd_replay,
-	 "replay [--runs N] [--debugger gdb|lldb] --layout L [--trace REGEX] "
-	 "[--reduce CMD] -- PROG ARGS..."},
+	 "replay [--runs N] [-j N] [--shard K/N] [--debugger gdb|lldb] "
+	 "--layout L\n                [--trace REGEX] [--reduce CMD] -- PROG "
+	 "ARGS..."},
+	{"merge", cmd_merge, "merge [-o OUT] [--reduce auto|CMD] DIR..."},
 	{"show", cmd_show, "show RUN"},
-	{"diff", cmd_diff, "diff A B"},
+	{"diff", cmd_diff, "diff A B | RUN PASS|SEQ | RUN1 RUN2 [PASS|SEQ]"},
 	{"report", cmd_report, "report RUN -o FILE.html"},
 	{"validate", cmd_validate, "validate PATH"},
 };
@@ -34,9 +37,56 @@ usage(FILE *fp)
 int
 cli_fail(struct irs_error *err)
 {
+	// (error messages are made printable when they are made)
 	fprintf(stderr, "irsnap: %s\n", irs_error_get_message(err));
 	irs_error_destroy(err);
 	return EXIT_USAGE;
+}
+
+// A row of a table takes a few strings at once: a ring of the last ones.
+enum { SHOWN_RING = 32 };
+
+const char *
+cli_shown(const char *s)
+{
+	static char *ring[SHOWN_RING];
+	static unsigned next;
+	char *p = irs_printable(s, false);
+	if (!p)
+		return "?";
+	free(ring[next % SHOWN_RING]);
+	ring[next++ % SHOWN_RING] = p;
+	return p;
+}
+
+void
+cli_print(FILE *fp, const char *s)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	irs_buf_printable(&b, s ? s : "", s ? strlen(s) : 0, true);
+	if (b.data)
+		fputs(b.data, fp);
+	irs_buf_deinit(&b);
+}
+
+int
+cli_hunt_end(struct irs_error *err, char *summary, char *dir,
+	     uint32_t failures)
+{
+	if (err && irs_error_get_code(err) != IRS_ERROR_INTERRUPTED) {
+		irs_free(summary);
+		irs_free(dir);
+		return cli_fail(err);
+	}
+	cli_print(stdout, summary);	// pass names, signatures
+	fflush(stdout);	// before any error line on stderr
+	int status = failures ? EXIT_BAD : err ? EXIT_USAGE : EXIT_OK;
+	if (err)
+		cli_fail(err);
+	irs_free(summary);
+	irs_free(dir);
+	return status;
 }
 
 int
@@ -46,11 +96,23 @@ main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "help")) {
+		// irsnap help CMD: that command's --help, as git does
+		char *sub[] = {argv[2], "--help", NULL};
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
+		     i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].run(2, sub);
+		fprintf(stderr, "irsnap: help: no command '%s' (irsnap "
+			"--help lists them)\n", cli_shown(argv[2]));
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("irsnap %s\n", IRS_VERSION);
 		return EXIT_OK;
 	}
@@ -58,6 +120,6 @@ main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	fprintf(stderr, "irsnap: unknown command '%s' (try irsnap --help)\n",
-		argv[1]);
+		cli_shown(argv[1]));
 	return EXIT_USAGE;
 }

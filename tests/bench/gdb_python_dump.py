@@ -31,7 +31,9 @@ class ModulePrinter:
         self.opnames = {}
         for f in gdb.lookup_type("Opcode").fields():
             self.opnames[f.enumval] = f.name[3:].lower()
-        ck = gdb.lookup_type("ConstKind")
+        # Const.kind is an anonymous enum bitfield: its type by the member
+        ck = [f for f in gdb.lookup_type("Const").fields()
+              if f.name == "kind"][0].type
         self.ck = {f.name: f.enumval for f in ck.fields()}
         opk = gdb.lookup_type("OperandKind")
         self.opk = {f.name: f.enumval for f in opk.fields()}

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "layout_internal.h"
-#include "memory.h"
+#include "run/run.h"
 #include "toyc.h"
 #include "toyc_fake.h"
+#include "unit_util.h"
 
 static double
 clock_s(clockid_t id)
@@ -67,19 +67,6 @@ reset_peak(void)
 			perror("clear_refs");
 		close(fd);
 	}
-}
-
-static Module *
-generate(uint64_t n, uint64_t seed)
-{
-	char *text;
-	size_t len;
-	FILE *fp = open_memstream(&text, &len);
-	toyc_gen(n, seed, fp);
-	fclose(fp);
-	Module *m = toyc_parse("gen.ir", text, len, stderr);
-	free(text);
-	return m;
 }
 
 static void
@@ -131,7 +118,7 @@ main(int argc, char **argv)
 					sizeof(path));
 	if ((err = irs_layout_load(layout, &ft.target, &lo)))
 		bench_die(err, "toyc.lua");
-	Module *m = generate(n, seed);
+	Module *m = unit_generated_module(n, seed);
 	if (!m)
 		return 1;
 

@@ -13,6 +13,9 @@ export BENCH_INSTRUCTIONS=2000 BENCH_TRACE_INSTRUCTIONS=2000
 export BENCH_REDUCE_INSTRUCTIONS=1000 BENCH_RUNS=2 BENCH_PY_RUNS=1
 export BENCH_OUT=$out/bench.json BENCH_README=$out/bench-readme.md
 export BENCH_WORK=$work BENCH_KEEP=1
+# The reducer's corpus (scripts/bench-reduce) on its smallest case only:
+# the whole corpus takes many minutes, which is make bench's business.
+export BENCH_CASES=toyc-crash
 # C-Vise comes with `scripts/install-deps --bench`, which make test does not
 # run: without it the smoke run skips it, and checks that it says so.
 if command -v cvise >/dev/null; then
@@ -45,7 +48,9 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "dump_core_s trace_s print_after_all_s reduce_s reduce_tests "
 	        "reduce_lines reduce_cvise_s reduce_cvise_tests "
 	        "reduce_cvise_lines peak_rss_gdb_mb peak_rss_lldb_mb "
-	        "snapshot_text_mb instructions").split()
+	        "snapshot_text_mb instructions "
+	        "reduce_corpus_toyc_crash_irsnap_lines "
+	        "reduce_corpus_toyc_crash_irsnap_tests").split()
 	bad = []
 	for k in keys:
 	    v = d.get(k, "missing")

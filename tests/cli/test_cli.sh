@@ -5,28 +5,6 @@
 # whose debugger was SIGKILLed mid-trace.
 source "$(dirname "$0")/../lib.sh"
 
-# expect_rc NAME WANT CMD...: CMD's exit status is WANT; its output (both
-# streams) is kept in $TMP/out.
-expect_rc() {
-	local name=$1 want=$2; shift 2
-	"$@" >"$TMP/out" 2>&1
-	local rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"
-	else not_ok "$name" "command: $*" "exit status $rc, wanted $want" \
-		"$(tail -5 "$TMP/out")"; fi
-}
-# has NAME TEXT: $TMP/out holds the fixed string TEXT.
-has() {
-	if grep -qF -- "$2" "$TMP/out"; then ok "$1"
-	else not_ok "$1" "wanted: $2" "$(head -12 "$TMP/out")"; fi
-}
-# lines_like NAME REGEX: every line of $TMP/out matches REGEX.
-lines_like() {
-	local bad
-	bad=$(grep -vE -- "$2" "$TMP/out" | head -3)
-	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "line: $bad"; fi
-}
-
 # {==== A run written by hand =============================================
 
 ID=20261130-051500-4242
@@ -35,8 +13,14 @@ RUN=$RUNS/$ID
 mkdir -p "$RUN/snapshots"
 ln -s "$ID" "$RUNS/latest"
 
-snapshot_json() {	# NAME TEXTFILE HASH NODES...(id:type:parent)
-	local name=$1 text=$2 hash=$3; shift 3
+# xxh64 FILE: the file's XXH64 as irsnap hashes snapshot text.
+xxh64() {
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import gen_run
+print("%016x" % gen_run.xxh64(open(sys.argv[2], "rb").read()))' \
+		"$IRSNAP_ROOT/tests/report" "$1"
+}
+snapshot_json() {	# NAME TEXTFILE NODES...(id:type:parent)
+	local name=$1 text=$2; shift 2
 	local nodes="" sep="" n=0 id type parent
 	for spec in "$@"; do
 		IFS=: read -r id type parent <<<"$spec"
@@ -44,14 +28,17 @@ snapshot_json() {	# NAME TEXTFILE HASH NODES...(id:type:parent)
 		nodes+="$sep{\"id\": \"$id\", \"type\": \"$type\", \"parent\": $parent, \"fields\": {}}"
 		sep=", "; n=$((n + 1))
 	done
+	# The stats say what the files hold, as irsnap writes them.
 	cat >"$RUN/snapshots/$name" <<-EOF
 	{ "schema": "irsnap.snapshot/1", "layout": "toyc",
 	  "root": { "address": "0x1000", "type": "Module" },
 	  "text_file": "$text",
 	  "nodes": [ $nodes ],
 	  "errors": [],
-	  "stats": { "nodes": $n, "bytes": 64, "text_bytes": 30, "truncated": false,
-	             "hash": "$hash" } }
+	  "stats": { "nodes": $n, "bytes": 64,
+	             "text_bytes": $(stat -c %s "$RUN/snapshots/$text"),
+	             "truncated": false,
+	             "hash": "$(xxh64 "$RUN/snapshots/$text")" } }
 	EOF
 }
 
@@ -61,19 +48,34 @@ printf 'module @m\nfunc @f() {\nentry:\n  ret 3\n}\n' \
 	>"$RUN/snapshots/0001-constfold.after.ir"
 cp "$RUN/snapshots/0001-constfold.after.ir" "$RUN/snapshots/0002-cse.before.ir"
 snapshot_json 0001-constfold.before.json 0001-constfold.before.ir \
-	1111111111111111 0x1000:Module:- 0x2000:Function:0x1000 \
+	0x1000:Module:- 0x2000:Function:0x1000 \
 	0x3000:Block:0x2000 0x4000:Instr:0x3000 0x4100:Instr:0x3000
 snapshot_json 0001-constfold.after.json 0001-constfold.after.ir \
-	2222222222222222 0x1000:Module:- 0x2000:Function:0x1000 \
+	0x1000:Module:- 0x2000:Function:0x1000 \
 	0x3000:Block:0x2000 0x4200:Instr:0x3000
-snapshot_json 0002-cse.before.json 0002-cse.before.ir 2222222222222222 \
+snapshot_json 0002-cse.before.json 0002-cse.before.ir \
 	0x1000:Module:- 0x2000:Function:0x1000 0x3000:Block:0x2000 \
 	0x4200:Instr:0x3000
 
-event() {	# SEQ PASS PHASE SNAPSHOT-JSON EXTRA
+# facts NAME: an event's counts and hash, from its snapshot's stats (what
+# `irsnap validate` checks them against); made-up ones without a snapshot.
+facts() {
+	if [ "$1" = - ]; then
+		echo '"nodes": 5, "bytes": 64, "text_bytes": 30, "hash": "2222222222222222"'
+		return
+	fi
+	python3 -c 'import json, os, sys
+d = json.load(open(sys.argv[1]))["stats"]
+print("\"nodes\": %d, \"bytes\": %d, \"text_bytes\": %d, \"json_bytes\": %d, \"hash\": \"%s\""
+      % (d["nodes"], d["bytes"], d["text_bytes"], os.path.getsize(sys.argv[1]), d["hash"]))' \
+		"$RUN/snapshots/$1.json"
+}
+event() {	# SEQ PASS PHASE SNAPSHOT-NAME|- EXTRA
+	local snap=null
+	[ "$4" != - ] && snap=$(snaps "$4")
 	cat <<-EOF
-	{ "seq": $1, "pass": "$2", "phase": "$3", "snapshot": $4,
-	  "nodes": 5, "bytes": 64, "text_bytes": 30, "hash": "2222222222222222",
+	{ "seq": $1, "pass": "$2", "phase": "$3", "snapshot": $snap,
+	  $(facts "$4"),
 	  "walk_errors": 0, $5 }
 	EOF
 }
@@ -86,11 +88,11 @@ cat >"$RUN/manifest.json" <<EOF
   "layout": { "path": "/work/toyc.lua", "name": "toyc" },
   "options": { "changed_only": true, "formats": ["text", "json"] },
   "events": [
-    $(event 1 constfold before "$(snaps 0001-constfold.before)" '"cpu_s": null, "verifiers": []'),
-    $(event 1 constfold after "$(snaps 0001-constfold.after)" '"changed": true, "cpu_s": 0.0123, "verifiers": [ { "name": "toyc_verify", "problems": 0, "output": "" } ]'),
-    $(event 2 dce before null '"cpu_s": null, "verifiers": []'),
-    $(event 2 dce after null '"changed": false, "cpu_s": 0.5, "verifiers": [ { "name": "toyc_verify", "problems": 2, "output": "x\ny" } ]'),
-    $(event 3 cse before "$(snaps 0002-cse.before)" '"cpu_s": null, "verifiers": []')
+    $(event 1 constfold before 0001-constfold.before '"cpu_s": null, "verifiers": []'),
+    $(event 1 constfold after 0001-constfold.after '"changed": true, "cpu_s": 0.0123, "verifiers": [ { "name": "toyc_verify", "problems": 0, "output": "" } ]'),
+    $(event 2 dce before - '"cpu_s": null, "verifiers": []'),
+    $(event 2 dce after - '"changed": false, "cpu_s": 0.5, "verifiers": [ { "name": "toyc_verify", "problems": 2, "output": "x\ny" } ]'),
+    $(event 3 cse before 0002-cse.before '"cpu_s": null, "verifiers": []')
   ],
   "failure": "failure.json" }
 EOF
@@ -173,10 +175,10 @@ has "show: the debuggee with its arguments" \
 has "show: a table header" "seq  pass"
 row() { grep -E "^ +$1 +$2 " "$TMP/show.txt" | tr -s ' '; }
 check_eq "show: constfold row (cpu ms, nodes, bytes, changed, verifier)" \
-	" 1 constfold 12.3 5 30 yes ok" "$(row 1 constfold)"
+	" 1 constfold 12.3 4 39 yes ok" "$(row 1 constfold)"
 check_eq "show: dce row, unchanged, verifier problems" \
 	" 2 dce 500.0 5 30 no 2 problems" "$(row 2 dce)"
-check_eq "show: cse row, the failing pass" " 3 cse - 5 30 FAILED -" \
+check_eq "show: cse row, the failing pass" " 3 cse - 4 39 FAILED -" \
 	"$(row 3 cse)"
 has "show: total CPU time" "3 passes, 512.3 ms CPU in passes"
 has "show: the failure" "failure: SIGSEGV (signal 11) in pass cse (seq 3)"
@@ -247,8 +249,9 @@ check_eq "diff: 25 random edits of a generated module all round-trip" 0 \
 
 # }==== Real runs, traced by GDB over toyc ===============================
 
-# GDB the way the GDB suite runs it (library, preloads, time bound).
-source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
+# GDB the way the end-to-end suites run it (library, preloads, time bound).
+source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+require_debuggers gdb
 export IRSNAP_DIR=$TMP/gdbruns
 gdb_trace() {	# LOG TOYC-ARGS...
 	local log=$1; shift

@@ -2,7 +2,8 @@
 // input written to a file, then reads through the page cache where the
 // file's own program headers and NT_FILE note say memory is (their first
 // and last bytes, across their ends, a span over several), plus a few
-// fixed addresses. Oracles: no crash, hang or leak; a failed open or read
+// fixed addresses; and the process it names (pid, argv from the stack).
+// Oracles: no crash, hang or leak; a failed open or read
 // gets an error with a message, and a fault error names an address inside
 // the span that was read.
 #include <gelf.h>
@@ -11,21 +12,16 @@
 #include <string.h>
 
 #include "harness.h"
+#include "mem/mem.h"
 
 static char path[512];
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+void
+fz_target_init(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init();
 	snprintf(path, sizeof(path), "%s/core", fz_scratch());
 	elf_version(EV_CURRENT);
-	return 0;
 }
 
 static void
@@ -111,5 +107,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	irs_memory_invalidate(mem);
 	probe(mem, 0x600000, 0x2000);
 	irs_memory_destroy(mem);
+
+	int64_t pid;
+	char *argv = NULL;
+	size_t len = 0;
+	err = irs_mem_core_process(path, &pid, &argv, &len);
+	irs_error_destroy(err);
+	if (argv && (!len || argv[len - 1] != 0))
+		fz_fail("the core's argv of %zu bytes does not end in NUL", len);
+	free(argv);
 	return 0;
 }

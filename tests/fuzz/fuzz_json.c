@@ -7,8 +7,8 @@
 //    three schemas;
 //  - `irsnap validate` (validate.c) on that file alone and on the run;
 //  - the HTML report (report.c) of the run;
-//  - the reducer's run-directory input (reduce_input.c: failure.json);
-//  - the reducer's snapshot reader (reduce_units.c) on the last two parts.
+//  - the reducer's run-directory input (reduce/input.c: failure.json);
+//  - the reducer's snapshot reader (reduce/units.c) on the last two parts.
 // Oracles: no crash, hang or leak; embedded schemas always load; a
 // rejected input gets an error with a message.
 #include <stdio.h>
@@ -19,8 +19,7 @@
 #include <jansson.h>
 
 #include "harness.h"
-#include "reduce.h"
-#include "session.h"
+#include "tools/tools.h"
 
 static const char *const schemas[] = {
 	"irsnap.snapshot/1", "irsnap.manifest/1", "irsnap.failure/1",
@@ -28,19 +27,13 @@ static const char *const schemas[] = {
 
 static char run[512], single[512], html[512];
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+void
+fz_target_init(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init();
 	snprintf(run, sizeof(run), "%s/run", fz_scratch());
 	snprintf(single, sizeof(single), "%s/doc.json", fz_scratch());
 	snprintf(html, sizeof(html), "%s/report.html", fz_scratch());
-	return 0;
 }
 
 struct part {

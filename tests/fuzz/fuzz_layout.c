@@ -13,8 +13,7 @@
 #include <jansson.h>
 
 #include "harness.h"
-#include "layout_internal.h"
-#include "session.h"
+#include "tools/tools.h"
 #include "toyc.h"
 #include "toyc_fake.h"
 
@@ -24,15 +23,10 @@ static struct {
 	KRoot *k;
 } g;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+void
+fz_target_init(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init();
 	irs_lua_default_budgets(16 << 20, 1000000);
 	fake_target_init(&g.ft);
 	toyc_fake_register(&g.ft);
@@ -45,28 +39,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!g.m)
 		fz_fail("toyc cannot parse pass-cse.ir");
 	g.k = fz_kitchen_build(0);
-	return 0;
-}
-
-static void
-check_json(const char *json, size_t len)
-{
-	json_t *doc = json_loadb(json, len, JSON_ALLOW_NUL, NULL);
-	if (!doc)
-		fz_fail("the snapshot JSON does not parse:\n%.*s",
-			(int)(len < 4000 ? len : 4000), json);
-	struct irs_buf out;
-	uint32_t n = 0;
-	irs_buf_init(&out);
-	struct irs_error *err = irs_schema_validate("irsnap.snapshot/1", doc,
-						    "snapshot", &out, &n);
-	if (err)
-		fz_fail("schema: %s", err->message);
-	if (n)
-		fz_fail("the snapshot JSON is not a valid irsnap.snapshot/1:\n"
-			"%s", out.data);
-	irs_buf_deinit(&out);
-	json_decref(doc);
 }
 
 static void
@@ -76,25 +48,13 @@ walk(const struct irs_layout *lo, uint64_t root, const char *type)
 	fz_limits(&limits);
 	limits.max_nodes = 2000;
 	limits.max_bytes = 1 << 20;
-	char *text = NULL, *json = NULL;
-	size_t tlen = 0, jlen = 0;
-	FILE *tf = open_memstream(&text, &tlen);
-	FILE *jf = open_memstream(&json, &jlen);
-	if (!tf || !jf)
-		fz_fail("open_memstream");
-	struct irs_snapshot *snap = NULL;
-	struct irs_error *err = irs_snapshot_stream(lo, fake_memory(&g.ft),
-						    root, type, &limits, tf,
-						    jf, "fuzz.ir", &snap);
-	fclose(tf);
-	fclose(jf);
-	if (!err) {
-		check_json(json, jlen);
-		irs_snapshot_destroy(snap);
-	}
+	struct fz_walk w;
+	struct irs_error *err = fz_walk(lo, fake_memory(&g.ft), root, type,
+					&limits, &w);
+	if (!err)
+		fz_check_snapshot_json(w.json, w.jlen);
 	irs_error_destroy(err);
-	free(text);
-	free(json);
+	fz_walk_deinit(&w);
 
 	char *problems = NULL;
 	uint32_t count;
@@ -122,6 +82,13 @@ ask(const struct irs_layout *lo)
 			fz_fail("boundary %u: %s", i, err->message);
 		if (!b.function || !b.ir_expr)
 			fz_fail("boundary %u lacks a function or ir", i);
+		if (b.nir < 1 || b.nir > IRS_BOUNDARY_MAX_IR ||
+		    b.ir_exprs[0] != b.ir_expr)
+			fz_fail("boundary %u: %u ir names", i, b.nir);
+		for (uint32_t k = 0; k < b.nir; k++)
+			if (!b.ir_exprs[k])
+				fz_fail("boundary %u: ir name %u is NULL", i,
+					k);
 	}
 	for (uint32_t i = 0; i < irs_layout_nverifiers(lo); i++) {
 		struct irs_verifier_info v;

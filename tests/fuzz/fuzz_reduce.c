@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "reduce.h"
+#include "reduce/reduce.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
 check_tree(const struct reduce_tree *t)

@@ -12,8 +12,7 @@
 #include <lua.h>
 
 #include "harness.h"
-#include "layout_internal.h"
-#include "session.h"
+#include "tools/tools.h"
 #include "toyc_fake.h"
 
 static struct {
@@ -24,18 +23,13 @@ static struct {
 	struct irs_memory *mem;
 } g;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 			       unsigned int seed);
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+void
+fz_target_init(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init();
 	fake_target_init(&g.ft[0]);
 	toyc_fake_register(&g.ft[0]);
 	g.lo[0] = fz_layout("tests/fixtures/toyc/toyc.lua", &g.ft[0]);
@@ -43,7 +37,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	fz_kitchen_register(&g.ft[1]);
 	g.lo[1] = fz_layout("tests/fuzz/kitchen.lua", &g.ft[1]);
 	fz_image_target(&g.target, &g.img);
-	return 0;
 }
 
 // `irsnap validate` accepts the files the walk wrote (the JSON beside its
@@ -70,66 +63,31 @@ check_validates(const char *text, size_t tlen, const char *json, size_t jlen)
 	irs_buf_deinit(&out);
 }
 
-// The JSON document must be a valid snapshot, whatever memory held.
-static void
-check_json(const char *json, size_t len)
-{
-	json_error_t je;
-	json_t *doc = json_loadb(json, len, JSON_ALLOW_NUL, &je);
-	if (!doc)
-		fz_fail("the snapshot JSON does not parse: %d:%d: %s\n%.*s",
-			je.line, je.column, je.text, (int)(len < 4000 ? len
-							   : 4000), json);
-	struct irs_buf out;
-	uint32_t n = 0;
-	irs_buf_init(&out);
-	struct irs_error *err = irs_schema_validate("irsnap.snapshot/1", doc,
-						    "snapshot", &out, &n);
-	if (err)
-		fz_fail("schema: %s", err->message);
-	if (n)
-		fz_fail("the snapshot JSON is not a valid irsnap.snapshot/1:\n"
-			"%s", out.data);
-	irs_buf_deinit(&out);
-	json_decref(doc);
-}
-
 static void
 walk(const struct irs_layout *lo)
 {
 	struct irs_limits limits;
 	fz_limits(&limits);
-	char *text = NULL, *json = NULL;
-	size_t tlen = 0, jlen = 0;
-	FILE *tf = open_memstream(&text, &tlen);
-	FILE *jf = open_memstream(&json, &jlen);
-	if (!tf || !jf)
-		fz_fail("open_memstream");
-	struct irs_snapshot *snap = NULL;
-	struct irs_error *err = irs_snapshot_stream(lo, g.mem, g.img.root,
-						    NULL, &limits, tf, jf,
-						    "fuzz.ir", &snap);
-	fclose(tf);
-	fclose(jf);
+	struct fz_walk w;
+	struct irs_error *err = fz_walk(lo, g.mem, g.img.root, NULL, &limits,
+					&w);
 	if (!err) {
 		struct irs_snapshot_stats st;
-		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_get_stats(w.snap, &st);
 		if (st.nodes > limits.max_nodes)
 			fz_fail("%llu nodes past a limit of %llu",
 				(unsigned long long)st.nodes,
 				(unsigned long long)limits.max_nodes);
 		for (uint32_t i = 0; i < st.nerrors && i < 8; i++)
-			if (!irs_snapshot_error(snap, i))
+			if (!irs_snapshot_error(w.snap, i))
 				fz_fail("walk error %u has no message", i);
-		check_json(json, jlen);
-		check_validates(text, tlen, json, jlen);
-		irs_snapshot_destroy(snap);
+		fz_check_snapshot_json(w.json, w.jlen);
+		check_validates(w.text, w.tlen, w.json, w.jlen);
 	} else if (!err->message || !*err->message) {
 		fz_fail("an error without a message (code %d)", err->code);
 	}
 	irs_error_destroy(err);
-	free(text);
-	free(json);
+	fz_walk_deinit(&w);
 }
 
 static void

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "layout_internal.h"
+#include "walk/walk.h"
 #include "toyc.h"
 #include "toyc_fake.h"
 
@@ -72,6 +72,10 @@ add_instr(struct fz_image_out *o, const Instr *in)
 static void
 add_module(struct fz_image_out *o, const Module *m)
 {
+	// the globals toyc.lua reads: the opcode table and its names
+	add(o, toyc_optab, sizeof(toyc_optab));
+	for (int op = 0; op < OP__COUNT; op++)
+		add(o, toyc_optab[op].name, strlen(toyc_optab[op].name) + 1);
 	add(o, m, sizeof(*m));
 	add_symbol(o, m->name);
 	add(o, m->consts, m->nconsts * sizeof(Const));
@@ -294,19 +298,9 @@ core64(const char *name, bool xnum, bool cut)
 	put_note(&notes, NT_PRSTATUS, prstatus, sizeof(prstatus));
 	put_nt_file(&notes, 8);
 
-	Elf64_Ehdr eh = { 0 };
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
+	Elf64_Ehdr eh;
 	size_t nph = 1 + NSEGS;
-	eh.e_phnum = xnum ? PN_XNUM : (Elf64_Half)nph;
+	fake_core_ehdr(&eh, xnum ? PN_XNUM : (Elf64_Half)nph);
 	size_t data_at = sizeof(eh) + nph * sizeof(Elf64_Phdr);
 	if (xnum) {
 		eh.e_shoff = data_at;

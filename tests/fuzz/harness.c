@@ -9,7 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "harness.h"
+#include "tools/tools.h"
+#include "util/util.h"
 
 #ifndef IRS_SOURCE_DIR
 #define IRS_SOURCE_DIR "."
@@ -44,6 +48,72 @@ void
 fz_init(void)
 {
 	setenv("IRSNAP_ROOT", IRS_SOURCE_DIR, 0);
+}
+
+__attribute__((weak)) void
+fz_target_init(void)
+{
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_init();
+	fz_target_init();
+	return 0;
+}
+
+struct irs_error *
+fz_walk(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
+	const char *type, const struct irs_limits *limits, struct fz_walk *out)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *tf = open_memstream(&out->text, &out->tlen);
+	FILE *jf = open_memstream(&out->json, &out->jlen);
+	if (!tf || !jf)
+		fz_fail("open_memstream");
+	struct irs_error *err = irs_snapshot_stream(lo, mem, root, type,
+						    limits, tf, jf, "fuzz.ir",
+						    &out->snap);
+	fclose(tf);
+	fclose(jf);
+	if (err)
+		out->snap = NULL;
+	return err;
+}
+
+void
+fz_walk_deinit(struct fz_walk *out)
+{
+	irs_snapshot_destroy(out->snap);
+	free(out->text);
+	free(out->json);
+	memset(out, 0, sizeof(*out));
+}
+
+void
+fz_check_snapshot_json(const char *json, size_t len)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(json, len, JSON_ALLOW_NUL, &je);
+	if (!doc)
+		fz_fail("the snapshot JSON does not parse: %d:%d: %s\n%.*s",
+			je.line, je.column, je.text, (int)(len < 4000 ? len
+							   : 4000), json);
+	struct irs_buf out;
+	uint32_t n = 0;
+	irs_buf_init(&out);
+	struct irs_error *err = irs_schema_validate("irsnap.snapshot/1", doc,
+						    "snapshot", &out, &n);
+	if (err)
+		fz_fail("schema: %s", err->message);
+	if (n)
+		fz_fail("the snapshot JSON is not a valid irsnap.snapshot/1:\n"
+			"%s", out.data);
+	irs_buf_deinit(&out);
+	json_decref(doc);
 }
 
 const char *

@@ -13,6 +13,15 @@
 
 #include "fake_target.h"
 
+/*
+ * libFuzzer's entry points. Every target defines LLVMFuzzerTestOneInput;
+ * the harness defines LLVMFuzzerInitialize, which calls fz_init() and then
+ * the target's fz_target_init() (a target without one gets an empty one).
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+void fz_target_init(void);
+
 /** Points $IRSNAP_ROOT at the source tree unless it is set. */
 void fz_init(void);
 /** A path under the source tree, in a static buffer. */
@@ -42,6 +51,24 @@ struct irs_layout *fz_layout(const char *rel, struct fake_target *ft);
 bool fz_tolerate(const char *tag);
 /** Budgets small enough for thousands of runs a second. */
 void fz_limits(struct irs_limits *l);
+/** What fz_walk wrote: text and JSON (freed with free()) and the
+ *  snapshot (NULL after an error; irs_snapshot_destroy()). */
+struct fz_walk {
+	char *text, *json;
+	size_t tlen, jlen;
+	struct irs_snapshot *snap;
+};
+/** irs_snapshot_stream() of @p root (as @p type, NULL for the root type)
+ *  into memory; returns its error, which the caller owns. */
+struct irs_error *fz_walk(const struct irs_layout *lo,
+			  struct irs_memory *mem, uint64_t root,
+			  const char *type, const struct irs_limits *limits,
+			  struct fz_walk *out);
+/** Frees what fz_walk wrote. */
+void fz_walk_deinit(struct fz_walk *out);
+/** Fails (fz_fail) unless @p json is a valid irsnap.snapshot/1 document:
+ *  what a walk writes must be, whatever memory held. */
+void fz_check_snapshot_json(const char *json, size_t len);
 
 /* ---- memory images ------------------------------------------------------
  *

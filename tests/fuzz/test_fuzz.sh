@@ -15,8 +15,12 @@ if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
 	done_testing
 	exit 1
 fi
+# BUILD as `make` spells it (relative to the tree): the dependency files
+# name their targets that way, and with an absolute BUILD make would not
+# match them, leaving objects stale after a header changes.
 if ! make --no-print-directory -s -j"$(nproc)" -C "$IRSNAP_ROOT" \
-		BUILD="$BUILD" fuzz-build >"$TMP/build.log" 2>&1; then
+		BUILD="$(realpath --relative-to="$IRSNAP_ROOT" "$BUILD")" \
+		fuzz-build >"$TMP/build.log" 2>&1; then
 	not_ok "the fuzz targets build" "$(grep -E 'error|Error' "$TMP/build.log" | head -5)"
 	done_testing
 	exit 1

@@ -34,10 +34,12 @@ check_eq "make install DESTDIR=... PREFIX=$PREFIX exits 0" 0 "$rc"
 for f in bin/irsnap include/irsnap.h lib/libirsnap.so lib/libirsnap.a \
 	lib/libirsnap-lldb.so lib/libirsnap-crashsig.so \
 	lib/libirsnap-gdb-xstate.so share/irsnap/gdb/irsnap.py \
-	share/irsnap/prelude/irsnap/list.lua \
-	share/irsnap/schema/manifest-1.schema.json; do
+	share/irsnap/prelude/irsnap/list.lua share/irsnap/layouts/lua54.lua \
+	share/irsnap/schema/manifest-1.schema.json share/man/man1/irsnap.1; do
 	check "installed: \$PREFIX/$f" test -s "$ROOT/$f"
 done
+check "irsnap(1) documents every command of irsnap --help" \
+	bash -c "for c in reduce replay merge show diff report validate; do grep -q \"^\\.SS \$c\$\" '$ROOT/share/man/man1/irsnap.1' || exit 1; done"
 check "the installed tree holds nothing named after the build tree" \
 	test -z "$(find "$DEST" -name '*.o' -o -name '__pycache__' -o -name 'test_*')"
 
@@ -118,4 +120,12 @@ else not_ok "LLDB ir-dump is toyc's own text" "$(tail -5 "$WORK/lldb.out")"; fi
 for f in reduce.out trace.out; do
 	[ "$(r reduce.rc)" = 0 ] || sed "s/^/# $f: /" "$WORK/$f" | tail -4
 done
+
+# ---- make uninstall -------------------------------------------------------
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$IRSNAP_ROOT" -j2 \
+	SANITIZE= BUILD="$build" DESTDIR="$DEST" PREFIX="$PREFIX" uninstall \
+	>"$TMP/uninstall.log" 2>&1
+check_eq "make uninstall exits 0" 0 "$?"
+check_eq "... and leaves nothing of the install behind" "" \
+	"$(find "$DEST$PREFIX" 2>/dev/null)"
 done_testing

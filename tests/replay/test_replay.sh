@@ -4,11 +4,11 @@
 # failures are counted in one group, and the reduced input still crashes
 # with the same signature.
 . "$(dirname "$0")/../lib.sh"
-# The debuggers as the gdb and lldb suites run them: GDB with the library
+# The debuggers as the end-to-end suites run them: GDB with the library
 # it can host ($IRSNAP_LIB: a sanitized build's unsanitized copy), LLDB
 # with the runtimes a sanitized plugin needs (found in PATH as lldb-14).
-. "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
-. "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+. "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+require_debuggers gdb lldb
 lldb_wrapper "$TMP/lldb-bin"
 PATH=$TMP/lldb-bin:$PATH
 
@@ -203,6 +203,15 @@ check_eq "the reduced input still crashes" 1 "$rc"
 again=$(ls -d "$TMP"/again/replay-* 2>/dev/null | head -1)
 check_eq "... with the same signature" "$gdb_sig" \
 	"$(signature "$again"/attempt-*/latest/failure.json 2>/dev/null | head -1)"
+# repro.sh runs toyc alone (no debugger): its signature names the same
+# frames as GDB's, functions inlined at them included (dce_function).
+# The crash is intermittent: up to 30 tries, as a user would.
+for _ in $(seq 30); do
+	repro_out=$(cd / && "$run/repro/repro.sh" 2>&1) && break
+done
+check_eq "repro.sh reproduces the crash, naming GDB's frames" \
+	"reproduced: SIGSEGV at $(json "$RJ" '" < ".join(d["groups"][0]["frames"])')" \
+	"$(grep '^reproduced: ' <<<"$repro_out")"
 
 # ---- LLDB: the first failure of up to 30 runs --------------------------------
 t0=$SECONDS

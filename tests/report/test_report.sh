@@ -5,14 +5,8 @@
 # failure, and renders to a screenshot; damaged run directories give one
 # clear line naming the file.
 . "$(dirname "$0")/../lib.sh"
-
-LAYOUT=$FIXTURES/toyc/toyc.lua
-DEMO=$FIXTURES/toyc/demo.ir
-
-# json FILE EXPR: a value from a JSON file (EXPR in Python, `d` the document).
-json() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
+. "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+require_debuggers gdb
 
 CHROMIUM=$(command -v chromium || true)
 if [ -z "$CHROMIUM" ]; then
@@ -34,19 +28,15 @@ console_errors() { grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$1
 
 # gdb_trace DIR ARGS...: toyc ARGS traced under GDB into DIR; prints the run.
 gdb_trace() {
-	local dir=$1; shift
-	gdb -batch -nx -ex "source $IRSNAP_ROOT/gdb/irsnap.py" \
-		-ex "set irsnap dir $dir" -ex "ir-layout load $LAYOUT" \
-		-ex "ir-trace on" -ex run --args "$TOYC" "$@" \
-		>"$dir.log" 2>&1 </dev/null
-	readlink -f "$dir/latest"
+	IRSNAP_DIR=$1 gdb_trace_toyc "$1.log" "${@:2}"
+	readlink -f "$1/latest"
 }
 
 # ---- a failed run: trace, crash, reduce, report ------------------------------
 RUN=$(gdb_trace "$TMP/out" --bug=assert "$DEMO")
 check "gdb traced toyc into a run directory" test -f "$RUN/manifest.json"
 check "the run failed (failure.json)" test -f "$RUN/failure.json"
-pass=$(json "$RUN/failure.json" 'd["pass"]["name"]')
+pass=$(json_get "$RUN/failure.json" 'd["pass"]["name"]')
 "$IRSNAP" reduce "$RUN" --crash "$TOYC --bug=assert --passes=$pass {}" \
 	>"$TMP/reduce.log" 2>&1
 check "the failing pass's input was reduced into RUN/repro/" \
@@ -71,8 +61,8 @@ check "(the console error detector catches a script error)" \
 	console_errors "$TMP/bad.log"
 
 # Every pass of the run, in order, on the timeline.
-passes=$(json "$RUN/manifest.json" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')
-npasses=$(json "$RUN/manifest.json" 'len(set(e["seq"] for e in d["events"]))')
+passes=$(json_get "$RUN/manifest.json" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')
+npasses=$(json_get "$RUN/manifest.json" 'len(set(e["seq"] for e in d["events"]))')
 echo "# run has $npasses passes: $passes"
 check "the run has more than one pass" test "$npasses" -gt 1
 rows=$(python3 - "$TMP/dom.html" <<'EOF'
@@ -85,17 +75,17 @@ for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
     print(cells[0], cells[1])
 EOF
 )
-want=$(json "$RUN/manifest.json" '"\n".join("%d %s" % k for k in dict.fromkeys((e["seq"], e["pass"]) for e in d["events"]))')
+want=$(json_get "$RUN/manifest.json" '"\n".join("%d %s" % k for k in dict.fromkeys((e["seq"], e["pass"]) for e in d["events"]))')
 check_eq "the timeline has one row per pass, in order" "$want" "$rows"
 for p in $passes; do
 	check "the page shows pass '$p' with its diff" \
 		grep -q "id=\"pass-[0-9]*\".*> $p <" "$TMP/dom.html"
 done
-sig=$(json "$RUN/failure.json" 'd["signal"]["name"]')
+sig=$(json_get "$RUN/failure.json" 'd["signal"]["name"]')
 check "the page shows the signal ($sig)" grep -q ">$sig<" "$TMP/dom.html"
 check "... in the failing pass ($pass)" \
 	grep -q "in pass <a class=\"pass\" href=\"#pass-[0-9]*\">$pass</a>" "$TMP/dom.html"
-top=$(json "$RUN/failure.json" 'd["backtrace"][0]["function"]')
+top=$(json_get "$RUN/failure.json" 'd["backtrace"][0]["function"]')
 check "the backtrace table shows the crashing function ($top)" \
 	grep -q "<td class=\"mono\">$top</td>" "$TMP/dom.html"
 check "the reduce command is shown" grep -q "irsnap reduce" "$TMP/dom.html"
@@ -137,7 +127,7 @@ damaged "truncated manifest" "d1/manifest.json" "$TMP/d1"
 cp -r "$RUN" "$TMP/d2" && echo '{"schema": "irsnap.failure/1"}' >"$TMP/d2/failure.json"
 damaged "failure.json missing members" "d2/failure.json" "$TMP/d2"
 cp -r "$RUN" "$TMP/d3"
-snap=$(json "$RUN/manifest.json" 'd["events"][0]["snapshot"]["text"]')
+snap=$(json_get "$RUN/manifest.json" 'd["events"][0]["snapshot"]["text"]')
 rm "$TMP/d3/$snap"
 damaged "a snapshot the manifest names is gone" "$(basename "$snap")" "$TMP/d3"
 damaged "no such directory" "$TMP/nothere" "$TMP/nothere"

@@ -2,8 +2,7 @@
 # the bad inputs a script tries, timing a debugger command, finding and
 # reaping the processes a killed debugger leaves, and checking that a run
 # directory's snapshots are exactly toyc's own dumps. Source it after
-# tests/lib.sh and the debugger helpers (tests/gdb/gdb_lib.sh,
-# tests/lldb/lldb_lib.sh).
+# tests/lib.sh and the debugger driver (tests/e2e/debugger.sh).
 
 # A debugger killed mid-trace leaves its debuggee to die of a stray
 # breakpoint trap: no core files in the tree.
@@ -26,9 +25,6 @@ bad_summary() {
 		echo "#   ${_bad_kinds[$k]} x $k"
 	done
 }
-
-# figure TEXT: a measurement, as a TAP comment the report quotes.
-figure() { echo "# figure: $*"; }
 
 # STAMP_GDB, STAMP_LLDB: the command that makes GDB (`shell`) or LLDB
 # (`platform shell`) print "T<seconds since the epoch> <user> <system>",

@@ -4,10 +4,11 @@
 # count), `ir-dump` walks what is there in bounded time, records each walk
 # error in the JSON and marks the place in the text, keeps the rest of the
 # module, and the session goes on: a second ir-dump gives the same
-# snapshot and ir-status answers.
+# snapshot and ir-status answers. A string made unreadable from the
+# debugger is marked and recorded the same way.
 source "$(dirname "$0")/../lib.sh"
-source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
-source "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+require_debuggers gdb lldb
 source "$IRSNAP_ROOT/tests/robust/robust_lib.sh"
 
 # bug:marker, the marker docs/layout.md gives for that kind of damage.
@@ -93,6 +94,54 @@ for dbg in GDB LLDB; do
 			grep -q "^layout 'toyc' (" "$log"
 		check "$label: ... to its last command" grep -q '^@@END' "$log"
 	done <<<"$specs"
+done
+
+# --- a string the debugger made unreadable ---------------------------------
+# The first parameter's name pointed at address 0x10 from the debugger:
+# where the text tested it ({?name} in the ref template) it was taken for
+# NULL, with no walk error, and the snapshot had the intact IR's hash.
+# Now it is marked in the text and recorded as a walk error.
+for dbg in GDB LLDB; do
+	out=$TMP/$dbg-badname
+	log=$out.log
+	bad "a name pointer set to 0x10 under $dbg"
+	lhs='((Function *)m->funcs.next)->params[0]->name'
+	if [ $dbg = GDB ]; then
+		GDB_TIMEOUT=30 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+			-ex 'break pm_run_pass' -ex run \
+			-ex "ir-dump -f text -o $out.0.ir m" \
+			-ex "set var $lhs = (char *)16" \
+			-ex "ir-dump -f both -o $out.1.ir m" \
+			-ex 'ir-status' -ex 'echo @@END\n' \
+			--args "$TOYC" -o /dev/null "$DEMO"
+	else
+		cat >"$out.cmds" <<-EOF
+		plugin load $PLUGIN
+		ir-layout load $LAYOUT
+		breakpoint set -n pm_run_pass
+		run
+		ir-dump -f text -o $out.0.ir m
+		expression -- $lhs = (const char *)16
+		ir-dump -f both -o $out.1.ir m
+		ir-status
+		platform shell echo @@END
+		kill
+		EOF
+		LLDB_TIMEOUT=30 lldb_session "$log" "$out.cmds" \
+			-- "$TOYC" -o /dev/null "$DEMO"
+	fi
+	check "$dbg: the text marks the name: func @f0(%<unreadable 0x10>, ...)" \
+		grep -q '^func @f0(%<unreadable 0x10>, %b) {$' "$out.1.ir"
+	check "$dbg: ... and its uses: shr %<unreadable 0x10>, 9" \
+		grep -q '^  %2 = shr %<unreadable 0x10>, 9$' "$out.1.ir"
+	check "$dbg: the summary counts walk errors" \
+		grep -qE "^ir-dump: Module at 0x[0-9a-f]+: [0-9]+ nodes, [0-9]+ bytes read, [1-9][0-9]* walk errors," "$log"
+	check "$dbg: the snapshot's errors say which string" \
+		grep -q '"message":"unreadable string at 0x10"' "$out.1.ir.json"
+	check "$dbg: the snapshot validates" "$IRSNAP" validate "$out.1.ir.json"
+	check "$dbg: the text differs from the intact one's (so does its hash)" \
+		eval "! cmp -s $out.0.ir $out.1.ir"
+	check "$dbg: the session goes on" grep -q '^@@END' "$log"
 done
 
 bad_summary

@@ -6,8 +6,8 @@
 # temporary file counted as a snapshot).
 # FAULT_SEED=N repeats the moments of an earlier run (the log names it).
 source "$(dirname "$0")/../lib.sh"
-source "$IRSNAP_ROOT/tests/gdb/gdb_lib.sh"
-source "$IRSNAP_ROOT/tests/lldb/lldb_lib.sh"
+source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+require_debuggers gdb lldb
 source "$IRSNAP_ROOT/tests/robust/robust_lib.sh"
 
 seed=${FAULT_SEED:-$RANDOM}

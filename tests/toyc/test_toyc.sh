@@ -69,7 +69,8 @@ t0=$(date +%s%N)
 "$TOYC" --gen=1000000 --seed=2 >"$TMP/big.ir"
 ms=$((($(date +%s%N) - t0) / 1000000))
 check_eq "gen: --gen=1000000 writes 1000000 instructions" 1000000 "$(instrs "$TMP/big.ir")"
-check "gen: --gen=1000000 takes under 2 s (took ${ms} ms)" test "$ms" -lt 2000
+# How long it takes is a figure, not a check (make bench measures speed).
+figure "gen: --gen=1000000 took ${ms} ms"
 fns=$(grep -c '^func ' "$TMP/a.ir")
 check "gen: 3000 instructions come as many functions of tens ($fns)" \
 	test "$fns" -ge 30 -a "$fns" -le 300
@@ -231,15 +232,28 @@ for k in $(seq 30); do
 	*) others=$((others + 1)) ;;
 	esac
 done
-check "bug flaky: demo.ir fails in 10% to 60% of 30 runs ($fails)" \
-	test "$fails" -ge 3 -a "$fails" -le 18
+# (1 to 25 of 30: with p = 1/3 either bound fails once in 10^5 runs)
+check "bug flaky: demo.ir fails in some of 30 runs, not all ($fails)" \
+	test "$fails" -ge 1 -a "$fails" -le 25
 check_eq "bug flaky: the other runs succeed" 0 "$others"
 fails=0
 for k in $(seq 30); do
 	[ "$(rc "$TOYC" --bug=flaky "$CASES/bug-flaky.ir")" = $SEGV ] && fails=$((fails + 1))
 done
-check "bug flaky: the minimal input ($(instrs "$CASES/bug-flaky.ir") instructions) fails in 10% to 60% of 30 runs ($fails)" \
-	test "$fails" -ge 3 -a "$fails" -le 18
+check "bug flaky: the minimal input ($(instrs "$CASES/bug-flaky.ir") instructions) fails in some of 30 runs, not all ($fails)" \
+	test "$fails" -ge 1 -a "$fails" -le 25
+# --flaky-seed=S: the draw is S's, the same every run; seeds differ.
+seeded= again= fails=0
+for k in $(seq 12); do
+	seeded="$seeded$(rc "$TOYC" --bug=flaky --flaky-seed=$k "$DEMO") "
+	again="$again$(rc "$TOYC" --bug=flaky --flaky-seed=$k "$DEMO") "
+done
+check_eq "bug flaky: --flaky-seed gives the same outcome every run" "$seeded" "$again"
+fails=$(tr ' ' '\n' <<<"$seeded" | grep -c "^$SEGV$")
+check "bug flaky: seeds 1..12 fail some runs, not all ($fails)" \
+	test "$fails" -ge 1 -a "$fails" -le 11
+check_eq "bug flaky: a bad seed is a usage error" 2 \
+	"$(rc "$TOYC" --bug=flaky --flaky-seed=x "$DEMO")"
 for k in $(seq 20); do
 	gdb -q -batch -ex run -ex bt --args "$TOYC" --bug=flaky "$DEMO" >"$TMP/bt" 2>&1
 	grep -q SIGSEGV "$TMP/bt" && break

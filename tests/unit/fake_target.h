@@ -9,6 +9,7 @@
 #ifndef FAKE_TARGET_H
 #define FAKE_TARGET_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -29,6 +30,16 @@ struct fake_enumerator {
 	int64_t value;
 };
 
+/** A type of the facts mode (fake_facts_init): what a debugger reports. */
+struct fake_tfacts {
+	char *lookup;			/* name type_lookup knows, or NULL */
+	struct irs_type_facts f;	/* f.stripped 0: itself */
+	struct irs_member_facts *members;
+	uint32_t nmembers;
+	char **enames;			/* enumerators */
+	int64_t *evalues;
+};
+
 /** Owns its tables and the memory it hands out. */
 struct fake_target {
 	struct irs_target target;	/* hand &target to the core */
@@ -40,6 +51,9 @@ struct fake_target {
 	size_t nenums;
 	struct irs_memory *mem;		/* from fake_memory(), or NULL */
 	uint64_t nreads;		/* read callback calls */
+	struct fake_tfacts *tf;		/* facts mode: handle i + 1 */
+	size_t ntf;
+	uint64_t nlookups;		/* type_lookup calls */
 };
 
 /** A fake with empty tables; free with fake_target_deinit(). */
@@ -62,12 +76,37 @@ void fake_field(struct fake_target *ft, const char *type, const char *path,
 void fake_bitfield(struct fake_target *ft, const char *type,
 		   const char *path, uint64_t offset, uint64_t size,
 		   uint32_t bit_offset, uint32_t bit_size, uint32_t kind);
+/** Adds global variable @p name at @p address, its type described as
+ *  fake_field() describes a member's. */
+void fake_global(struct fake_target *ft, const char *name, uint64_t address,
+		 uint64_t size, uint32_t kind, const char *type_name,
+		 const char *target_name, uint64_t count);
 /** Adds enumerator @p name = @p value of enum @p type (in order). */
 void fake_enumerator(struct fake_target *ft, const char *type,
 		     const char *name, int64_t value);
 /** The memory over the fake (made once, then the same; cached pages are
  *  dropped, since tests change their structures between walks). */
 struct irs_memory *fake_memory(struct fake_target *ft);
+
+/**
+ * Facts mode: the target answers with type facts (type_lookup, type_facts,
+ * type_member, type_enumerator, type_derive) as the front ends do, not
+ * with fields by path; the core (console/frontend.c) does the rest.
+ */
+void fake_facts_init(struct fake_target *ft);
+/** Adds a type: @p lookup is the name type_lookup finds it by (NULL: only
+ *  reachable through another type), @p name its spelling, @p stripped and
+ *  @p target handles (0: none). Returns its handle. */
+uint64_t fake_facts_type(struct fake_target *ft, const char *lookup,
+			 const char *name, uint32_t kind, uint64_t size,
+			 uint64_t stripped, uint64_t target, uint64_t count);
+/** Adds a member to struct or union @p type (a handle). */
+void fake_facts_member(struct fake_target *ft, uint64_t type,
+		       const char *name, uint64_t bit_offset,
+		       uint32_t bit_size, uint64_t member_type);
+/** Adds an enumerator to enum @p type (a handle). */
+void fake_facts_enumerator(struct fake_target *ft, uint64_t type,
+			   const char *name, int64_t value);
 
 /** Finds the first set bit and the width of a bitfield in @p n bytes. */
 void fake_bits(const unsigned char *ones_first, const unsigned char *all,
@@ -108,5 +147,12 @@ void fake_bits(const unsigned char *ones_first, const unsigned char *all,
 	fake_bitfield((ft), #T, #m, first_ / 32 * 4, 4, first_ % 32, \
 		      width_, (K)); \
 } while (0)
+
+/**
+ * The ELF header of a little-endian x86-64 core file whose @p phnum
+ * program headers follow it: what the core-file tests and the fuzz seed
+ * generator write before their notes and segments.
+ */
+void fake_core_ehdr(Elf64_Ehdr *eh, Elf64_Half phnum);
 
 #endif

@@ -38,12 +38,12 @@ memory_child_file_byte(uint64_t i)
 }
 
 #ifdef MEMORY_CHILD_PROGRAM
-// memory-child FILE FD: builds the known memory, writes its addresses to
-// FD, and stops.
+// memory-child FILE FD MEMORY_CHILD_ARG: builds the known memory, writes
+// its addresses to FD, and stops.
 int
 main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 4)
 		return 1;
 	const char *file = argv[1];
 	int wfd = atoi(argv[2]);
@@ -151,7 +151,8 @@ memory_child_start(struct memory_child *c)
 			_exit(126);
 		close(fds[0]);
 		snprintf(fdarg, sizeof(fdarg), "%d", fds[1]);
-		execl(c->exe, c->exe, c->file, fdarg, (char *)NULL);
+		execl(c->exe, c->exe, c->file, fdarg, MEMORY_CHILD_ARG,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);

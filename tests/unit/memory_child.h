@@ -15,6 +15,10 @@
 #define MEMORY_CHILD_NODES 1000
 #define MEMORY_CHILD_ARRAY ((uint64_t)16 << 20)
 #define MEMORY_CHILD_FILE (3 * 4096 + 100)	// bytes in the mapped file
+// The child's last argument: longer than the 80 bytes of a core's
+// NT_PRPSINFO, with a blank and a quote in it.
+#define MEMORY_CHILD_ARG "--note=an argument of more than eighty bytes, " \
+	"with a blank and a 'quote', that NT_PRPSINFO cuts short"
 
 struct memory_child_node {
 	uint64_t value;			// memory_child_node_value(i)

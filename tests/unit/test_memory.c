@@ -1,5 +1,5 @@
-// Unit tests for the memory readers (common/memory.c, mem_target.c,
-// mem_pid.c, mem_core.c): the page cache over a counting fake target, then
+// Unit tests for the memory readers (common/mem/cache.c, target.c,
+// mem/pid.c, mem/core.c): the page cache over a counting fake target, then
 // the three readers on one stopped child process and a gcore of it, bad
 // core files, and throughput figures printed as TAP comments.
 #include <setjmp.h>
@@ -26,7 +26,8 @@
 
 #include <gelf.h>
 
-#include "memory.h"
+#include "fake_target.h"
+#include "mem/mem.h"
 #include "memory_child.h"
 
 #define PAGE ((uint64_t)4096)
@@ -466,18 +467,8 @@ write_synthetic_core(const char *path, const char *bin, bool deleted_bin)
 	memcpy(note + nl + namelen, bin, namelen);
 	nl += (2 * namelen + 3) & ~(size_t)3;
 
-	Elf64_Ehdr eh = {0};
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 2;
+	Elf64_Ehdr eh;
+	fake_core_ehdr(&eh, 2);
 	uint64_t note_off = sizeof(eh) + 2 * sizeof(Elf64_Phdr);
 	uint64_t load_off = (note_off + nl + PAGE - 1) & ~(PAGE - 1);
 	Elf64_Phdr ph[2] = {
@@ -840,6 +831,35 @@ test_core_reads_left_out_pages_from_files(void **state)
 		if (buf[i] != want)
 			fail_msg("mapped byte %" PRIu64 " is %#x", i, buf[i]);
 	}
+}
+
+// The core names its process: the pid, and the whole argv read back from
+// the stack, although NT_PRPSINFO keeps only its first 80 bytes.
+static void
+test_core_process_whole_command_line(void **state)
+{
+	struct live *l = *state;
+	char *argv, want[1024];
+	size_t len, n = 0;
+	int64_t pid;
+
+	assert_null(irs_mem_core_process(l->child.core, &pid, &argv, &len));
+	assert_int_equal(pid, l->child.pid);
+	const char *args[] = {l->child.exe, l->child.file, "", MEMORY_CHILD_ARG};
+	char fd[16];
+	assert_non_null(argv);
+	// the pipe's fd number is the child's second argument
+	snprintf(fd, sizeof(fd), "%s", argv + strlen(argv) + 1 +
+		 strlen(l->child.file) + 1);
+	args[2] = fd;
+	for (size_t i = 0; i < 4; i++) {
+		memcpy(want + n, args[i], strlen(args[i]) + 1);
+		n += strlen(args[i]) + 1;
+	}
+	assert_int_equal(len, n);
+	assert_memory_equal(argv, want, n);
+	assert_true(len > 80);
+	free(argv);
 }
 
 // Each page of every mapping in /proc/PID/maps reads the same through the
@@ -1256,6 +1276,7 @@ main(void)
 	const struct CMUnitTest live_tests[] = {
 		cmocka_unit_test(test_readers_agree_on_known_data),
 		cmocka_unit_test(test_core_reads_left_out_pages_from_files),
+		cmocka_unit_test(test_core_process_whole_command_line),
 		cmocka_unit_test(test_readers_agree_on_every_mapping),
 		cmocka_unit_test(
 			test_live_fault_names_first_unreadable_address),

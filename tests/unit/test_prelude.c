@@ -13,7 +13,8 @@
 
 #include "cxx_objects.h"
 #include "fake_target.h"
-#include "layout_internal.h"
+#include "walk/walk.h"
+#include "unit_util.h"
 
 /* LLVM's shapes, in C: an ilist_node_base in each element (a base class
  * there, so not a named member), the list's Sentinel, SmallVectorBase. */
@@ -70,8 +71,7 @@ static int
 teardown(void **state)
 {
 	struct fixture *f = *state;
-	irs_layout_destroy(f->lo);
-	fake_target_deinit(&f->ft);
+	unit_layout_teardown(&f->ft, f->lo);
 	free(f);
 	return 0;
 }
@@ -79,11 +79,7 @@ teardown(void **state)
 static void
 load(struct fixture *f, const char *src)
 {
-	struct irs_error *err = irs_layout_create(src, strlen(src), "p.lua",
-						  &f->ft.target, &f->lo);
-	if (err)
-		fprintf(stderr, "layout: %s\n", err->message);
-	assert_null(err);
+	unit_layout_load(&f->ft.target, src, "p.lua", &f->lo);
 }
 
 static char *

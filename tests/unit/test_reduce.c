@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "reduce.h"
+#include "reduce/reduce.h"
 #include "toyc.h"
 
 static const char toy[] =
@@ -291,7 +291,7 @@ test_delete_refuses_unrepairable(void **state)
 	(void)state;
 	static char text[] = "def\nuse def\n";
 	struct reduce_unit units[] = {{0, 4, RU_NONE, 0, UNIT_NORMAL}};
-	struct reduce_def defs[] = {{0, REPAIR_DROP, 0, RU_NONE, 0}};
+	struct reduce_def defs[] = {{0, REPAIR_DROP, 0, RU_NONE, 0, RU_NONE}};
 	struct reduce_use uses[] = {{8, 11, RU_NONE, 0}};
 	struct reduce_tree t = {
 		.text = text, .len = strlen(text), .units = units, .nunits = 1,
@@ -436,6 +436,121 @@ tree_of_snapshot(const char *hash, struct reduce_tree **ret)
 	return err;
 }
 
+/* ---- text that is not SSA, and its syntax (issue 17) ------------------ */
+
+static const char nonssa[] =
+	"# a function { with a brace in a comment }\n"
+	"func @main {\n"
+	"@entry\n"
+	"  %x = alloc 16\n"
+	"  %x = add %x, 1   # } not the end\n"
+	"  %x = add %x, 2\n"
+	"  br @done\n"
+	"@done\n"
+	"  check %x\n"
+	"}\n";
+
+// A use binds to the nearest definition of its name before it: deleting
+// a reassignment needs no repair (the one before still stands); deleting
+// the first leaves one use without any definition, which becomes the
+// constant or, as_is, stays as it is (a language reading it as 0).
+static void
+test_defuse_binds_nearest_definition(void **state)
+{
+	(void)state;
+	struct reduce_tree *t = tree_of(nonssa);
+	struct reduce_state s;
+	assert_null(reduce_state_init(&s, t));
+
+	uint32_t u = find_unit(t, "%x = add %x, 1");
+	assert_true(reduce_state_delete(&s, t, &u, 1));
+	char *text = render(&s, t);
+	assert_non_null(strstr(text, "  %x = alloc 16\n  %x = add %x, 2\n"));
+	assert_non_null(strstr(text, "  check %x\n"));
+	assert_int_equal(s.ndangling, 0);
+	assert_true(reduce_state_consistent(&s, t));
+	free(text);
+	reduce_state_deinit(&s);
+
+	assert_null(reduce_state_init(&s, t));
+	u = find_unit(t, "%x = alloc");
+	assert_true(reduce_state_delete(&s, t, &u, 1));
+	text = render(&s, t);
+	assert_non_null(strstr(text, "  %x = add 0, 1"));
+	assert_non_null(strstr(text, "  %x = add %x, 2\n"));	// the add's
+	assert_int_equal(s.ndangling, 1);
+	free(text);
+	reduce_state_deinit(&s);
+
+	assert_null(reduce_state_init(&s, t));
+	s.as_is = true;
+	u = find_unit(t, "%x = alloc");
+	assert_true(reduce_state_delete(&s, t, &u, 1));
+	text = render(&s, t);
+	assert_non_null(strstr(text, "@entry\n  %x = add %x, 1"));
+	assert_int_equal(s.ndangling, 1);
+	free(text);
+	reduce_state_deinit(&s);
+	reduce_tree_destroy(t);
+}
+
+// '#' starts the most lines, so it is the comment marker and the '}' in a
+// comment ends nothing; "@name" lines are labels, owning what follows
+// them; "br @done" refers to the label, so deleting that block takes the
+// branch along (no other label is ever named, to retarget it to). Given ';' as the marker instead, the comment's '}' counts.
+static void
+test_syntax_from_the_input_or_given(void **state)
+{
+	(void)state;
+	struct reduce_tree *t = tree_of(nonssa);
+	assert_string_equal(t->comment, "#");
+	assert_non_null(t->label);
+	// (a comment line goes with the unit after it, as a blank line does)
+	uint32_t f = find_unit(t, "# a function");
+	assert_int_equal(t->units[f].end, strlen(nonssa));
+	assert_parent(t, "%x = alloc", "@entry");
+	assert_parent(t, "check %x", "@done");
+	struct reduce_state s;
+	assert_null(reduce_state_init(&s, t));
+	uint32_t u = find_unit(t, "@done");
+	assert_true(reduce_state_delete(&s, t, &u, 1));
+	char *text = render(&s, t);
+	assert_null(strstr(text, "br @done"));	// no dangling branch
+	assert_null(strstr(text, "check"));
+	assert_non_null(strstr(text, "  %x = add %x, 2\n}\n"));
+	free(text);
+	reduce_state_deinit(&s);
+	reduce_tree_destroy(t);
+
+	struct reduce_syntax syn = {";", NULL};
+	char *copy = strdup(nonssa);
+	assert_null(reduce_tree_from_text_syntax(copy, strlen(copy), &syn,
+						 &t));
+	assert_string_equal(t->comment, ";");
+	f = find_unit(t, "# a function");
+	assert_true(t->units[f].end < strlen(nonssa));	// at "} not the end"
+	reduce_tree_destroy(t);
+
+	syn = (struct reduce_syntax){"#", "^L[0-9]+$"};
+	copy = strdup("f {\nL1\n  a\nL2\n  b\n}\n");
+	assert_null(reduce_tree_from_text_syntax(copy, strlen(copy), &syn,
+						 &t));
+	assert_parent(t, "a", "L1");
+	assert_parent(t, "b", "L2");
+	reduce_tree_destroy(t);
+
+	syn = (struct reduce_syntax){"#", "(unclosed"};
+	copy = strdup("x\n");
+	struct irs_error *err = reduce_tree_from_text_syntax(copy, 2, &syn,
+							      &t);
+	assert_non_null(err);
+	assert_int_equal(irs_error_get_code(err), IRS_ERROR_USAGE);
+	assert_non_null(strstr(irs_error_get_message(err), "--label"));
+	irs_error_destroy(err);
+	free(copy);
+}
+
+
 // Units come from the layout's unit types with their spans, uses from refs;
 // deleting the load makes its uses the constant, deleting b1 retargets the
 // branch to the block that is left.
@@ -484,6 +599,54 @@ test_snapshot_units_and_refs(void **state)
 	free(text);
 	reduce_state_deinit(&s);
 	reduce_tree_destroy(t);
+}
+
+// The layout's syntax of the text (reduce { comment, label }) comes with
+// the snapshot; a label regex that does not compile is an error naming it.
+static void
+test_snapshot_carries_the_layouts_syntax(void **state)
+{
+	(void)state;
+	char hash[17];
+	snprintf(hash, sizeof(hash), "%016llx",
+		 (unsigned long long)reduce_hash(snap_text, strlen(snap_text)));
+	char *json = snapshot_json(hash);
+	const char *at = "\"defs\": \"Instr\"";
+	char *cut = strstr(json, at);
+	assert_non_null(cut);
+	// only b1 is a label by it (the default, one word and ':', has b0 too)
+	const char *labels[] = {"^b1:$", "^(b"};
+	for (int bad = 0; bad < 2; bad++) {
+		char *doc;
+		assert_true(asprintf(&doc, "%.*s\"comment\": \"//\", "
+				     "\"label\": \"%s\", %s",
+				     (int)(cut - json), json, labels[bad],
+				     cut) > 0);
+		char *text = strdup(snap_text);
+		struct reduce_tree *t = NULL;
+		struct irs_error *err = reduce_tree_from_snapshot(
+			text, strlen(text), doc, strlen(doc), "t.json", &t);
+		free(doc);
+		if (bad) {
+			assert_non_null(err);
+			assert_non_null(strstr(err->message,
+				"the layout's reduce.label '^(b': not a "
+				"regular expression"));
+			irs_error_destroy(err);
+			free(text);
+			continue;
+		}
+		assert_null(err);
+		assert_string_equal(t->comment, "//");
+		assert_true(t->comment_set);
+		assert_string_equal(t->label_src, labels[0]);
+		uint32_t s0 = (uint32_t)(strstr(t->text, "b0:") - t->text);
+		uint32_t s1 = (uint32_t)(strstr(t->text, "b1:") - t->text);
+		assert_false(reduce_tree_is_label(t, s0, s0 + 3));
+		assert_true(reduce_tree_is_label(t, s1, s1 + 3));
+		reduce_tree_destroy(t);
+	}
+	free(json);
 }
 
 // A snapshot whose hash is not the text's describes another file: refused.
@@ -588,7 +751,7 @@ test_crashsig_names_frames(void **state)
 	struct irs_buf b;
 	irs_buf_init(&b);
 	reduce_crashsig_format(&sig, &b);
-	assert_string_equal(b.data, "SIGSEGV in crashsig_probe < foo_dyn < "
+	assert_string_equal(b.data, "SIGSEGV at crashsig_probe < foo_dyn < "
 			    "libbar.so+0x43");
 	irs_buf_deinit(&b);
 
@@ -604,7 +767,7 @@ test_shell_split_and_quote(void **state)
 {
 	(void)state;
 	char **w;
-	assert_null(reduce_shell_split("irsnap reduce a.ir --crash "
+	assert_null(irs_shell_split("irsnap reduce a.ir --crash "
 				       "'/x/toyc --passes=cse {}' \"b c\" d\\ e",
 				       &w));
 	assert_string_equal(w[0], "irsnap");
@@ -616,14 +779,14 @@ test_shell_split_and_quote(void **state)
 	for (int i = 0; w[i]; i++)
 		free(w[i]);
 	free(w);
-	struct irs_error *err = reduce_shell_split("a 'b", &w);
+	struct irs_error *err = irs_shell_split("a 'b", &w);
 	assert_non_null(err);
 	irs_error_destroy(err);
 
 	struct irs_buf b;
 	irs_buf_init(&b);
-	reduce_shell_quote(&b, "it's a {}");
-	assert_null(reduce_shell_split(b.data, &w));
+	irs_shell_quote(&b, "it's a {}");
+	assert_null(irs_shell_split(b.data, &w));
 	assert_string_equal(w[0], "it's a {}");
 	assert_null(w[1]);
 	free(w[0]);
@@ -643,10 +806,13 @@ main(void)
 		cmocka_unit_test(test_delete_refuses_unrepairable),
 		cmocka_unit_test(test_repair_never_leaves_dangling_uses),
 		cmocka_unit_test(test_snapshot_units_and_refs),
+		cmocka_unit_test(test_snapshot_carries_the_layouts_syntax),
 		cmocka_unit_test(test_snapshot_of_other_text_is_refused),
 		cmocka_unit_test(test_cache_remembers_verdicts),
 		cmocka_unit_test(test_crashsig_names_frames),
 		cmocka_unit_test(test_shell_split_and_quote),
+		cmocka_unit_test(test_defuse_binds_nearest_definition),
+		cmocka_unit_test(test_syntax_from_the_input_or_given),
 	};
 	return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }

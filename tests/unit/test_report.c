@@ -1,4 +1,4 @@
-// Unit tests for common/report.c over hand-built run directories: what the
+// Unit tests for common/tools/report.c over hand-built run directories: what the
 // page shows, that every byte from the run is escaped, and that a damaged
 // run directory is one error naming the file. (tests/report/test_report.sh
 // checks the page of a real traced run in a real browser.)
@@ -14,7 +14,8 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "tools/tools.h"
+#include "unit_util.h"
 
 struct fixture {
 	char dir[64];		// the run directory
@@ -33,9 +34,7 @@ static const char ir_after[] =
 static void
 put(struct fixture *f, const char *rel, const char *text)
 {
-	char path[160];
-	snprintf(path, sizeof(path), "%s/%s", f->dir, rel);
-	assert_null(irs_file_write(path, text, strlen(text)));
+	unit_put(f->dir, rel, text);
 }
 
 static const char manifest_fmt[] =
@@ -59,9 +58,7 @@ static int
 setup_run(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	strcpy(f->dir, "/tmp/irsnap-report-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
+	unit_tmpdir(f->dir, sizeof(f->dir), "report");
 	snprintf(f->html, sizeof(f->html), "%s/page.html", f->dir);
 	char sub[96], events[1024], e1[256], e2[256], e3[256], doc[2048];
 	snprintf(sub, sizeof(sub), "%s/snapshots", f->dir);
@@ -97,10 +94,7 @@ static int
 teardown_run(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		return -1;
+	unit_rmtree(f->dir);
 	free(f->page);
 	free(f);
 	return 0;

@@ -1,5 +1,5 @@
-// Unit tests for common/schema.c (the JSON Schema validator and the
-// embedded schemas) and common/validate.c (`irsnap validate` on files and
+// Unit tests for common/tools/schema.c (the JSON Schema validator and the
+// embedded schemas) and common/tools/validate.c (`irsnap validate` on files and
 // run directories built here by hand).
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-#include "session.h"
+#include "tools/tools.h"
+#include "unit_util.h"
 
 /* {==== Helpers ========================================================== */
 
@@ -76,7 +77,8 @@ static const char *manifest_text =
 	"    { \"seq\": 1, \"pass\": \"cse\", \"phase\": \"before\","
 	"      \"snapshot\": { \"text\": \"snapshots/0001-cse.before.ir\","
 	"                      \"json\": \"snapshots/0001-cse.before.json\" },"
-	"      \"nodes\": 3, \"bytes\": 100, \"hash\": \"0123456789abcdef\","
+	"      \"nodes\": 1, \"bytes\": 8, \"text_bytes\": 10,"
+	"      \"hash\": \"22ba5f849f015805\","
 	"      \"walk_errors\": 0, \"cpu_s\": null, \"verifiers\": [] },"
 	"    { \"seq\": 1, \"pass\": \"cse\", \"phase\": \"after\","
 	"      \"snapshot\": null, \"changed\": false,"
@@ -86,25 +88,29 @@ static const char *manifest_text =
 	"  ],"
 	"  \"failure\": null }";
 
+// Its stats (and the manifest's event) describe the text setup_tree()
+// puts beside it, "module @m\n": 10 bytes and their XXH64, which
+// `irsnap validate` checks.
 static const char *snapshot_text =
 	"{ \"schema\": \"irsnap.snapshot/1\", \"layout\": \"toyc\","
 	"  \"root\": { \"address\": \"0x1000\", \"type\": \"Module\" },"
 	"  \"text_file\": \"0001-cse.before.ir\","
 	"  \"nodes\": [ { \"id\": \"0x1000\", \"type\": \"Module\", \"parent\": null,"
-	"                 \"span\": [0, 12], \"fields\": {} } ],"
+	"                 \"span\": [0, 10], \"fields\": {} } ],"
 	"  \"errors\": [],"
-	"  \"stats\": { \"nodes\": 1, \"bytes\": 8, \"text_bytes\": 12,"
-	"               \"truncated\": false, \"hash\": \"0123456789abcdef\" } }";
+	"  \"stats\": { \"nodes\": 1, \"bytes\": 8, \"text_bytes\": 10,"
+	"               \"truncated\": false, \"hash\": \"22ba5f849f015805\" } }";
 
 /* }==== The embedded schemas ============================================= */
 
-// The library carries all four schemas, byte for byte as in common/schema/.
+// The tools carry every schema, byte for byte as in common/schema/.
 static void
 test_embedded_schemas_match_files(void **state)
 {
 	(void)state;
 	const char *names[] = { "failure-1.schema.json", "manifest-1.schema.json",
-				"replay-1.schema.json", "snapshot-1.schema.json" };
+				"replay-1.schema.json", "replay-2.schema.json",
+				"hunt-1.schema.json", "snapshot-1.schema.json" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct irs_schema_file *f = irs_schema_files;
 		while (f->name && strcmp(f->name, names[i]))
@@ -127,7 +133,8 @@ test_schemas_load_and_are_supported(void **state)
 {
 	(void)state;
 	const char *ids[] = { "irsnap.snapshot/1", "irsnap.manifest/1",
-			      "irsnap.failure/1", "irsnap.replay/1" };
+			      "irsnap.failure/1", "irsnap.replay/1",
+			      "irsnap.replay/2", "irsnap.hunt/1" };
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
 		json_t *s;
 		assert_null(irs_schema_load(ids[i], &s));
@@ -242,7 +249,7 @@ test_format_doc_examples_are_valid(void **state)
 		nexamples++;
 		p = end + 1;
 	}
-	assert_int_equal(nexamples, 4);
+	assert_int_equal(nexamples, 5);
 	free(doc);
 }
 
@@ -511,22 +518,14 @@ struct tree {
 static void
 put(const struct tree *t, const char *rel, const char *text)
 {
-	char *p = irs_path_join(t->dir, rel);
-	char *slash = strrchr(p, '/');
-	*slash = '\0';
-	assert_null(irs_mkdirs(p));
-	*slash = '/';
-	assert_null(irs_file_write(p, text, strlen(text)));
-	free(p);
+	unit_put(t->dir, rel, text);
 }
 
 static int
 setup_tree(void **state)
 {
 	struct tree *t = calloc(1, sizeof(*t));
-	strcpy(t->dir, "/tmp/irsnap-schema.XXXXXX");
-	if (!mkdtemp(t->dir))
-		return -1;
+	unit_tmpdir(t->dir, sizeof(t->dir), "schema");
 	// A run directory with one before snapshot (text and graph) and an
 	// after event skipped by --changed-only.
 	put(t, "run/manifest.json", manifest_text);
@@ -540,10 +539,7 @@ static int
 teardown_tree(void **state)
 {
 	struct tree *t = *state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
-	if (system(cmd) != 0)
-		return -1;
+	unit_rmtree(t->dir);
 	free(t);
 	return 0;
 }
@@ -692,9 +688,9 @@ big_snapshot(size_t n, size_t bad_at, const char *bad)
 			       "{\"op\":\"add\",\"name\":\"x\\u00e9\"}}",
 			       i ? ",\n" : "", 0x2000 + 16 * i,
 			       bad && i == bad_at ? bad : "[0,4]");
-	irs_buf_puts(&b, "\n],\n\"errors\":[\n],\n\"stats\":{\"nodes\":1,"
-		     "\"bytes\":8,\"text_bytes\":12,\"truncated\":false,"
-		     "\"hash\":\"0123456789abcdef\"}}\n");
+	irs_buf_printf(&b, "\n],\n\"errors\":[\n],\n\"stats\":{\"nodes\":%zu,"
+		       "\"bytes\":8,\"text_bytes\":12,\"truncated\":false,"
+		       "\"hash\":\"0123456789abcdef\"}}\n", n);
 	return irs_buf_steal(&b);
 }
 

@@ -1,4 +1,4 @@
-// Unit tests for the session (common/session.c, rundir.c, manifest.c,
+// Unit tests for the session (common/run/session.c, rundir.c, manifest.c,
 // failure.c, proc.c): run directories, pass events, failure reports, and
 // that the directory stays valid whatever happens: after every event, after
 // a full disk, after a SIGKILL between two events.
@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "memory.h"
-#include "session.h"
+#include "tools/tools.h"
+#include "unit_util.h"
 
 /* {====================================================================
 ** A fake debuggee: a linked list of Nodes in a byte buffer, described to
@@ -141,9 +141,7 @@ setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -1;
-	strcpy(f->dir, "/tmp/irsnap-session.XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
+	unit_tmpdir(f->dir, sizeof(f->dir), "session");
 	mem_reset(f);
 	f->t.arg = f;
 	f->t.read = fake_read;
@@ -179,14 +177,12 @@ static int
 teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 	irs_session_destroy(f->s);
 	irs_memory_destroy(f->m);
 	irs_layout_destroy(f->lo);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	int rc = system(cmd);
+	unit_rmtree(f->dir);
 	free(f);
-	return rc == 0 ? 0 : -1;
+	return 0;
 }
 
 /* }====================================================================
@@ -933,6 +929,47 @@ test_lua_rendering_is_always_walked(void **state)
 	free(b);
 }
 
+// A layout whose Lua text is declared pure renders from memory alone, as
+// it promised: unchanged memory is copied, changed memory walked again.
+static void
+test_pure_lua_rendering_is_copied(void **state)
+{
+	struct fixture *f = *state;
+	static const char lua_layout[] =
+		"layout { name = \"tiny\", root = \"Node\" }\n"
+		"struct \"Node\" {\n"
+		"  fields = { value = scalar \"value\", next = ptr(\"next\", \"Node\"),\n"
+		"             twice = computed(pure(function(n) return n.value * 2 end)) },\n"
+		"  text = pure(function(n) return \"node \" .. n.value * 2 .. \"\\n\" end),\n"
+		"}\n";
+	struct irs_layout *lo;
+	struct irs_error *err = irs_layout_create(lua_layout,
+						  sizeof(lua_layout) - 1,
+						  "pure.lua", &f->t, &lo);
+	if (err)
+		fail_msg("layout: %s", err->message);
+	irs_layout_destroy(f->lo);
+	f->lo = lo;
+	char sa[64];
+	create(f);
+	end(f, begin(f, "constfold"));
+	uint32_t s2 = begin(f, "dce");
+	same_as(f, 1, sa, sizeof(sa));		// constfold changed nothing
+	assert_string_equal(sa, "1 before");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "1 before");
+	char *b = read_run_file(f, "snapshots/0002-dce.before.ir");
+	assert_string_equal(b, "node 20\n");
+	free(b);
+	f->mem.nodes[0].value = 4;
+	end(f, s2);
+	same_as(f, 3, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	b = read_run_file(f, "snapshots/0002-dce.after.ir");
+	assert_string_equal(b, "node 8\n");
+	free(b);
+}
+
 // The manifest keeps each event's text and splices them into the
 // document: what it writes is still exactly jansson's own rendering of the
 // whole document, through nested passes, a verifier result attached to an
@@ -1497,6 +1534,7 @@ main(void)
 		T(test_text_only_format),
 		T(test_manifest_text_is_the_document),
 		T(test_unchanged_memory_is_copied),
+		T(test_pure_lua_rendering_is_copied),
 		T(test_changed_memory_is_walked),
 		T(test_missing_files_are_walked),
 		T(test_changed_only_copies_what_is_kept),

@@ -13,9 +13,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "layout_internal.h"
+#include "run/run.h"
 #include "toyc.h"
 #include "toyc_fake.h"
+#include "unit_util.h"
 
 struct fixture {
 	struct fake_target ft;
@@ -23,42 +24,6 @@ struct fixture {
 	Module *m;
 };
 
-static Module *
-parse_text(const char *text, size_t len)
-{
-	Module *m = toyc_parse("test.ir", text, len, stderr);
-	assert_non_null(m);
-	return m;
-}
-
-static Module *
-parse_file(const char *rel)
-{
-	char path[4096];
-	char *text;
-	size_t len;
-	struct irs_error *err = irs_file_read(toyc_fake_path(rel, path,
-							     sizeof(path)),
-					      &text, &len);
-	assert_null(err);
-	Module *m = parse_text(text, len);
-	free(text);
-	return m;
-}
-
-// A module of about n instructions from toyc's own generator.
-static Module *
-generate(uint64_t n, uint64_t seed)
-{
-	char *text;
-	size_t len;
-	FILE *fp = open_memstream(&text, &len);
-	toyc_gen(n, seed, fp);
-	fclose(fp);
-	Module *m = parse_text(text, len);
-	free(text);
-	return m;
-}
 
 // What toyc_print writes for m.
 static char *
@@ -142,7 +107,7 @@ static void
 test_demo_text_is_toyc_print(void **state)
 {
 	struct fixture *f = *state;
-	f->m = parse_file("tests/fixtures/toyc/demo.ir");
+	f->m = unit_demo_module();
 	assert_same_text(f);
 }
 
@@ -152,7 +117,7 @@ test_generated_text_is_toyc_print(void **state)
 {
 	struct fixture *f = *state;
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		f->m = generate(5000, seed);
+		f->m = unit_generated_module(5000, seed);
 		assert_same_text(f);
 		module_destroy(f->m);
 		f->m = NULL;
@@ -165,7 +130,7 @@ test_optimized_text_is_toyc_print(void **state)
 {
 	struct fixture *f = *state;
 	PassManager pm;
-	f->m = generate(3000, 7);
+	f->m = unit_generated_module(3000, 7);
 	assert_true(pm_init(&pm, toyc_default_pipeline, stderr));
 	pm.dump = stderr;
 	assert_true(pm_run(&pm, f->m));
@@ -258,7 +223,7 @@ test_json_nodes_and_parents(void **state)
 {
 	struct fixture *f = *state;
 	struct graph g;
-	f->m = parse_file("tests/fixtures/toyc/demo.ir");
+	f->m = unit_demo_module();
 	snapshot_both(f, &g);
 	assert_string_equal(str(g.doc, "schema"), "irsnap.snapshot/1");
 	assert_string_equal(str(g.doc, "layout"), "toyc");
@@ -310,7 +275,7 @@ test_json_spans_and_refs(void **state)
 {
 	struct fixture *f = *state;
 	struct graph g;
-	f->m = generate(2000, 3);
+	f->m = unit_generated_module(2000, 3);
 	snapshot_both(f, &g);
 	size_t i, nrefs = 0, nconsts = 0;
 	json_t *n;
@@ -385,7 +350,7 @@ test_verifier_finds_foreign_def(void **state)
 	struct fixture *f = *state;
 	char *problems;
 	uint32_t n;
-	f->m = parse_file("tests/fixtures/toyc/demo.ir");
+	f->m = unit_demo_module();
 	assert_null(irs_layout_verify(f->lo, fake_memory(&f->ft),
 				      (uintptr_t)f->m, NULL, &problems, &n));
 	assert_int_equal(n, 0);
@@ -554,7 +519,7 @@ static void
 test_walk_speed_1m(void **state)
 {
 	struct fixture *f = *state;
-	f->m = generate(1000000, 1);
+	f->m = unit_generated_module(1000000, 1);
 	struct irs_memory *mem = fake_memory(&f->ft);
 	char *got;
 	struct irs_snapshot *snap;

@@ -24,7 +24,9 @@ register_values(struct fake_target *ft)
 	FAKE_PTR(ft, Symbol, data, "char");
 
 	FAKE_TYPE(ft, Const);
-	FAKE_ENUM(ft, Const, kind, "ConstKind");
+	FAKE_BITFIELD(ft, Const, kind, IRS_TYPE_ENUM);	// enum {...} kind : 2
+	snprintf(ft->fields[ft->nfields - 1].info.type_name,
+		 sizeof(ft->fields[0].info.type_name), "enum {...}");
 	FAKE_MEMBER(ft, Const, u, IRS_TYPE_UNION, "union {...}", "");
 	FAKE_INT(ft, Const, u.i);
 	FAKE_FLOAT(ft, Const, u.f);
@@ -101,15 +103,33 @@ register_enums(struct fake_target *ft)
 	E(ft, Opcode, OP_CALL); E(ft, Opcode, OP_BR);
 	E(ft, Opcode, OP_CONDBR); E(ft, Opcode, OP_RET);
 	E(ft, Opcode, OP__COUNT);
-	E(ft, ConstKind, CK_INT); E(ft, ConstKind, CK_FLOAT);
-	E(ft, ConstKind, CK_SYM);
+	// the anonymous enum of Const.kind, by its member
+	fake_enumerator(ft, "Const.kind", "CK_INT", CK_INT);
+	fake_enumerator(ft, "Const.kind", "CK_FLOAT", CK_FLOAT);
+	fake_enumerator(ft, "Const.kind", "CK_SYM", CK_SYM);
 	E(ft, OperandKind, OPK_VALUE); E(ft, OperandKind, OPK_CONST);
 	E(ft, OperandKind, OPK_BLOCK);
+}
+
+// The globals toyc.lua reads: the opcode table, this process's own (the
+// fakes' IR is built by toyc's code linked in).
+static void
+register_globals(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, OpInfo);
+	FAKE_PTR(ft, OpInfo, name, "char");
+	FAKE_UINT(ft, OpInfo, flags);
+	fake_field(ft, "OpInfo", "", 0, sizeof(OpInfo), IRS_TYPE_STRUCT,
+		   "OpInfo", "", 0);
+	fake_global(ft, "toyc_optab", (uintptr_t)toyc_optab,
+		    sizeof(toyc_optab), IRS_TYPE_ARRAY, "const OpInfo [22]",
+		    "const OpInfo", OP__COUNT);
 }
 
 void
 toyc_fake_register(struct fake_target *ft)
 {
+	register_globals(ft);
 	register_links(ft);
 	register_values(ft);
 	register_nodes(ft);

@@ -46,3 +46,6 @@ verifier { name = "count", check = function(snap)
 end }
 reduce { units = { "Function", "Instr" }, defs = "Instr",
          rerun = "{exe} --passes={pass} {input}" }
+
+-- a boundary whose pass functions name their IR differently
+boundary { functions = { "pass_cse", "pass_dce" }, ir = { "m", "mod" } }

@@ -4,7 +4,8 @@ struct "Const" {
   node = false,
   fields = {
     kind = enum("kind", { names = { [0] = "int", "float", "sym" } }),
-    k2 = enum("kind", { type = "ConstKind", strip = "CK_", lower = true }),
+    k2 = enum("kind", { type = "Const.kind", strip = "CK_", lower = true }),
+    k3 = enum("kind", { strip = "CK_" }),      -- anonymous: by the member
     u = union { tag = "kind", cases = { int = scalar "u.i", float = scalar "u.f",
                 sym = ptr("u.sym", "Symbol") }, default = u64 "u.i" },
   },

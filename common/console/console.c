@@ -1,0 +1,1030 @@
+// The ir-* console: state, dispatch, help, completion, ir-layout, ir-status,
+// and the helpers the other console files share. See irsnap.h, "Console".
+#include <stdlib.h>
+#include <string.h>
+
+#include "console/console.h"
+
+/* {====================================================================
+** Lifecycle
+** ===================================================================== */
+
+struct irs_error *
+irs_console_create(const struct irs_target *t, struct irs_console **ret)
+{
+	struct irs_console *c = calloc(1, sizeof(*c));
+	if (!c)
+		return &irs_enomem;
+	c->t = t;
+	c->set.text = true;
+	c->set.json = true;
+	c->returning.cfa = CONSOLE_NO_CFA;
+	*ret = c;
+	return NULL;
+}
+
+void
+irs_console_destroy(struct irs_console *c)
+{
+	if (!c)
+		return;
+	console_end_session(c);
+	console_clear_events(c);
+	console_clear_after(c);
+	console_frontend_deinit(c);
+	free(c->events);
+	console_filter_deinit(&c->break_filter);
+	console_filter_deinit(&c->trace_filter);
+	for (size_t i = 0; i < c->npasses; i++)
+		free(c->passes[i]);
+	free(c->passes);
+	for (uint32_t i = 0; i < c->nbreaks; i++)
+		free(c->breaks[i]);
+	free(c->breaks);
+	irs_memory_destroy(c->mem);
+	free(c->mem_core);
+	irs_layout_destroy(c->layout);
+	free(c->layout_path);
+	free(c->set.dir);
+	free(c->set.debugger);
+	free(c->set.args);
+	free(c->signame);
+	free(c);
+}
+
+/* }====================================================================
+** Shared helpers
+** ===================================================================== */
+
+static bool
+same_core(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+struct irs_error *
+console_memory(struct irs_console *c, struct irs_memory **ret)
+{
+	struct irs_error *err;
+	const struct irs_target *t = c->t;
+
+	if (c->mem && c->mem_pid == t->pid && same_core(c->mem_core,
+							 t->core_path)) {
+		// A core file never changes; a process may have run.
+		if (!t->core_path || t->pid)
+			irs_memory_invalidate(c->mem);
+		*ret = c->mem;
+		return NULL;
+	}
+	irs_memory_destroy(c->mem);
+	free(c->mem_core);
+	c->mem = NULL;
+	c->mem_core = NULL;
+	struct irs_memory *mem;
+	err = irs_memory_create_best(t, &mem);
+	if (err)
+		return err;
+	char *core = t->core_path ? strdup(t->core_path) : NULL;
+	if (t->core_path && !core) {
+		irs_memory_destroy(mem);
+		return &irs_enomem;
+	}
+	c->mem = mem;
+	c->mem_pid = t->pid;
+	c->mem_core = core;
+	*ret = mem;
+	return NULL;
+}
+
+void
+console_end_session(struct irs_console *c)
+{
+	if (!c->session)
+		return;
+	irs_session_destroy(c->session);
+	c->session = NULL;
+	c->ntraced = 0;
+	c->ir_broken = false;
+	c->gen++;	// open events of the old run lose their session
+}
+
+struct irs_error *
+console_session(struct irs_console *c, struct irs_session **ret)
+{
+	struct irs_error *err;
+
+	if (c->session) {
+		*ret = c->session;
+		return NULL;
+	}
+	if ((err = console_need_layout(c, "irsnap")))
+		return err;
+	char *args = console_frontend_args(c);
+	int64_t pid = c->t->pid;
+	if (!pid && c->t->core_path) {
+		// A core: the debugger runs nothing, but the core says which
+		// process it was and how it was started.
+		char *argv = NULL, *core_args = NULL;
+		size_t len = 0;
+		struct irs_error *e = irs_mem_core_process(c->t->core_path,
+							   &pid, &argv, &len);
+		irs_error_destroy(e);
+		if (argv)
+			core_args = irs_cmdline_args(argv, len);
+		free(argv);
+		if (core_args && (!args || !*args)) {
+			free(args);
+			args = core_args;
+		} else {
+			free(core_args);
+		}
+	}
+	bool attached = c->t->pid && irs_proc_attached(c->t->pid);
+	if (attached && (!args || !*args)) {
+		// the debugger knows no arguments of a process it attached to
+		free(args);
+		args = irs_proc_args(c->t->pid);
+	}
+	struct irs_session_config cfg = {
+		.dir = c->set.dir,
+		.debugger = c->set.debugger ? c->set.debugger : "unknown",
+		.debuggee = c->t->exe_path,
+		.args = args,
+		.pid = pid,
+		.pid_is_history = !c->t->pid && c->t->core_path,
+		.attached = attached,
+		.layout_path = c->layout_path,
+		.write_text = c->set.text,
+		.write_json = c->set.json,
+		.changed_only = c->changed_only,
+		.limits = c->set.limits,
+	};
+	err = irs_session_create(&cfg, c->layout, &c->session);
+	c->session_core = cfg.pid_is_history;
+	free(args);
+	if (err)
+		return irs_error_prefix(err, "cannot create a run directory");
+	*ret = c->session;
+	return NULL;
+}
+
+struct irs_error *
+console_read_cstr(struct irs_memory *mem, uint64_t addr, char **ret)
+{
+	struct irs_error *err;
+	enum { CHUNK = 64, MAX = 4096 };
+	struct irs_buf b;
+
+	if (!addr)
+		return irs_error_fault(0, "NULL string pointer");
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "");
+	while (b.len < MAX) {
+		// Aligned chunks never cross a page, so a string that ends
+		// just before an unmapped page still reads.
+		char chunk[CHUNK];
+		uint64_t n = CHUNK - (addr + b.len) % CHUNK;
+		err = irs_memory_read(mem, addr + b.len, chunk, n);
+		if (err) {
+			irs_buf_deinit(&b);
+			return err;
+		}
+		char *nul = memchr(chunk, 0, n);
+		irs_buf_append(&b, chunk, nul ? (size_t)(nul - chunk) : n);
+		if (nul)
+			break;
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	*ret = irs_buf_steal(&b);
+	return NULL;
+}
+
+struct irs_error *
+console_eval(struct irs_console *c, const char *expr,
+	     enum console_eval_how how, uint64_t *ret)
+{
+	return console_eval_typed(c, expr, how, ret, NULL, 0);
+}
+
+struct irs_error *
+console_eval_typed(struct irs_console *c, const char *expr,
+		   enum console_eval_how how, uint64_t *ret, char *type,
+		   size_t type_len)
+{
+	struct irs_error *err;
+	const struct irs_target *t = c->t;
+
+	if (type_len)
+		type[0] = 0;
+	if (t->eval_value) {
+		struct irs_value_facts v;
+		memset(&v, 0, sizeof(v));
+		// A signal the debuggee gets while it runs our call is the
+		// call's (irs_console_stop ignores it).
+		c->in_call = how == EVAL_CALL;
+		err = t->eval_value(t->arg, expr, how != EVAL_READ, &v);
+		c->in_call = false;
+		if (!err)
+			err = irs_frontend_value(&v, ret);
+		// pointers and structs only: an integer ($rdi, 0x4052a0) has
+		// no pointee to check
+		if (!err && type_len && (v.kind == IRS_TYPE_POINTER ||
+					 v.kind == IRS_TYPE_STRUCT ||
+					 v.kind == IRS_TYPE_UNION))
+			snprintf(type, type_len, "%.*s",
+				 (int)sizeof(v.type_name) - 1, v.type_name);
+	} else if (t->eval) {
+		err = t->eval(t->arg, expr, ret);
+	} else {
+		return irs_error_format(IRS_ERROR_TARGET,
+			"cannot evaluate '%s': the debugger evaluates no "
+			"expressions here", expr);
+	}
+	if (!err)
+		return NULL;
+	// An argument optimized away by now (at a return instruction): its
+	// value at the entry, as GDB finds it through DW_OP_entry_value.
+	if (err->code != IRS_ERROR_NOMEM && how != EVAL_CALL &&
+	    console_frontend_entry_arg(c, expr, ret)) {
+		irs_error_destroy(err);
+		return NULL;
+	}
+	struct irs_error *wrapped = irs_error_format(
+		err->code == IRS_ERROR_NOMEM ? IRS_ERROR_TARGET : err->code,
+		"cannot evaluate '%s': %s", expr, irs_error_get_message(err));
+	irs_error_destroy(err);
+	return wrapped;
+}
+
+// Whether the frame eval() uses has a parameter called @p name.
+static bool
+has_param(const struct irs_target *t, const char *name)
+{
+	for (uint32_t i = 0; t->arg_value && i < 64; i++) {
+		struct irs_value_facts v;
+		char got[128];
+		memset(&v, 0, sizeof(v));
+		got[0] = 0;
+		struct irs_error *err = t->arg_value(t->arg, i, got,
+						     sizeof(got), &v);
+		bool end = err && err->code == IRS_ERROR_NOT_FOUND;
+		irs_error_destroy(err);
+		if (end)
+			return false;
+		got[sizeof(got) - 1] = 0;
+		if (!strcmp(got, name))
+			return true;
+	}
+	return false;
+}
+
+struct irs_error *
+console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
+		uint64_t *ret)
+{
+	if (bi->nir <= 1)
+		return console_eval(c, bi->ir_expr, EVAL_READ, ret);
+	for (uint32_t k = 0; k < bi->nir; k++)
+		if (has_param(c->t, bi->ir_exprs[k]))
+			return console_eval(c, bi->ir_exprs[k], EVAL_READ, ret);
+	struct irs_error *first = NULL;
+	for (uint32_t k = 0; k < bi->nir; k++) {
+		struct irs_error *err = console_eval(c, bi->ir_exprs[k],
+						     EVAL_READ, ret);
+		if (!err) {
+			irs_error_destroy(first);
+			return NULL;
+		}
+		if (first)
+			irs_error_destroy(err);
+		else
+			first = err;
+	}
+	return first;	// the first name's: "cannot evaluate 'fn': ..."
+}
+
+struct irs_error *
+console_need_layout(const struct irs_console *c, const char *cmd)
+{
+	if (c->layout)
+		return NULL;
+	return irs_error_format(IRS_ERROR_STATE, "%s: no layout loaded "
+				"(ir-layout load FILE.lua)", cmd);
+}
+
+void
+console_note_pass(struct irs_console *c, const char *pass)
+{
+	for (size_t i = 0; i < c->npasses; i++)
+		if (!strcmp(c->passes[i], pass))
+			return;
+	if (c->npasses >= 4096)
+		return;		// completion only; a bound keeps this linear
+	char **p = realloc(c->passes, (c->npasses + 1) * sizeof(*p));
+	if (!p)
+		return;
+	c->passes = p;
+	if ((p[c->npasses] = strdup(pass)))
+		c->npasses++;
+}
+
+/* }====================================================================
+** Finding the boundary in the backtrace
+** ===================================================================== */
+
+// A frame's function is boundary @p fn: the same name, or the name with a
+// parameter list (C++ frames may print as "ns::run(Module&)").
+static bool
+frame_is(const char *frame_fn, const char *fn)
+{
+	size_t n = strlen(fn);
+	return !strncmp(frame_fn, fn, n) &&
+	       (frame_fn[n] == 0 || frame_fn[n] == '(');
+}
+
+static bool
+frame_boundary(const struct irs_layout *lo, const char *frame_fn,
+	       struct irs_boundary_info *ret)
+{
+	uint32_t n = irs_layout_nboundaries(lo);
+	for (uint32_t i = 0; i < n; i++) {
+		struct irs_boundary_info bi;
+		struct irs_error *err = irs_layout_boundary(lo, i, &bi);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		if (bi.function && frame_is(frame_fn, bi.function)) {
+			*ret = bi;
+			return true;
+		}
+	}
+	return false;
+}
+
+// Evaluates the pass name and IR root of boundary @p bi in the selected
+// frame. *pass_ret freed with free().
+static struct irs_error *
+site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
+	  char **pass_ret, uint64_t *root_ret)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	uint64_t addr, root;
+	char *pass;
+
+	if ((err = console_eval_ir(c, bi, &root)))
+		return err;
+	if (bi->pass_name) {
+		pass = strdup(bi->pass_name);
+		if (!pass)
+			return &irs_enomem;
+	} else {
+		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+			return err;
+		if ((err = console_memory(c, &mem)))
+			return err;
+		if ((err = console_read_cstr(mem, addr, &pass)))
+			return irs_error_prefix(err, bi->pass_expr);
+	}
+	*pass_ret = pass;
+	*root_ret = root;
+	return NULL;
+}
+
+struct irs_error *
+console_find_site(struct irs_console *c, const char *cmd,
+		  struct console_site *ret)
+{
+	struct irs_error *err;
+	const struct irs_target *t = c->t;
+	struct irs_frame_info fi;
+	struct irs_boundary_info bi;
+	uint32_t i;
+
+	if ((err = console_need_layout(c, cmd)))
+		return err;
+	if (!t->frame || !t->select_frame)
+		return irs_error_format(IRS_ERROR_TARGET,
+			"%s: the debugger gives no backtrace here", cmd);
+	for (i = 0;; i++) {
+		if (i == 100000 || (err = t->frame(t->arg, i, &fi))) {
+			if (err && err->code != IRS_ERROR_NOT_FOUND)
+				return irs_error_prefix(err, cmd);
+			irs_error_destroy(err);
+			// A short backtrace on a core is often a core cut
+			// short: its stack was never written. Say so.
+			char *cut = t->core_path ?
+				irs_mem_core_truncation(t->core_path) : NULL;
+			err = irs_error_format(IRS_ERROR_NOT_FOUND,
+				"%s: no pass boundary of layout '%s' in the "
+				"backtrace (%u frames)%s%s", cmd,
+				irs_layout_name(c->layout), i,
+				cut ? ": " : "", cut ? cut : "");
+			free(cut);
+			return err;
+		}
+		fi.function[sizeof(fi.function) - 1] = 0;
+		if (frame_boundary(c->layout, fi.function, &bi))
+			break;
+		if (!strcmp(fi.function, "main"))	// as failure.c's
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+				"%s: no pass boundary of layout '%s' in the "
+				"backtrace (%u frames)", cmd,
+				irs_layout_name(c->layout), i + 1);
+	}
+	if ((err = t->select_frame(t->arg, i)))
+		return irs_error_prefix(err, cmd);
+	ret->frame = i;
+	snprintf(ret->function, sizeof(ret->function), "%s", fi.function);
+	ret->type = (char *)(bi.ir_type ? bi.ir_type :
+			     irs_layout_root_type(c->layout));
+	err = site_eval(c, &bi, &ret->pass, &ret->root);
+	struct irs_error *back = t->select_frame(t->arg, 0);
+	irs_error_destroy(back);	// frame 0 always exists
+	if (err)
+		return irs_error_prefix(err, cmd);
+	return NULL;
+}
+
+const struct console_event *
+console_stopped_event(const struct irs_console *c)
+{
+	if (c->has_after)
+		return &c->after;
+	if (c->nevents && c->events[c->nevents - 1].root)
+		return &c->events[c->nevents - 1];
+	return NULL;
+}
+
+struct irs_error *
+console_current_ir(struct irs_console *c, const char *cmd, char **pass_ret,
+		   const char **type_ret, uint64_t *root_ret)
+{
+	struct irs_error *err;
+
+	const struct console_event *ev = console_stopped_event(c);
+	if (ev) {
+		char *pass = strdup(ev->pass ? ev->pass : "?");
+		if (!pass)
+			return &irs_enomem;
+		*pass_ret = pass;
+		// The event's copy of the type name may outlive a layout
+		// reload; hand out the layout's own spelling when it has one.
+		*type_ret = ev->type;
+		for (uint32_t i = 0; i < irs_layout_ntypes(c->layout); i++)
+			if (!strcmp(irs_layout_type_name(c->layout, i),
+				    ev->type))
+				*type_ret = irs_layout_type_name(c->layout, i);
+		*root_ret = ev->root;
+		return NULL;
+	}
+	struct console_site site;
+	if ((err = console_find_site(c, cmd, &site)))
+		return err;
+	*pass_ret = site.pass;
+	*type_ret = site.type;
+	*root_ret = site.root;
+	return NULL;
+}
+
+/* }====================================================================
+** ir-layout, ir-status
+** ===================================================================== */
+
+static void
+describe_layout(const struct irs_console *c, struct irs_buf *out)
+{
+	const struct irs_layout *lo = c->layout;
+	uint32_t nb = irs_layout_nboundaries(lo);
+
+	irs_buf_printf(out, "layout '%s' (%s): %u types, root %s",
+		       irs_layout_name(lo), c->layout_path,
+		       irs_layout_ntypes(lo), irs_layout_root_type(lo));
+	for (uint32_t i = 0; i < nb; i++) {
+		struct irs_boundary_info bi;
+		struct irs_error *err = irs_layout_boundary(lo, i, &bi);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
+			       bi.function);
+	}
+	irs_buf_printf(out, ", %u verifiers\n", irs_layout_nverifiers(lo));
+}
+
+static struct irs_error *
+layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
+{
+	struct irs_error *err;
+	struct irs_layout *lo;
+
+	console_frontend_init(c);	// what the target answers, now
+	err = irs_layout_load(path, &c->lt, &lo);
+	if (err) {
+		// Layout errors already read "FILE:LINE: message".
+		if (strncmp(irs_error_get_message(err), path, strlen(path)))
+			irs_error_prefix(err, "ir-layout");
+		return err;
+	}
+	char *abs = realpath(path, NULL);
+	if (!abs && !(abs = strdup(path))) {
+		irs_layout_destroy(lo);
+		return &irs_enomem;
+	}
+	console_end_session(c);		// the run borrowed the old layout
+	irs_layout_destroy(c->layout);
+	free(c->layout_path);
+	c->layout = lo;
+	c->layout_path = abs;
+	if ((err = console_update_breaks(c)))
+		return err;
+	irs_buf_puts(out, "irsnap: loaded ");
+	describe_layout(c, out);
+	return NULL;
+}
+
+static struct irs_error *
+cmd_layout(struct irs_console *c, const struct console_args *a,
+	   struct irs_buf *out)
+{
+	struct irs_error *err;
+	const char *sub = a->nwords ? a->words[0].text : "";
+
+	if (!strcmp(sub, "load")) {
+		if (a->nwords != 2)
+			return irs_error_format(IRS_ERROR_USAGE,
+				"ir-layout: usage: ir-layout load FILE.lua");
+		return layout_load(c, a->words[1].text, out);
+	}
+	if (!strcmp(sub, "show")) {
+		if (a->nwords != 1)
+			return irs_error_format(IRS_ERROR_USAGE,
+				"ir-layout: usage: ir-layout show");
+		if ((err = console_need_layout(c, "ir-layout")))
+			return err;
+		char *text;
+		if ((err = irs_layout_describe(c->layout, &text)))
+			return irs_error_prefix(err, "ir-layout");
+		irs_buf_puts(out, text);
+		irs_free(text);
+		return NULL;
+	}
+	return irs_error_format(IRS_ERROR_USAGE,
+		"ir-layout: expected 'load FILE.lua' or 'show', not '%s'", sub);
+}
+
+static void
+status_requests(const struct irs_console *c, struct irs_buf *out)
+{
+	if (c->trace_on)
+		irs_buf_printf(out, "trace: passes matching '%s'%s%s%s\n",
+			       c->trace_filter.has_re ?
+			       c->trace_filter.pattern : ".*",
+			       c->changed_only ? " --changed-only" : "",
+			       c->verify ? " --verify" : "",
+			       c->stop_on_verify ? " --stop-on-verify" : "");
+	else
+		irs_buf_puts(out, "trace: off\n");
+	if (c->break_on)
+		irs_buf_printf(out, "break: %s passes matching '%s'\n",
+			       c->break_before && c->break_after ?
+			       "before and after" : c->break_before ?
+			       "before" : "after",
+			       c->break_filter.has_re ?
+			       c->break_filter.pattern : ".*");
+	else
+		irs_buf_puts(out, "break: off\n");
+	for (uint32_t i = 0; i < c->nbreaks; i++)
+		irs_buf_printf(out, "%s%s", i ? ", " : "breakpoints at: ",
+			       c->breaks[i]);
+	if (c->nbreaks)
+		irs_buf_puts(out, "\n");
+}
+
+// ir-status --check: an error, the one line a script's exit status
+// shows, when the program died of a fatal signal while traced, an ir-*
+// command failed, or a pass broke the IR (--verify), in this session.
+static struct irs_error *
+status_check(const struct irs_console *c)
+{
+	if (c->check.signo)
+		return irs_error_format(IRS_ERROR_STATE, "ir-status: the "
+			"program died: %s", c->check.what);
+	if (c->check.nerrors)
+		return irs_error_format(IRS_ERROR_STATE, "ir-status: %u "
+			"irsnap command%s failed, the first: %s",
+			c->check.nerrors, c->check.nerrors == 1 ? "" : "s",
+			c->check.first_error);
+	if (c->check.nbroken)
+		return irs_error_format(IRS_ERROR_STATE, "ir-status: a "
+			"verifier failed: %s", c->check.broken);
+	return NULL;
+}
+
+int32_t
+irs_console_exit_status(const struct irs_console *c)
+{
+	if (c->check.signo)
+		return 128 + c->check.signo;
+	return c->check.nerrors ? 1 : 0;
+}
+
+static struct irs_error *
+cmd_status(struct irs_console *c, const struct console_args *a,
+	   struct irs_buf *out)
+{
+	struct irs_error *err;
+
+	bool check = a->nwords == 1 && !strcmp(a->words[0].text, "--check");
+	if (a->nwords && !check)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"ir-status: usage: ir-status [--check]");
+	if (c->layout)
+		describe_layout(c, out);
+	else
+		irs_buf_puts(out, "layout: none (ir-layout load FILE.lua)\n");
+	status_requests(c, out);
+	for (size_t i = c->nevents; i-- > 0;)
+		irs_buf_printf(out, "open pass: %s (IR %s at 0x%llx)\n",
+			       c->events[i].pass ? c->events[i].pass : "?",
+			       c->events[i].type,
+			       (unsigned long long)c->events[i].root);
+	if (!c->session) {
+		char *dir;
+		if ((err = irs_console_get(c, "dir", &dir)))
+			return err;
+		irs_buf_printf(out, "run directory: none yet (the first "
+			       "traced pass creates one under %s)\n", dir);
+		irs_free(dir);
+	} else {
+		char *text;
+		if ((err = irs_session_status(c->session, &text)))
+			return irs_error_prefix(err, "ir-status");
+		irs_buf_puts(out, text);	// names the run directory first
+		irs_free(text);
+	}
+	return check ? status_check(c) : NULL;
+}
+
+/* }====================================================================
+** Commands: table, dispatch, help, completion
+** ===================================================================== */
+
+typedef struct irs_error *(*command_fn)(struct irs_console *,
+					const struct console_args *,
+					struct irs_buf *);
+
+static const struct command {
+	const char *name;
+	command_fn run;
+	const char *help;
+} commands[] = {
+	{"ir-layout", cmd_layout,
+	 "Load an irsnap layout (Lua) or show the loaded one.\n"
+	 "Usage: ir-layout load FILE.lua | ir-layout show\n"
+	 "A layout says how the compiler's IR lies in memory, how to print\n"
+	 "it, where the pass boundaries are and what to verify. A bad layout\n"
+	 "gives FILE:LINE: message and keeps the previous layout. 'show'\n"
+	 "lists the types with their resolved sizes and offsets, the\n"
+	 "boundaries and the verifiers.\n"
+	 "Example: ir-layout load tests/fixtures/toyc/toyc.lua"},
+	{"ir-dump", console_cmd_dump,
+	 "Snapshot the IR rooted at an expression.\n"
+	 "Usage: ir-dump [-f text|json|both] [-o PATH] [--max-nodes N] EXPR "
+	 "[TYPE]\n"
+	 "       ir-dump [-f ...] [-o PATH] --boundary\n"
+	 "EXPR is any debuggee expression (m, pm->module, $rdi,\n"
+	 "'(Module *)0x4051a0'); TYPE is a layout type (default: the layout's\n"
+	 "root type). Without -o the text is printed. With -o, -f text or\n"
+	 "-f json writes PATH; -f both writes the text to PATH and the JSON\n"
+	 "to PATH.json (the default format is the 'format' setting).\n"
+	 "A file is replaced atomically (a symbolic link: the file it names);\n"
+	 "a device or FIFO (/dev/null, a pipe) is written in place, -f both\n"
+	 "the text then the JSON into it; -o - prints, as without -o.\n"
+	 "--boundary dumps the IR of the innermost pass boundary in the\n"
+	 "backtrace (works on a core file). A summary line ends the output:\n"
+	 "nodes, bytes read, walk errors, content hash.\n"
+	 "Example: ir-dump -o /tmp/m.ir -f both m Module"},
+	{"ir-break", console_cmd_break,
+	 "Stop at pass boundaries.\n"
+	 "Usage: ir-break [--before|--after|--both] [PASS-REGEX]\n"
+	 "       ir-break off\n"
+	 "Stops before (the default), after, or both around every pass whose\n"
+	 "name matches the POSIX extended regex (default: every pass). A new\n"
+	 "ir-break replaces the previous one.\n"
+	 "Example: ir-break --after '^(cse|dce)$'"},
+	{"ir-trace", console_cmd_trace,
+	 "Record before/after snapshots at every matching pass boundary.\n"
+	 "Usage: ir-trace on [PASS-REGEX] [--changed-only] [--verify] "
+	 "[--stop-on-verify]\n"
+	 "       ir-trace off\n"
+	 "From then on the debugger's own run/continue records, without\n"
+	 "stopping, a before and an after snapshot of each matching pass,\n"
+	 "its CPU time, and with --verify the layout's verifiers after it, in\n"
+	 "a run directory under the 'dir' setting (made at the first pass).\n"
+	 "--changed-only skips an after snapshot identical to its before one;\n"
+	 "--stop-on-verify stops after the pass whose output fails a verifier\n"
+	 "and writes failure.json. A fatal signal writes failure.json.\n"
+	 "Example: ir-trace on 'cse|dce' --verify"},
+	{"ir-verify", console_cmd_verify,
+	 "Run the layout's verifiers on the IR now.\n"
+	 "Usage: ir-verify [EXPR [TYPE]]\n"
+	 "Without EXPR: the IR of the pass the debuggee is stopped in (the\n"
+	 "innermost pass boundary). Lua verifiers run everywhere; verifiers\n"
+	 "that call into the debuggee need a live process.\n"
+	 "Example: ir-verify m"},
+	{"ir-report", console_cmd_report,
+	 "Write failure.json for the current stop (live or core file).\n"
+	 "Usage: ir-report [--signal SIG] [--message TEXT]\n"
+	 "Records the signal (default: the last fatal signal the debuggee\n"
+	 "got, or the core file's), the pass of the innermost boundary in the\n"
+	 "backtrace, the backtrace, the snapshots and a ready reduce command.\n"
+	 "Example: ir-report --signal SIGSEGV"},
+	{"ir-status", cmd_status,
+	 "Show irsnap's state.\n"
+	 "Usage: ir-status [--check]\n"
+	 "The layout, trace and break requests, the run directory and the\n"
+	 "passes recorded so far with their timings. With --check it also\n"
+	 "fails, so that a batch script's exit status shows it, when the\n"
+	 "program died of a fatal signal while traced, an ir-* command\n"
+	 "failed, or a pass broke the IR (--verify) in this session.\n"
+	 "Example: ir-status --check"},
+	{"ir-set", console_cmd_set,
+	 "Change or show an irsnap setting.\n"
+	 "Usage: ir-set [KEY [VALUE]]\n"
+	 "Settings: dir (run directories; default $IRSNAP_DIR or\n"
+	 "./irsnap-out), max-nodes, max-bytes, max-depth (walk limits; counts\n"
+	 "take K, M, G suffixes), format (text, json or both). A change\n"
+	 "starts a new run directory at the next traced pass. Without VALUE:\n"
+	 "show.\n"
+	 "Example: ir-set max-nodes 2M"},
+};
+
+static const char *const command_names[] = {
+	"ir-layout", "ir-dump", "ir-break", "ir-trace", "ir-verify",
+	"ir-report", "ir-status", "ir-set", NULL,
+};
+
+const char *const *
+irs_console_commands(void)
+{
+	return command_names;
+}
+
+static const struct command *
+find_command(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+const char *
+irs_console_help(const char *name)
+{
+	const struct command *cmd = find_command(name);
+	return cmd ? cmd->help : NULL;
+}
+
+char *
+irs_console_help_part(const char *name, const char *part)
+{
+	const char *text = irs_console_help(name);
+	struct irs_buf b;
+	bool first = true, in_usage = false;
+
+	if (!text || !part)
+		return NULL;
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "");
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		bool usage = !strncmp(line, "Usage: ", 7) ||
+			     (in_usage && line[0] == ' ');
+		const char *want = first ? "brief" : usage ? "usage" : "long";
+		in_usage = !strcmp(want, "usage");
+		if (!strcmp(want, part)) {
+			bool lead = !first && !strncmp(line, "Usage: ", 7);
+			if (in_usage && b.len)
+				irs_buf_puts(&b, "\n");
+			irs_buf_append(&b, line + (lead ? 7 : 0),
+				       len - (lead ? 7 : 0));
+			if (!strcmp(want, "long"))
+				irs_buf_puts(&b, "\n");
+		}
+		first = false;
+		line += len + (line[len] == '\n');
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return irs_buf_steal(&b);
+}
+
+char *
+console_printable(char *text)
+{
+	if (!text)
+		return NULL;
+	char *shown = irs_printable(text, true);
+	free(text);
+	return shown;
+}
+
+struct irs_error *
+irs_console_command(struct irs_console *c, const char *name, const char *args,
+		    char **out_ret)
+{
+	struct irs_error *err;
+	struct console_args a;
+	struct irs_buf out;
+
+	const struct command *cmd = find_command(name);
+	if (!cmd)
+		return irs_error_format(IRS_ERROR_USAGE,
+					"irsnap: unknown command '%s'",
+					name ? name : "");
+	if ((err = console_args_split(name, args, &a)))
+		return err;
+	irs_buf_init(&out);
+	irs_buf_puts(&out, "");
+	console_frontend_refresh(c, &out);
+	err = cmd->run(c, &a, &out);
+	console_args_deinit(&a);
+	if (err && strcmp(name, "ir-status")) {
+		// ir-status --check reports the others; it is not one
+		if (!c->check.nerrors++)
+			snprintf(c->check.first_error,
+				 sizeof(c->check.first_error), "%s",
+				 irs_error_get_message(err));
+	}
+	// ir-break, ir-trace and ir-layout change the functions to break on.
+	console_frontend_sync(c, &out);
+	if (!err && out.oom)
+		err = &irs_enomem;
+	if (err) {
+		irs_buf_deinit(&out);
+		return err;
+	}
+	*out_ret = console_printable(irs_buf_steal(&out));
+	if (!*out_ret)
+		return &irs_enomem;
+	return NULL;
+}
+
+static void
+complete_words(const char *const *words, const char *prefix,
+	       struct irs_buf *b)
+{
+	size_t len = strlen(prefix);
+	for (; *words; words++)
+		if (!strncmp(*words, prefix, len))
+			irs_buf_printf(b, "%s\n", *words);
+}
+
+static void
+complete_passes(const struct irs_console *c, const char *prefix,
+		struct irs_buf *b)
+{
+	size_t len = strlen(prefix);
+	for (size_t i = 0; i < c->npasses; i++)
+		if (!strncmp(c->passes[i], prefix, len))
+			irs_buf_printf(b, "%s\n", c->passes[i]);
+}
+
+static void
+complete_types(const struct irs_console *c, const char *prefix,
+	       struct irs_buf *b)
+{
+	size_t len = strlen(prefix);
+	uint32_t n = c->layout ? irs_layout_ntypes(c->layout) : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *t = irs_layout_type_name(c->layout, i);
+		if (!strncmp(t, prefix, len))
+			irs_buf_printf(b, "%s\n", t);
+	}
+}
+
+static void
+command_options(const char *name, const struct console_option **ret,
+		size_t *nret)
+{
+	*ret = NULL;
+	*nret = 0;
+	if (!name)
+		return;
+	if (!strcmp(name, "ir-dump"))
+		*ret = console_dump_options, *nret = console_dump_noptions;
+	else if (!strcmp(name, "ir-break"))
+		*ret = console_break_options, *nret = console_break_noptions;
+	else if (!strcmp(name, "ir-trace"))
+		*ret = console_trace_options, *nret = console_trace_noptions;
+	else if (!strcmp(name, "ir-report"))
+		*ret = console_report_options, *nret = console_report_noptions;
+}
+
+char *
+irs_console_complete_args(struct irs_console *c, const char *name,
+			  const char *args)
+{
+	static const char *const formats[] = {"text", "json", "both", NULL};
+	struct console_args a;
+	struct irs_error *err;
+
+	if (!args)
+		args = "";
+	size_t n = strlen(args);
+	bool fresh = !n || args[n - 1] == ' ' || args[n - 1] == '\t';
+	if ((err = console_args_split(name ? name : "", args, &a))) {
+		irs_error_destroy(err);
+		return strdup("");	// inside a quote: nothing to offer
+	}
+	size_t nw = a.nwords;
+	const char *word = !fresh && nw ? a.words[nw - 1].text : "";
+	size_t nbefore = fresh ? nw : nw - 1;	// words before the one typed
+	const char *prev = nbefore ? a.words[nbefore - 1].text : "";
+	struct irs_buf b;
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "");
+	bool done = true;
+	if (name && (!strcmp(prev, "-f") || !strcmp(prev, "--format")) &&
+	    !strcmp(name, "ir-dump")) {
+		complete_words(formats, word, &b);
+	} else if (name && !strcmp(name, "ir-set") && nbefore == 1 &&
+		   !strcmp(prev, "format")) {
+		complete_words(formats, word, &b);
+	} else if (name && !strcmp(name, "ir-set") && nbefore == 0) {
+		complete_words(irs_console_settings(), word, &b);
+	} else if (name && !strcmp(name, "ir-set")) {
+		// a value of a setting other than format: nothing to offer
+	} else if (name && !strcmp(name, "ir-trace") && nbefore >= 1 &&
+		   word[0] != '-') {
+		// after "on": the passes seen so far
+		if (!strcmp(a.words[0].text, "on"))
+			complete_passes(c, word, &b);
+	} else {
+		done = false;
+	}
+	if (!done) {
+		irs_buf_deinit(&b);
+		char *res = irs_console_complete(c, name, word);
+		console_args_deinit(&a);	// word lies in it
+		return res;
+	}
+	console_args_deinit(&a);
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return console_printable(irs_buf_steal(&b));
+}
+
+char *
+irs_console_complete(struct irs_console *c, const char *name,
+		     const char *word)
+{
+	static const char *const layout_words[] = {"load", "show", NULL};
+	static const char *const trace_words[] = {"on", "off", NULL};
+	static const char *const break_words[] = {"off", NULL};
+	static const char *const formats[] = {"text", "json", "both", NULL};
+	struct irs_buf b;
+
+	if (!word)
+		word = "";
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "");
+	const struct console_option *opts = NULL;
+	size_t nopts = 0;
+	command_options(name, &opts, &nopts);
+	if (word[0] == '-') {
+		console_opts_complete(opts, nopts, word, &b);
+	} else if (name && !strcmp(name, "ir-layout")) {
+		complete_words(layout_words, word, &b);
+	} else if (name && !strcmp(name, "ir-dump")) {
+		complete_types(c, word, &b);
+	} else if (name && !strcmp(name, "ir-trace")) {
+		complete_words(trace_words, word, &b);
+		complete_passes(c, word, &b);
+	} else if (name && !strcmp(name, "ir-break")) {
+		complete_words(break_words, word, &b);
+		complete_passes(c, word, &b);
+	} else if (name && !strcmp(name, "ir-set")) {
+		complete_words(irs_console_settings(), word, &b);
+		complete_words(formats, word, &b);
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	// pass names come from the debuggee
+	return console_printable(irs_buf_steal(&b));
+}

@@ -1,0 +1,394 @@
+/*
+ * console/console.h — the console area, the top of libirsnap: the ir-*
+ * commands (console.c, args.c, settings.c, trace.c, dump.c) both front
+ * ends forward to. The public half is the "Console" section of irsnap.h;
+ * front ends never include this. May use: run/ and everything below it.
+ *
+ * Besides the settings irs_console_settings() lists, irs_console_set()
+ * accepts two the front end fills in for the run directory's manifest:
+ * "debugger" ("gdb 13.1") and "args" (the debuggee's arguments).
+ *
+ * irs_console_exited() takes a negative status for a debuggee that was
+ * killed rather than exited (GDB's exited event without an exit code): the
+ * run is then closed without irs_session_finish(), so it keeps the status
+ * "running" (or "failed"), as the manifest format says of a killed run.
+ */
+#ifndef IRSNAP_CONSOLE_H
+#define IRSNAP_CONSOLE_H
+
+#include <regex.h>
+
+#include "run/run.h"
+
+/* ---- args.c: shell-like words and options -------------------------------- */
+
+/** One word of an argument string, unquoted, with where it lay in the raw
+ *  string ([start, end) in bytes, quotes included). */
+struct console_word {
+	char *text;
+	size_t start, end;
+	bool quoted;		/* some part of it was quoted or escaped */
+};
+
+/** The words of one argument string. Owns everything; free with
+ *  console_args_deinit(). */
+struct console_args {
+	char *raw;		/* the argument string as given */
+	struct console_word *words;
+	size_t nwords;
+};
+
+/**
+ * Splits @p line like a POSIX shell without expansions: blanks separate
+ * words, '...' is literal, "..." honours \" and \\, a backslash outside
+ * quotes escapes the next byte. An unterminated quote is an IRS_ERROR_USAGE
+ * naming @p cmd. On success *ret is the caller's.
+ */
+struct irs_error *console_args_split(const char *cmd, const char *line,
+				     struct console_args *ret);
+void console_args_deinit(struct console_args *a);
+
+/** One option a command accepts. */
+struct console_option {
+	const char *name;	/* "--max-nodes" */
+	const char *alias;	/* "-o", or NULL */
+	bool has_value;		/* takes the next word (or "--x=VALUE") */
+	int id;			/* returned to the caller */
+};
+
+/** State of one pass over a command's words. */
+struct console_opts {
+	const char *cmd;	/* "ir-dump", for messages */
+	const struct console_option *table;
+	size_t ntable;
+	bool anywhere;		/* options may follow positional words */
+	size_t next;		/* next word to look at */
+};
+
+/**
+ * Finds the next option among @p a's words. Returns NULL and sets *id_ret
+ * to the option's id (its value in *value_ret, borrowed from @p a), or to
+ * -1 when no option is left: with anywhere=false at the first positional
+ * word (its index is then o->next) or after "--"; with anywhere=true at the
+ * end, positional words being collected in @p pos (indices, caller's array
+ * of a->nwords entries, count in *npos). Unknown options and missing values
+ * are IRS_ERROR_USAGE naming the command and the option.
+ */
+/** What the console hands a front end to print, @p text (taken, freed)
+ *  with its control characters shown escaped (irs_printable(), newlines
+ *  kept): it quotes pass names, paths and IR read from the debuggee.
+ *  NULL on OOM. */
+char *console_printable(char *text);
+struct irs_error *console_opts_next(struct console_opts *o,
+				    const struct console_args *a,
+				    int *id_ret, const char **value_ret,
+				    size_t *pos, size_t *npos);
+
+/** Parses an unsigned decimal (or 0x hex) count with an optional K, M or G
+ *  suffix (powers of 1024); the error names @p cmd and @p what. */
+struct irs_error *console_parse_u64(const char *cmd, const char *what,
+				    const char *text, uint64_t *ret);
+
+/** The options of ir-dump, ir-break, ir-trace and ir-report (for
+ *  completion; each table sits beside its command). */
+extern const struct console_option console_dump_options[];
+extern const size_t console_dump_noptions;
+extern const struct console_option console_break_options[];
+extern const size_t console_break_noptions;
+extern const struct console_option console_trace_options[];
+extern const size_t console_trace_noptions;
+extern const struct console_option console_report_options[];
+extern const size_t console_report_noptions;
+
+/** Appends to @p b the names of @p table's options starting with @p prefix,
+ *  one a line. */
+void console_opts_complete(const struct console_option *table, size_t n,
+			   const char *prefix, struct irs_buf *b);
+
+/* ---- console.c: state shared by the console files ------------------------ */
+
+/** A pass filter: a POSIX extended regex, or every pass when !has_re. */
+struct console_filter {
+	bool has_re;
+	regex_t re;
+	char *pattern;
+};
+
+/** An argument's value at a boundary call's entry (frontend.c). */
+struct console_arg {
+	char *name;
+	uint64_t value;
+};
+
+#define CONSOLE_NO_CFA UINT64_MAX
+
+/** An entered boundary call that has not returned yet. */
+struct console_event {
+	char *pass;		/* NULL when the name could not be read */
+	char *type;		/* layout type of the root */
+	uint64_t root;		/* 0 when the IR could not be evaluated */
+	uint32_t seq;		/* session event, 0 when not traced */
+	uint32_t position;	/* the n-th boundary call of the process */
+	uint32_t gen;		/* session generation it belongs to */
+	bool stop_after;	/* ir-break --after matched it */
+	uint64_t cfa;		/* of the call's frame, CONSOLE_NO_CFA if
+				   unknown (irs_console_hit pairs by it) */
+	struct console_arg *args;	/* integer and pointer arguments at
+					   entry, for eval at the return */
+	size_t nargs;
+};
+
+/** Breakpoints of one boundary function (frontend.c). */
+struct console_bpfn {
+	char *function;
+	uint32_t entry;		/* breakpoint id; 0 when none */
+	uint32_t *rets;		/* on its return instructions */
+	size_t nrets;
+	bool resolved;		/* its returns were found */
+	bool warned;		/* said that it has none */
+};
+
+struct console_settings {
+	char *dir;		/* NULL: $IRSNAP_DIR or ./irsnap-out */
+	struct irs_limits limits;
+	bool text, json;	/* format */
+	char *debugger;		/* for the manifest */
+	char *args;
+	uint32_t call_timeout;	/* seconds; 0: none (when _set) */
+	bool call_timeout_set;
+};
+
+struct irs_console {
+	const struct irs_target *t;
+	struct irs_target lt;		/* what layouts ask: c->t's answers, or
+					   the core's from c->t's facts */
+	struct console_settings set;
+
+	struct irs_layout *layout;
+	char *layout_path;
+
+	bool break_on;		/* ir-break */
+	bool break_before, break_after;
+	struct console_filter break_filter;
+
+	bool trace_on;		/* ir-trace */
+	bool changed_only, verify, stop_on_verify;
+	struct console_filter trace_filter;
+
+	struct irs_session *session;	/* run directory; lazily created */
+	uint32_t gen;			/* bumped whenever session ends */
+	uint32_t ntraced;		/* passes begun in this session */
+	uint32_t nboundaries;		/* boundary calls of this process seen */
+	bool session_core;		/* the session examines a core file */
+	bool no_rundir;			/* a run directory could not be made
+					   with these settings: said once */
+	uint32_t verify_failed;		/* verifier runs that failed to run */
+	bool ir_broken;			/* the last verified pass failed */
+
+	struct console_event *events;	/* open boundary calls, innermost
+					   last */
+	size_t nevents, capevents;
+	struct console_event after;	/* the call that just returned, while
+					   stopped after it (ir-break --after) */
+	bool has_after;
+
+	char **passes;			/* pass names seen, for completion */
+	size_t npasses;
+
+	char **breaks;			/* irs_console_break_function() */
+	uint32_t nbreaks;
+
+	struct irs_memory *mem;		/* reader for the current stop */
+	int64_t mem_pid;
+	char *mem_core;
+
+	int32_t signo;			/* last fatal signal, 0 if none */
+	char *signame;
+
+	/* what ir-status --check and irs_console_exit_status() report, for
+	   the whole debugger session */
+	struct {
+		int32_t signo;		/* a fatal signal irsnap saw while
+					   tracing or breaking, 0 if none */
+		char what[320];		/* "SIGSEGV in pass 'cse'" */
+		uint32_t nerrors;	/* ir-* commands that failed */
+		char first_error[320];
+		uint32_t nbroken;	/* passes whose output failed a
+					   verifier */
+		char broken[320];	/* the first of them */
+	} check;
+
+	/* frontend.c */
+	struct console_event returning;	/* the call just returned from, for
+					   eval of its arguments there */
+	struct console_bpfn *bpfns;	/* breakpoints set, per function */
+	size_t nbpfns;
+	uint32_t next_bp;		/* the last breakpoint id handed out */
+	bool in_call;			/* calling into the debuggee */
+	char *signal_core;		/* core whose signal was reported */
+};
+
+/** A reader for the debuggee as it is now (cached, invalidated per call);
+ *  borrowed by the caller until the next console call. */
+struct irs_error *console_memory(struct irs_console *c,
+				 struct irs_memory **ret);
+/** Ends the current run, if any: the manifest is closed and the next traced
+ *  event starts a new run directory. */
+void console_end_session(struct irs_console *c);
+/** The session, created on first use from the current settings. */
+struct irs_error *console_session(struct irs_console *c,
+				  struct irs_session **ret);
+/** Reads the NUL-terminated string at @p addr (at most 4 KiB).
+ *  *ret freed with free(). */
+struct irs_error *console_read_cstr(struct irs_memory *mem, uint64_t addr,
+				    char **ret);
+/** How an expression may touch the debuggee. */
+enum console_eval_how {
+	EVAL_READ,	/* a layout's (ir, pass): reads only */
+	EVAL_USER,	/* typed by the user: may call, as `print` may */
+	EVAL_CALL,	/* a call verifier the core built */
+};
+/** Evaluates @p expr through the target; errors say "cannot evaluate". */
+struct irs_error *console_eval(struct irs_console *c, const char *expr,
+			       enum console_eval_how how, uint64_t *ret);
+/** console_eval(), and into @p type (@p type_len bytes) the type of a
+ *  pointer or struct expression as debug info spells it, typedefs
+ *  stripped ("Pass *", "struct Module *"); "" for any other value or when
+ *  the debugger gives none. */
+struct irs_error *console_eval_typed(struct irs_console *c, const char *expr,
+				     enum console_eval_how how, uint64_t *ret,
+				     char *type, size_t type_len);
+/** The IR root of boundary @p bi in the frame eval() uses: its ir
+ *  expression, or of ir = { "fn", "f" } the first that names a parameter
+ *  of the frame (without parameter names, the first that evaluates). */
+struct irs_error *console_eval_ir(struct irs_console *c,
+				  const struct irs_boundary_info *bi,
+				  uint64_t *ret);
+/** The error "no layout loaded" for @p cmd, or NULL when one is. */
+struct irs_error *console_need_layout(const struct irs_console *c,
+				      const char *cmd);
+/** Remembers @p pass for completion. */
+void console_note_pass(struct irs_console *c, const char *pass);
+
+/** Where a boundary call found in the backtrace lives. */
+struct console_site {
+	uint32_t frame;		/* its index in the backtrace */
+	char function[256];
+	char *pass;		/* freed with free() */
+	char *type;		/* borrowed from the layout */
+	uint64_t root;
+};
+/**
+ * Finds the innermost frame whose function is a layout boundary, selects
+ * it, evaluates the boundary's pass name and IR root there, and selects
+ * frame 0 again. Errors name @p cmd.
+ */
+struct irs_error *console_find_site(struct irs_console *c, const char *cmd,
+				    struct console_site *ret);
+/** The boundary call the debuggee is stopped in or just after: the call
+ *  ir-break --after stopped behind, else the innermost open call whose IR
+ *  was read; NULL when none. Borrowed until the next event. */
+const struct console_event *console_stopped_event(const struct irs_console *c);
+/**
+ * The pass name and IR root for ir-verify and ir-report: the call
+ * console_stopped_event() gives, else console_find_site(). *pass_ret is
+ * freed with free(); *type_ret borrowed.
+ */
+struct irs_error *console_current_ir(struct irs_console *c, const char *cmd,
+				     char **pass_ret, const char **type_ret,
+				     uint64_t *root_ret);
+
+/* ---- console_filter (in trace.c) ----------------------------------------- */
+
+/** Compiles @p pattern (NULL: match everything) into @p f; errors name
+ *  @p cmd. @p f is written only on success. */
+struct irs_error *console_filter_init(struct console_filter *f,
+				      const char *cmd, const char *pattern);
+void console_filter_deinit(struct console_filter *f);
+bool console_filter_match(const struct console_filter *f, const char *pass);
+
+/* ---- settings.c ---------------------------------------------------------- */
+
+/** ir-set [KEY [VALUE]]. */
+struct irs_error *console_cmd_set(struct irs_console *c,
+				  const struct console_args *a,
+				  struct irs_buf *out);
+
+/* ---- trace.c: ir-break, ir-trace and debuggee events --------------------- */
+
+struct irs_error *console_cmd_break(struct irs_console *c,
+				    const struct console_args *a,
+				    struct irs_buf *out);
+struct irs_error *console_cmd_trace(struct irs_console *c,
+				    const struct console_args *a,
+				    struct irs_buf *out);
+/** Recomputes c->breaks from the layout and the break/trace requests. */
+struct irs_error *console_update_breaks(struct irs_console *c);
+/** Drops every open event (the debuggee is gone). */
+void console_clear_events(struct irs_console *c);
+/** Frees what @p ev owns and zeroes it. */
+void console_event_deinit(struct console_event *ev);
+/** irs_console_boundary_enter() for a call whose frame has CFA @p cfa. */
+struct irs_error *console_boundary_enter(struct irs_console *c,
+					 const char *function, uint64_t cfa,
+					 bool *stop_ret, char **out_ret);
+/** Forgets c->after: the debuggee moved on. */
+void console_clear_after(struct irs_console *c);
+/** Runs every verifier of the layout on @p root; one line per verifier
+ *  into @p out; *nbad_ret counts the verifiers that found problems. When
+ *  @p seq is non-zero the results are recorded in the session. */
+struct irs_error *console_run_verifiers(struct irs_console *c,
+					struct irs_memory *mem,
+					uint64_t root, const char *type,
+					uint32_t seq, struct irs_buf *out,
+					uint32_t *nbad_ret);
+
+/* ---- vcall.c: a call verifier's call ------------------------------------- */
+
+/**
+ * Calls @p expr (a call verifier the core built) in the debuggee with its
+ * stdout and stderr captured: *value_ret gets the result, *output_ret what
+ * it printed (freed with free()), or NULL with *nocapture_ret saying why
+ * it could not be captured (then the call still ran). An error when the
+ * call itself failed (a fault, a timeout), with both NULL.
+ */
+struct irs_error *console_call_captured(struct irs_console *c,
+					const char *expr, uint64_t *value_ret,
+					char **output_ret,
+					char **nocapture_ret);
+
+/* ---- frontend.c: what the front ends' facts become ----------------------- */
+
+/** Fills c->lt, the target layouts are compiled against. */
+void console_frontend_init(struct irs_console *c);
+/** Frees the breakpoint table (the target's breakpoints are left). */
+void console_frontend_deinit(struct irs_console *c);
+/** Before a command: a core file first seen reports its signal; output
+ *  into @p out. */
+void console_frontend_refresh(struct irs_console *c, struct irs_buf *out);
+/** After a command: the target's breakpoints follow c->breaks. */
+void console_frontend_sync(struct irs_console *c, struct irs_buf *out);
+/** Records frame 0's integer and pointer arguments into @p ev. */
+void console_frontend_save_args(struct irs_console *c,
+				struct console_event *ev);
+/** The value argument @p name had at the entry of the call whose frame is
+ *  the one eval() uses, if any. */
+bool console_frontend_entry_arg(struct irs_console *c, const char *name,
+				uint64_t *ret);
+/** The debuggee's arguments for the manifest: the target's, else the
+ *  "args" setting; *ret freed with free(), NULL for none. */
+char *console_frontend_args(struct irs_console *c);
+
+/* ---- dump.c: ir-dump, ir-verify, ir-report ------------------------------- */
+
+struct irs_error *console_cmd_dump(struct irs_console *c,
+				   const struct console_args *a,
+				   struct irs_buf *out);
+struct irs_error *console_cmd_verify(struct irs_console *c,
+				     const struct console_args *a,
+				     struct irs_buf *out);
+struct irs_error *console_cmd_report(struct irs_console *c,
+				     const struct console_args *a,
+				     struct irs_buf *out);
+
+#endif

@@ -1,0 +1,1060 @@
+// What the front ends' facts become, once for GDB and LLDB alike: types
+// from a spelling, fields from a dotted path, a value's integer, the
+// boundary breakpoints and the pairing of their hits, fatal signals, a
+// core's signal, the debuggee's arguments. See irsnap.h, "Facts" and
+// "Front ends".
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "console/console.h"
+
+/* {====================================================================
+** Types: spellings, fields, enumerators
+** ===================================================================== */
+
+static const char *const tags[] = {"struct ", "union ", "enum ", "class "};
+
+static bool
+is_aggregate(uint32_t kind)
+{
+	return kind == IRS_TYPE_STRUCT || kind == IRS_TYPE_UNION;
+}
+
+static struct irs_error *
+no_answer(const char *what)
+{
+	return irs_error_format(IRS_ERROR_TARGET, "the debugger gives no %s "
+				"here", what);
+}
+
+static struct irs_error *
+facts(const struct irs_target *t, uint64_t type, struct irs_type_facts *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!t->type_facts)
+		return no_answer("type facts");
+	struct irs_error *err = t->type_facts(t->arg, type, ret);
+	ret->name[sizeof(ret->name) - 1] = 0;
+	return err;
+}
+
+static struct irs_error *
+member(const struct irs_target *t, uint64_t type, uint32_t i,
+       struct irs_member_facts *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!t->type_member)
+		return no_answer("members");
+	struct irs_error *err = t->type_member(t->arg, type, i, ret);
+	ret->name[sizeof(ret->name) - 1] = 0;
+	return err;
+}
+
+// A base name, as given, else with its tag dropped or with each tag added:
+// GDB knows `struct Block` by its tag, LLDB by its bare name.
+static struct irs_error *
+lookup_base(const struct irs_target *t, const char *name, uint64_t *ret)
+{
+	struct irs_error *err;
+	char alt[300];
+
+	if (!t->type_lookup)
+		return no_answer("types");
+	if (!(err = t->type_lookup(t->arg, name, ret)))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
+		if (err->code != IRS_ERROR_NOT_FOUND)
+			return err;
+		size_t n = strlen(tags[i]);
+		if (!strncmp(name, tags[i], n)) {
+			const char *rest = name + n;
+			while (*rest == ' ')
+				rest++;
+			snprintf(alt, sizeof(alt), "%s", rest);
+		} else if (i < 3 && !strchr(name, ' ')) {
+			snprintf(alt, sizeof(alt), "%s%s", tags[i], name);
+		} else {
+			continue;
+		}
+		irs_error_destroy(err);
+		if (!(err = t->type_lookup(t->arg, alt, ret)))
+			return NULL;
+	}
+	if (err->code != IRS_ERROR_NOT_FOUND)
+		return err;
+	irs_error_destroy(err);
+	return irs_error_format(IRS_ERROR_NOT_FOUND, "no type '%s' in the "
+				"debug info", name);
+}
+
+static bool
+all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+// A type by its C spelling: "Instr", "struct Block *", "char [32]" (an
+// array), "T []" (a pointer). requires: depth bounds the recursion.
+static struct irs_error *
+lookup(const struct irs_target *t, const char *spelling, int depth,
+       uint64_t *ret)
+{
+	struct irs_error *err;
+	char name[300];
+	uint64_t base;
+
+	while (*spelling == ' ')
+		spelling++;
+	snprintf(name, sizeof(name), "%s", spelling);
+	size_t n = strlen(name);
+	while (n && name[n - 1] == ' ')
+		name[--n] = 0;
+	char *open = n && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
+	bool array = open && all_digits(open + 1, (size_t)(name + n - 1 -
+							    open - 1));
+	bool pointer = !array && n && name[n - 1] == '*';
+	if ((!array && !pointer) || depth > 16)
+		return lookup_base(t, name, ret);
+	uint64_t count = array ? strtoull(open + 1, NULL, 10) : 0;
+	bool sized = array && open[1] != ']';
+	*(array ? open : name + n - 1) = 0;
+	if ((err = lookup(t, name, depth + 1, &base)))
+		return err;
+	if (!t->type_derive)
+		return no_answer("pointer or array types");
+	return t->type_derive(t->arg, base, sized, count, ret);
+}
+
+struct irs_error *
+irs_frontend_type_size(const struct irs_target *t, const char *type,
+		       uint64_t *ret)
+{
+	struct irs_error *err;
+	struct irs_type_facts f;
+	uint64_t h;
+
+	if ((err = lookup(t, type, 0, &h)) || (err = facts(t, h, &f)))
+		return err;
+	if (f.size == 0 && !f.complete)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "type '%s' is "
+					"incomplete in the debug info (only "
+					"declared)", type);
+	*ret = f.size;
+	return NULL;
+}
+
+// "struct Instr" -> "Instr": the name a layout uses.
+static const char *
+bare(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++)
+		if (!strncmp(s, tags[i], strlen(tags[i])))
+			return s + strlen(tags[i]);
+	return s;
+}
+
+// Describes a field of type @p type at bit @p bitpos (@p bitsize bits if a
+// bitfield): a bitfield by its storage unit when it fits in one aligned
+// unit of its declared type, else by the bytes it spans.
+static struct irs_error *
+fill_field(const struct irs_target *t, uint64_t type, uint64_t bitpos,
+	   uint32_t bitsize, struct irs_field_info *fi)
+{
+	struct irs_error *err;
+	struct irs_type_facts f, target;
+
+	if ((err = facts(t, type, &f)))
+		return err;
+	memset(fi, 0, sizeof(*fi));
+	uint64_t size = f.size;
+	if (bitsize) {
+		uint64_t unit = size * 8;
+		uint64_t start = unit ? bitpos / unit * unit : bitpos;
+		if (unit && bitpos + bitsize <= start + unit) {
+			fi->offset = start / 8;
+			fi->bit_offset = (uint32_t)(bitpos - start);
+		} else {
+			fi->offset = bitpos / 8;
+			fi->bit_offset = (uint32_t)(bitpos % 8);
+			size = (fi->bit_offset + bitsize + 7) / 8;
+		}
+		fi->bit_size = bitsize;
+	} else {
+		fi->offset = bitpos / 8;
+	}
+	fi->size = size;
+	fi->kind = f.kind;
+	fi->count = f.kind == IRS_TYPE_ARRAY ? f.count : 0;
+	snprintf(fi->type_name, sizeof(fi->type_name), "%s", f.name);
+	if (f.target) {
+		if ((err = facts(t, f.target, &target)))
+			return err;
+		snprintf(fi->target_name, sizeof(fi->target_name), "%s",
+			 bare(target.name));
+	}
+	return NULL;
+}
+
+// Finds member @p name of struct or union @p type, looking inside its
+// anonymous members too; adds its offset in bits to *bits.
+static struct irs_error *
+find_member(const struct irs_target *t, uint64_t type, const char *name,
+	    int depth, uint64_t *bits, struct irs_member_facts *ret,
+	    bool *found)
+{
+	struct irs_error *err;
+	struct irs_type_facts f, inner;
+	struct irs_member_facts m;
+
+	*found = false;
+	if (depth > 64 || (err = facts(t, type, &f)))
+		return depth > 64 ? NULL : err;
+	for (uint32_t i = 0; i < f.nmembers; i++) {
+		if ((err = member(t, type, i, &m)))
+			return err;
+		if (!strcmp(m.name, name)) {
+			*bits += m.bit_offset;
+			*ret = m;
+			*found = true;
+			return NULL;
+		}
+	}
+	for (uint32_t i = 0; i < f.nmembers; i++) {
+		if ((err = member(t, type, i, &m)))
+			return err;
+		if (m.name[0] || (err = facts(t, m.type, &inner)))
+			continue;
+		if (!is_aggregate(inner.kind))
+			continue;
+		uint64_t b = *bits + m.bit_offset;
+		if ((err = find_member(t, m.type, name, depth + 1, &b, ret,
+				       found)) || *found) {
+			*bits = b;
+			return err;
+		}
+	}
+	return NULL;
+}
+
+// Member @p path ("u.def") of @p type, through anonymous members: *m gets
+// it, *bits its offset in bits. requires: *path.
+static struct irs_error *
+member_at(const struct irs_target *t, const char *type, const char *path,
+	  struct irs_member_facts *m, uint64_t *bits)
+{
+	struct irs_error *err;
+	struct irs_type_facts f;
+	uint64_t cur;
+	bool found;
+
+	*bits = 0;
+	if ((err = lookup(t, type, 0, &cur)))
+		return err;
+	for (const char *part = path; part;) {
+		const char *dot = strchr(part, '.');
+		char name[256];
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(dot ? (size_t)(dot - part) : strlen(part)),
+			 part);
+		if ((err = facts(t, cur, &f)))
+			return err;
+		if (!is_aggregate(f.kind)) {
+			struct irs_type_facts st;
+			if ((err = facts(t, f.stripped ? f.stripped : cur,
+					 &st)))
+				return err;
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+				"'%s' in %s: %s is not a struct or union",
+				path, type, st.name);
+		}
+		if ((err = find_member(t, cur, name, 0, bits, m, &found)))
+			return err;
+		if (!found && !strcmp(name, path))
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+				"no field '%s' in %s", path, type);
+		if (!found)
+			return irs_error_format(IRS_ERROR_NOT_FOUND,
+				"no field '%s' (of '%s') in %s", name, path,
+				type);
+		cur = m->type;
+		part = dot ? dot + 1 : NULL;
+	}
+	return NULL;
+}
+
+struct irs_error *
+irs_frontend_field(const struct irs_target *t, const char *type,
+		   const char *path, struct irs_field_info *ret)
+{
+	struct irs_error *err;
+	struct irs_member_facts m;
+	uint64_t cur, bits;
+
+	if (!*path) {		// the whole type
+		if ((err = lookup(t, type, 0, &cur)))
+			return err;
+		return fill_field(t, cur, 0, 0, ret);
+	}
+	if ((err = member_at(t, type, path, &m, &bits)))
+		return err;
+	return fill_field(t, m.type, bits, m.bit_size, ret);
+}
+
+struct irs_error *
+irs_frontend_enumerator(const struct irs_target *t, const char *type,
+			uint32_t index, char *name, uint64_t len,
+			int64_t *value)
+{
+	struct irs_error *err;
+	struct irs_type_facts f;
+	struct irs_member_facts m;
+	uint64_t h, bits;
+	char owner[300];
+
+	// "T.path": the type of member path of T, for an anonymous enum
+	const char *dot = strchr(type, '.');
+	if (dot) {
+		snprintf(owner, sizeof(owner), "%.*s", (int)(dot - type), type);
+		if ((err = member_at(t, owner, dot + 1, &m, &bits)))
+			return err;
+		h = m.type;
+	} else if ((err = lookup(t, type, 0, &h))) {
+		return err;
+	}
+	if ((err = facts(t, h, &f)))
+		return err;
+	if (f.kind != IRS_TYPE_ENUM)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s is not an "
+					"enum", type);
+	if (index >= f.nmembers)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s has %u "
+					"enumerators", type, f.nmembers);
+	if (!t->type_enumerator)
+		return no_answer("enumerators");
+	if (len)
+		name[0] = 0;
+	err = t->type_enumerator(t->arg, h, index, name, len, value);
+	if (len)
+		name[len - 1] = 0;
+	return err;
+}
+
+struct irs_error *
+irs_frontend_global(const struct irs_target *t, const char *name,
+		    uint64_t *address, struct irs_field_info *ret)
+{
+	struct irs_error *err;
+	uint64_t h, a;
+
+	if (!t->symbol)
+		return no_answer("global variables");
+	if ((err = t->symbol(t->arg, name, &a, &h)))
+		return err;
+	if ((err = fill_field(t, h, 0, 0, ret)))
+		return err;
+	*address = a;
+	return NULL;
+}
+
+// The layout's questions (c->lt): the target's own answers when it gives
+// them, else the core's from its facts.
+static struct irs_error *
+lt_type_size(void *arg, const char *type, uint64_t *ret)
+{
+	const struct irs_target *t = ((struct irs_console *)arg)->t;
+	if (t->type_size)
+		return t->type_size(t->arg, type, ret);
+	return irs_frontend_type_size(t, type, ret);
+}
+
+static struct irs_error *
+lt_field(void *arg, const char *type, const char *path,
+	 struct irs_field_info *ret)
+{
+	const struct irs_target *t = ((struct irs_console *)arg)->t;
+	if (t->field)
+		return t->field(t->arg, type, path, ret);
+	return irs_frontend_field(t, type, path, ret);
+}
+
+static struct irs_error *
+lt_enumerator(void *arg, const char *type, uint32_t index, char *name,
+	      uint64_t len, int64_t *value)
+{
+	const struct irs_target *t = ((struct irs_console *)arg)->t;
+	if (t->enumerator)
+		return t->enumerator(t->arg, type, index, name, len, value);
+	return irs_frontend_enumerator(t, type, index, name, len, value);
+}
+
+static struct irs_error *
+lt_global(void *arg, const char *name, uint64_t *address,
+	  struct irs_field_info *ret)
+{
+	const struct irs_target *t = ((struct irs_console *)arg)->t;
+	if (t->global)
+		return t->global(t->arg, name, address, ret);
+	return irs_frontend_global(t, name, address, ret);
+}
+
+void
+console_frontend_init(struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	bool facts_only = t->type_lookup || t->type_facts;
+
+	memset(&c->lt, 0, sizeof(c->lt));
+	c->lt.arg = c;
+	c->lt.type_size = t->type_size || facts_only ? lt_type_size : NULL;
+	c->lt.field = t->field || facts_only ? lt_field : NULL;
+	c->lt.enumerator = t->enumerator || facts_only ? lt_enumerator : NULL;
+	c->lt.global = t->global || t->symbol ? lt_global : NULL;
+}
+
+/* }====================================================================
+** Values
+** ===================================================================== */
+
+struct irs_error *
+irs_frontend_value(const struct irs_value_facts *v, uint64_t *ret)
+{
+	char type[sizeof(v->type_name)];
+
+	snprintf(type, sizeof(type), "%.*s", (int)sizeof(type) - 1,
+		 v->type_name);
+	if (v->is_function || v->kind == IRS_TYPE_ARRAY ||
+	    is_aggregate(v->kind)) {
+		if (!v->has_address)
+			return irs_error_format(IRS_ERROR_TARGET, "a %s value "
+						"with no address", type);
+		*ret = v->address;
+		return NULL;
+	}
+	if (v->kind == IRS_TYPE_FLOAT)
+		return irs_error_format(IRS_ERROR_TARGET, "a floating-point "
+					"value (%s), not a pointer or integer",
+					type);
+	if (!v->has_bits)
+		return irs_error_format(IRS_ERROR_TARGET, "%.*s",
+					(int)sizeof(v->why) - 1,
+					v->why[0] ? v->why : "no value");
+	*ret = v->bits;
+	return NULL;
+}
+
+static bool
+is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (*++s)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+void
+console_frontend_save_args(struct irs_console *c, struct console_event *ev)
+{
+	const struct irs_target *t = c->t;
+
+	for (uint32_t i = 0; t->arg_value && i < 64; i++) {
+		struct irs_value_facts v;
+		char name[128];
+		uint64_t u;
+		memset(&v, 0, sizeof(v));
+		name[0] = 0;
+		struct irs_error *err = t->arg_value(t->arg, i, name,
+						     sizeof(name), &v);
+		if (err && err->code == IRS_ERROR_NOT_FOUND) {
+			irs_error_destroy(err);
+			break;
+		}
+		name[sizeof(name) - 1] = 0;
+		if (!err)
+			err = irs_frontend_value(&v, &u);
+		// Integers and pointers only: what a register holds.
+		bool keep = !err && *name && (v.kind == IRS_TYPE_INT ||
+			v.kind == IRS_TYPE_UINT || v.kind == IRS_TYPE_BOOL ||
+			v.kind == IRS_TYPE_ENUM || v.kind == IRS_TYPE_POINTER);
+		irs_error_destroy(err);
+		if (!keep)
+			continue;
+		void *p = realloc(ev->args,
+				  (ev->nargs + 1) * sizeof(*ev->args));
+		if (!p)
+			return;
+		ev->args = p;
+		if (!(ev->args[ev->nargs].name = strdup(name)))
+			return;
+		ev->args[ev->nargs++].value = u;
+	}
+}
+
+static bool
+arg_of(const struct console_event *ev, uint64_t cfa, const char *name,
+       uint64_t *ret)
+{
+	if (ev->cfa == CONSOLE_NO_CFA || ev->cfa != cfa)
+		return false;
+	for (size_t i = 0; i < ev->nargs; i++)
+		if (!strcmp(ev->args[i].name, name)) {
+			*ret = ev->args[i].value;
+			return true;
+		}
+	return false;
+}
+
+bool
+console_frontend_entry_arg(struct irs_console *c, const char *name,
+			   uint64_t *ret)
+{
+	const struct irs_target *t = c->t;
+	uint64_t cfa;
+
+	if (!t->cfa || !is_identifier(name))
+		return false;
+	struct irs_error *err = t->cfa(t->arg, &cfa);
+	if (err) {
+		irs_error_destroy(err);
+		return false;
+	}
+	for (size_t i = c->nevents; i-- > 0;)
+		if (c->events[i].cfa == cfa)
+			return arg_of(&c->events[i], cfa, name, ret);
+	return arg_of(&c->returning, cfa, name, ret);
+}
+
+/* }====================================================================
+** Boundary breakpoints
+** ===================================================================== */
+
+struct irs_insns {
+	uint64_t *at;
+	char **text;
+	size_t n, cap;
+	bool oom;
+};
+
+void
+irs_insns_add(struct irs_insns *sink, uint64_t at, const char *text)
+{
+	if (!sink || sink->oom)
+		return;
+	if (sink->n == sink->cap) {
+		size_t ncap = sink->cap ? 2 * sink->cap : 64;
+		uint64_t *a = realloc(sink->at, ncap * sizeof(*a));
+		if (a)
+			sink->at = a;
+		char **t = a ? realloc(sink->text, ncap * sizeof(*t)) : NULL;
+		if (!t) {
+			sink->oom = true;
+			return;
+		}
+		sink->text = t;
+		sink->cap = ncap;
+	}
+	if (!(sink->text[sink->n] = strdup(text ? text : ""))) {
+		sink->oom = true;
+		return;
+	}
+	sink->at[sink->n++] = at;
+}
+
+static void
+insns_deinit(struct irs_insns *sink)
+{
+	for (size_t i = 0; i < sink->n; i++)
+		free(sink->text[i]);
+	free(sink->text);
+	free(sink->at);
+}
+
+static bool
+word_starts(const char *w, size_t len, const char *prefix)
+{
+	return len >= strlen(prefix) && !strncmp(w, prefix, strlen(prefix));
+}
+
+// "ret", "retq" (AT&T syntax), "rep ret" / "repz retq" (AMD's two-byte
+// return), "ret" on AArch64.
+bool
+irs_frontend_is_return(const char *text)
+{
+	const char *w = text;
+	while (*w == ' ' || *w == '\t')
+		w++;
+	size_t n = strcspn(w, " \t");
+	if (word_starts(w, n, "ret"))
+		return true;
+	if (!word_starts(w, n, "rep"))
+		return false;
+	w += n;
+	while (*w == ' ' || *w == '\t')
+		w++;
+	return word_starts(w, strcspn(w, " \t"), "ret");
+}
+
+bool
+irs_frontend_fatal_signal(int32_t signo)
+{
+	switch (signo) {
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void
+delete_fn(struct irs_console *c, struct console_bpfn *fn)
+{
+	const struct irs_target *t = c->t;
+	if (t->delete_break && fn->entry)
+		t->delete_break(t->arg, fn->entry);
+	for (size_t i = 0; t->delete_break && i < fn->nrets; i++)
+		t->delete_break(t->arg, fn->rets[i]);
+	free(fn->rets);
+	free(fn->function);
+}
+
+// Breaks on the return instructions of @p fn, once they can be found. At a
+// sync a function not known yet (a library not loaded) is tried again at
+// its first entry; what cannot be done then is said once.
+static void
+resolve_returns(struct irs_console *c, struct console_bpfn *fn, bool at_hit,
+		struct irs_buf *out)
+{
+	const struct irs_target *t = c->t;
+	struct irs_insns sink = {0};
+
+	if (fn->resolved || fn->warned || !t->disassemble)
+		return;
+	struct irs_error *err = t->disassemble(t->arg, fn->function, &sink);
+	if (!err && sink.oom)
+		err = &irs_enomem;
+	for (size_t i = 0; !err && i < sink.n; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i; j++)
+			dup = dup || sink.at[j] == sink.at[i];
+		if (dup || !irs_frontend_is_return(sink.text[i]))
+			continue;
+		uint32_t *r = realloc(fn->rets, (fn->nrets + 1) * sizeof(*r));
+		if (!r) {
+			err = &irs_enomem;
+			break;
+		}
+		fn->rets = r;
+		uint32_t id = ++c->next_bp;
+		struct irs_error *e = t->set_break(t->arg, id, fn->function,
+						   false, sink.at[i]);
+		if (e)
+			irs_error_destroy(e);
+		else
+			fn->rets[fn->nrets++] = id;
+	}
+	fn->resolved = fn->nrets > 0;
+	if (err && (at_hit || err->code != IRS_ERROR_NOT_FOUND)) {
+		irs_buf_printf(out, "irsnap: %s: %s; no after snapshots\n",
+			       fn->function, irs_error_get_message(err));
+		fn->warned = true;
+	} else if (!err && !fn->resolved && (sink.n || at_hit)) {
+		irs_buf_printf(out, "irsnap: no return instruction found in "
+			       "%s; no after snapshots\n", fn->function);
+		fn->warned = true;
+	}
+	irs_error_destroy(err);
+	insns_deinit(&sink);
+}
+
+static bool
+wanted(const struct irs_console *c, const char *function)
+{
+	for (uint32_t i = 0; i < c->nbreaks; i++)
+		if (!strcmp(c->breaks[i], function))
+			return true;
+	return false;
+}
+
+void
+console_frontend_sync(struct irs_console *c, struct irs_buf *out)
+{
+	const struct irs_target *t = c->t;
+
+	if (!t->set_break)
+		return;
+	for (size_t i = 0; i < c->nbpfns;) {
+		if (wanted(c, c->bpfns[i].function)) {
+			i++;
+			continue;
+		}
+		delete_fn(c, &c->bpfns[i]);
+		c->bpfns[i] = c->bpfns[--c->nbpfns];
+	}
+	for (uint32_t i = 0; i < c->nbreaks; i++) {
+		bool have = false;
+		for (size_t j = 0; j < c->nbpfns; j++)
+			have = have || !strcmp(c->bpfns[j].function,
+					       c->breaks[i]);
+		if (have)
+			continue;
+		void *p = realloc(c->bpfns, (c->nbpfns + 1) *
+				  sizeof(*c->bpfns));
+		if (!p)
+			return;
+		c->bpfns = p;
+		struct console_bpfn *fn = &c->bpfns[c->nbpfns];
+		memset(fn, 0, sizeof(*fn));
+		if (!(fn->function = strdup(c->breaks[i])))
+			return;
+		c->nbpfns++;
+		uint32_t id = ++c->next_bp;
+		struct irs_error *err = t->set_break(t->arg, id, fn->function,
+						     true, 0);
+		if (err) {
+			irs_buf_printf(out, "irsnap: cannot break on %s: %s\n",
+				       fn->function,
+				       irs_error_get_message(err));
+			irs_error_destroy(err);
+			continue;
+		}
+		fn->entry = id;
+		resolve_returns(c, fn, false, out);
+	}
+}
+
+void
+irs_console_forget_breaks(struct irs_console *c)
+{
+	for (size_t i = 0; i < c->nbpfns; i++)
+		delete_fn(c, &c->bpfns[i]);
+	free(c->bpfns);
+	c->bpfns = NULL;
+	c->nbpfns = 0;
+}
+
+void
+console_frontend_deinit(struct irs_console *c)
+{
+	for (size_t i = 0; i < c->nbpfns; i++) {
+		free(c->bpfns[i].rets);
+		free(c->bpfns[i].function);
+	}
+	free(c->bpfns);
+	c->bpfns = NULL;
+	c->nbpfns = 0;
+	console_event_deinit(&c->returning);
+	free(c->signal_core);
+	c->signal_core = NULL;
+}
+
+static uint64_t
+frame_cfa(const struct irs_console *c)
+{
+	uint64_t cfa;
+	if (!c->t->cfa)
+		return CONSOLE_NO_CFA;
+	struct irs_error *err = c->t->cfa(c->t->arg, &cfa);
+	if (!err)
+		return cfa;
+	irs_error_destroy(err);
+	return CONSOLE_NO_CFA;
+}
+
+static void
+append(struct irs_buf *b, char *text)
+{
+	if (text)
+		irs_buf_puts(b, text);
+	irs_free(text);
+}
+
+// At a return instruction: the return of the call with this CFA, and of
+// the calls above it that never returned (a longjmp out of them).
+static struct irs_error *
+hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
+{
+	struct irs_error *first = NULL;
+	uint64_t cfa = frame_cfa(c);
+	bool known = false;
+
+	for (size_t i = 0; i < c->nevents; i++)
+		known = known || c->events[i].cfa == cfa ||
+			c->events[i].cfa == CONSOLE_NO_CFA;
+	if (!known)
+		return NULL;	// a call entered before we broke on it
+	while (c->nevents) {
+		struct console_event *top = &c->events[c->nevents - 1];
+		uint64_t top_cfa = top->cfa;
+		// Its arguments, for eval while stopped at its return.
+		console_event_deinit(&c->returning);
+		c->returning.cfa = top_cfa;
+		c->returning.args = top->args;
+		c->returning.nargs = top->nargs;
+		top->args = NULL;
+		top->nargs = 0;
+		bool flag = false;
+		char *text = NULL;
+		struct irs_error *err = irs_console_boundary_exit(c, &flag,
+								  &text);
+		append(out, text);
+		if (err && first) {
+			irs_buf_printf(out, "%s\n", irs_error_get_message(err));
+			irs_error_destroy(err);
+		} else if (err) {
+			first = err;
+		}
+		*stop_ret = *stop_ret || flag;
+		if (top_cfa == cfa || top_cfa == CONSOLE_NO_CFA)
+			break;
+	}
+	return first;
+}
+
+struct irs_error *
+irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
+		char **out_ret)
+{
+	struct irs_error *err = NULL;
+	struct irs_buf out;
+
+	*stop_ret = false;
+	*out_ret = NULL;
+	irs_buf_init(&out);
+	irs_buf_puts(&out, "");
+	struct console_bpfn *fn = NULL;
+	bool entry = false;
+	for (size_t i = 0; !fn && id && i < c->nbpfns; i++) {
+		entry = c->bpfns[i].entry == id;
+		for (size_t j = 0; !entry && j < c->bpfns[i].nrets; j++)
+			if (c->bpfns[i].rets[j] == id)
+				fn = &c->bpfns[i];
+		if (entry)
+			fn = &c->bpfns[i];
+	}
+	if (fn && entry) {
+		console_event_deinit(&c->returning);
+		char *text = NULL;
+		err = console_boundary_enter(c, fn->function, frame_cfa(c),
+					     stop_ret, &text);
+		append(&out, text);
+		// a library loaded since the sync: its returns now
+		resolve_returns(c, fn, true, &out);
+	} else if (fn) {
+		err = hit_return(c, stop_ret, &out);
+	}
+	if (out.oom) {
+		irs_buf_deinit(&out);
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	*out_ret = irs_buf_steal(&out);
+	return err;
+}
+
+/* }====================================================================
+** Signals and the debuggee's arguments
+** ===================================================================== */
+
+struct irs_error *
+irs_console_stop(struct irs_console *c, int32_t signo, const char *signame,
+		 bool *fatal_ret, char **out_ret)
+{
+	*fatal_ret = false;
+	*out_ret = NULL;
+	if (!irs_frontend_fatal_signal(signo) || c->in_call) {
+		*out_ret = strdup("");
+		return *out_ret ? NULL : &irs_enomem;
+	}
+	*fatal_ret = true;
+	if (irs_console_nbreaks(c) > 0 && !c->check.signo) {
+		// the program irsnap watched died: the batch's exit status
+		const struct console_event *ev = c->nevents ?
+			&c->events[c->nevents - 1] : NULL;
+		c->check.signo = signo;
+		snprintf(c->check.what, sizeof(c->check.what), "%s%s%s%s",
+			 signame ? signame : "a signal",
+			 ev && ev->pass ? " in pass '" : "",
+			 ev && ev->pass ? ev->pass : "",
+			 ev && ev->pass ? "'" : "");
+	}
+	return irs_console_signal(c, signo, signame, out_ret);
+}
+
+void
+console_frontend_refresh(struct irs_console *c, struct irs_buf *out)
+{
+	const struct irs_target *t = c->t;
+	int32_t signo = 0;
+	char name[64] = "";
+
+	if (!t->core_path || !t->stop_signal || (c->signal_core &&
+	    !strcmp(c->signal_core, t->core_path)))
+		return;
+	// A new core file: its signal is the one ir-report records.
+	char *core = strdup(t->core_path);
+	if (!core)
+		return;
+	free(c->signal_core);
+	c->signal_core = core;
+	struct irs_error *err = t->stop_signal(t->arg, &signo, name,
+					       sizeof(name));
+	name[sizeof(name) - 1] = 0;
+	if (!err && signo > 0) {
+		char *text = NULL;
+		err = irs_console_signal(c, signo, *name ? name : NULL, &text);
+		append(out, text);
+	}
+	if (err)
+		irs_buf_printf(out, "%s\n", irs_error_get_message(err));
+	irs_error_destroy(err);
+}
+
+char *
+console_frontend_args(struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	enum { MAX = 16384 };
+
+	if (!t->args)
+		return c->set.args ? strdup(c->set.args) : NULL;
+	char *buf = calloc(1, MAX);
+	if (!buf)
+		return NULL;
+	struct irs_error *err = t->args(t->arg, buf, MAX);
+	buf[MAX - 1] = 0;
+	if (err) {
+		irs_error_destroy(err);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* }====================================================================
+** The core file this very process has open
+** ===================================================================== */
+
+static bool
+is_elf_core(const char *path)
+{
+	unsigned char h[18];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, h, sizeof(h));
+	close(fd);
+	// e_type is at byte 16, in the byte order EI_DATA (byte 5) says.
+	if (n != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) != 0)
+		return false;
+	unsigned type = h[5] == 2 ? (h[16] << 8 | h[17]) : (h[17] << 8 | h[16]);
+	return type == 4;	// ET_CORE
+}
+
+static void
+consider(const char *path, char *buf, size_t len)
+{
+	if (path[0] == '/' && strncmp(path, "/proc/", 6) &&
+	    strncmp(path, "/dev/", 5) && is_elf_core(path))
+		snprintf(buf, len, "%s", path);
+}
+
+bool
+irs_frontend_core_path(char *buf, size_t len)
+{
+	char line[4608], link[300], path[4096];
+	unsigned long long off;
+	int at;
+
+	buf[0] = 0;
+	// Files mapped from offset 0 (LLDB's elf-core plugin maps the core
+	// whole), then open files. Several cores open at once (several core
+	// targets in one session) are not told apart: the last one wins.
+	FILE *fp = fopen("/proc/self/maps", "re");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		at = 0;
+		if (sscanf(line, "%*s %*s %llx %*s %*s %n", &off, &at) < 1 ||
+		    off != 0 || at <= 0)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		consider(line + at, buf, len);
+	}
+	if (fp)
+		fclose(fp);
+	DIR *d = opendir("/proc/self/fd");
+	for (struct dirent *e; d && (e = readdir(d));) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(link, path, sizeof(path) - 1);
+		if (n <= 0)
+			continue;
+		path[n] = 0;
+		consider(path, buf, len);
+	}
+	if (d)
+		closedir(d);
+	return buf[0] != 0;
+}
+
+/* }====================================================================
+** The structs bindings mirror
+** ===================================================================== */
+
+#define ROW(T, f) {#T, #f, (uint32_t)offsetof(struct T, f), \
+		   (uint32_t)sizeof(((struct T *)0)->f)}
+#define SIZE(T) {#T, NULL, 0, (uint32_t)sizeof(struct T)}
+
+static const struct irs_abi_field abi[] = {
+	SIZE(irs_field_info), ROW(irs_field_info, offset),
+	ROW(irs_field_info, size), ROW(irs_field_info, bit_offset),
+	ROW(irs_field_info, bit_size), ROW(irs_field_info, kind),
+	ROW(irs_field_info, pad), ROW(irs_field_info, count),
+	ROW(irs_field_info, type_name), ROW(irs_field_info, target_name),
+	SIZE(irs_frame_info), ROW(irs_frame_info, pc),
+	ROW(irs_frame_info, function), ROW(irs_frame_info, file),
+	ROW(irs_frame_info, line), ROW(irs_frame_info, pad),
+	SIZE(irs_type_facts), ROW(irs_type_facts, size),
+	ROW(irs_type_facts, count), ROW(irs_type_facts, stripped),
+	ROW(irs_type_facts, target), ROW(irs_type_facts, kind),
+	ROW(irs_type_facts, nmembers), ROW(irs_type_facts, complete),
+	ROW(irs_type_facts, name),
+	SIZE(irs_member_facts), ROW(irs_member_facts, bit_offset),
+	ROW(irs_member_facts, type), ROW(irs_member_facts, bit_size),
+	ROW(irs_member_facts, name),
+	SIZE(irs_value_facts), ROW(irs_value_facts, address),
+	ROW(irs_value_facts, bits), ROW(irs_value_facts, kind),
+	ROW(irs_value_facts, has_address), ROW(irs_value_facts, has_bits),
+	ROW(irs_value_facts, is_function), ROW(irs_value_facts, type_name),
+	ROW(irs_value_facts, why),
+	SIZE(irs_target), ROW(irs_target, arg), ROW(irs_target, read),
+	ROW(irs_target, eval), ROW(irs_target, type_size),
+	ROW(irs_target, field), ROW(irs_target, enumerator),
+	ROW(irs_target, frame), ROW(irs_target, select_frame),
+	ROW(irs_target, pid), ROW(irs_target, core_path),
+	ROW(irs_target, exe_path), ROW(irs_target, type_lookup),
+	ROW(irs_target, type_derive), ROW(irs_target, type_facts),
+	ROW(irs_target, type_member), ROW(irs_target, type_enumerator),
+	ROW(irs_target, eval_value), ROW(irs_target, cfa),
+	ROW(irs_target, arg_value), ROW(irs_target, stop_signal),
+	ROW(irs_target, args), ROW(irs_target, disassemble),
+	ROW(irs_target, set_break), ROW(irs_target, delete_break),
+	ROW(irs_target, global), ROW(irs_target, symbol),
+	{NULL, NULL, 0, 0},
+};
+
+const struct irs_abi_field *
+irs_abi_layout(void)
+{
+	return abi;
+}
+
+/* }==================================================================== */

@@ -1,0 +1,1009 @@
+// The console's boundary state: ir-break and ir-trace requests, the
+// functions a front end breaks on, and the debuggee events it reports
+// (boundary entry and return, fatal signal, exit).
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console/console.h"
+
+/* {====================================================================
+** Pass filters
+** ===================================================================== */
+
+struct irs_error *
+console_filter_init(struct console_filter *f, const char *cmd,
+		    const char *pattern)
+{
+	struct console_filter nf = {0};
+
+	if (pattern) {
+		int rc = regcomp(&nf.re, pattern, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+			regerror(rc, &nf.re, msg, sizeof(msg));
+			return irs_error_format(IRS_ERROR_USAGE,
+						"%s: bad regex '%s': %s", cmd,
+						pattern, msg);
+		}
+		nf.pattern = strdup(pattern);
+		if (!nf.pattern) {
+			regfree(&nf.re);
+			return &irs_enomem;
+		}
+		nf.has_re = true;
+	}
+	console_filter_deinit(f);
+	*f = nf;
+	return NULL;
+}
+
+void
+console_filter_deinit(struct console_filter *f)
+{
+	if (f->has_re)
+		regfree(&f->re);
+	free(f->pattern);
+	memset(f, 0, sizeof(*f));
+}
+
+bool
+console_filter_match(const struct console_filter *f, const char *pass)
+{
+	if (!f->has_re)
+		return true;
+	return pass && regexec(&f->re, pass, 0, NULL, 0) == 0;
+}
+
+static const char *
+filter_text(const struct console_filter *f)
+{
+	return f->has_re ? f->pattern : ".*";
+}
+
+/* }====================================================================
+** Break functions
+** ===================================================================== */
+
+static void
+free_breaks(struct irs_console *c)
+{
+	for (uint32_t i = 0; i < c->nbreaks; i++)
+		free(c->breaks[i]);
+	free(c->breaks);
+	c->breaks = NULL;
+	c->nbreaks = 0;
+}
+
+// Whether boundary @p bi is wanted by an active request. A boundary with
+// a fixed pass name can be left out when no request matches that name.
+static bool
+boundary_wanted(const struct irs_console *c,
+		const struct irs_boundary_info *bi)
+{
+	if (!bi->pass_name)
+		return true;
+	return (c->break_on &&
+		console_filter_match(&c->break_filter, bi->pass_name)) ||
+	       (c->trace_on &&
+		console_filter_match(&c->trace_filter, bi->pass_name));
+}
+
+struct irs_error *
+console_update_breaks(struct irs_console *c)
+{
+	struct irs_error *err;
+
+	free_breaks(c);
+	if (!c->layout || !(c->break_on || c->trace_on))
+		return NULL;
+	uint32_t n = irs_layout_nboundaries(c->layout);
+	c->breaks = calloc(n ? n : 1, sizeof(*c->breaks));
+	if (!c->breaks)
+		return &irs_enomem;
+	for (uint32_t i = 0; i < n; i++) {
+		struct irs_boundary_info bi;
+		if ((err = irs_layout_boundary(c->layout, i, &bi)))
+			return err;
+		if (!bi.function || !boundary_wanted(c, &bi))
+			continue;
+		bool dup = false;
+		for (uint32_t j = 0; j < c->nbreaks; j++)
+			dup = dup || !strcmp(c->breaks[j], bi.function);
+		if (dup)
+			continue;
+		if (!(c->breaks[c->nbreaks] = strdup(bi.function)))
+			return &irs_enomem;
+		c->nbreaks++;
+	}
+	return NULL;
+}
+
+uint32_t
+irs_console_nbreaks(const struct irs_console *c)
+{
+	return c->nbreaks;
+}
+
+const char *
+irs_console_break_function(const struct irs_console *c, uint32_t i)
+{
+	return i < c->nbreaks ? c->breaks[i] : NULL;
+}
+
+static void
+list_breaks(const struct irs_console *c, struct irs_buf *out)
+{
+	if (!c->nbreaks) {
+		irs_buf_puts(out, "no boundary function matches");
+		return;
+	}
+	irs_buf_puts(out, "breakpoint at ");
+	for (uint32_t i = 0; i < c->nbreaks; i++)
+		irs_buf_printf(out, "%s%s", i ? ", " : "", c->breaks[i]);
+}
+
+/* }====================================================================
+** ir-break and ir-trace
+** ===================================================================== */
+
+enum { OPT_BEFORE, OPT_AFTER, OPT_BOTH, OPT_CHANGED, OPT_VERIFY,
+       OPT_STOP_VERIFY };
+
+const struct console_option console_break_options[] = {
+	{"--before", NULL, false, OPT_BEFORE},
+	{"--after", NULL, false, OPT_AFTER},
+	{"--both", NULL, false, OPT_BOTH},
+};
+const size_t console_break_noptions = ARRAY_SIZE(console_break_options);
+
+const struct console_option console_trace_options[] = {
+	{"--changed-only", NULL, false, OPT_CHANGED},
+	{"--verify", NULL, false, OPT_VERIFY},
+	{"--stop-on-verify", NULL, false, OPT_STOP_VERIFY},
+};
+const size_t console_trace_noptions = ARRAY_SIZE(console_trace_options);
+
+struct irs_error *
+console_cmd_break(struct irs_console *c, const struct console_args *a,
+		  struct irs_buf *out)
+{
+	struct irs_error *err;
+	struct console_opts o = {"ir-break", console_break_options,
+				 console_break_noptions, true, 0};
+	size_t pos[a->nwords + 1], npos = 0;
+	bool before = false, after = false;
+	int id;
+	const char *value;
+
+	do {
+		if ((err = console_opts_next(&o, a, &id, &value, pos, &npos)))
+			return err;
+		before = before || id == OPT_BEFORE || id == OPT_BOTH;
+		after = after || id == OPT_AFTER || id == OPT_BOTH;
+	} while (id >= 0);
+	if (npos == 1 && !a->words[pos[0]].quoted &&
+	    !strcmp(a->words[pos[0]].text, "off") && !before && !after) {
+		c->break_on = false;
+		console_filter_deinit(&c->break_filter);
+		irs_buf_puts(out, "irsnap: no longer stopping at passes\n");
+		return console_update_breaks(c);
+	}
+	if (npos > 1)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"ir-break: one PASS-REGEX at most, got '%s' and '%s' "
+			"(quote a regex with blanks)", a->words[pos[0]].text,
+			a->words[pos[1]].text);
+	if ((err = console_need_layout(c, "ir-break")))
+		return err;
+	err = console_filter_init(&c->break_filter, "ir-break",
+				  npos ? a->words[pos[0]].text : NULL);
+	if (err)
+		return err;
+	c->break_on = true;
+	c->break_before = before || !after;
+	c->break_after = after;
+	if ((err = console_update_breaks(c)))
+		return err;
+	irs_buf_printf(out, "irsnap: will stop %s passes matching '%s' (",
+		       c->break_before && c->break_after ? "before and after" :
+		       c->break_before ? "before" : "after",
+		       filter_text(&c->break_filter));
+	list_breaks(c, out);
+	irs_buf_puts(out, ")\n");
+	return NULL;
+}
+
+static struct irs_error *
+trace_on(struct irs_console *c, const char *pattern, bool changed,
+	 bool verify, bool stop_verify, struct irs_buf *out)
+{
+	struct irs_error *err;
+
+	if ((err = console_need_layout(c, "ir-trace")))
+		return err;
+	if ((err = console_filter_init(&c->trace_filter, "ir-trace",
+				       pattern)))
+		return err;
+	// --changed-only shapes the run directory: a change starts a new run.
+	if (c->session && c->changed_only != changed)
+		console_end_session(c);
+	c->trace_on = true;
+	c->changed_only = changed;
+	c->verify = verify || stop_verify;
+	c->stop_on_verify = stop_verify;
+	c->no_rundir = false;	// try again
+	if ((err = console_update_breaks(c)))
+		return err;
+	char *dir;
+	if ((err = irs_console_get(c, "dir", &dir)))
+		return err;
+	irs_buf_printf(out, "irsnap: tracing passes matching '%s' (",
+		       filter_text(&c->trace_filter));
+	list_breaks(c, out);
+	if (c->session)
+		irs_buf_printf(out, ") into %s\n", irs_session_dir(c->session));
+	else
+		irs_buf_printf(out, ") into a new run directory under %s\n",
+			       dir);
+	irs_free(dir);
+	return NULL;
+}
+
+struct irs_error *
+console_cmd_trace(struct irs_console *c, const struct console_args *a,
+		  struct irs_buf *out)
+{
+	struct irs_error *err;
+	struct console_opts o = {"ir-trace", console_trace_options,
+				 console_trace_noptions, true, 0};
+	size_t pos[a->nwords + 1], npos = 0;
+	bool changed = false, verify = false, stop_verify = false;
+	int id;
+	const char *value;
+
+	do {
+		if ((err = console_opts_next(&o, a, &id, &value, pos, &npos)))
+			return err;
+		changed = changed || id == OPT_CHANGED;
+		verify = verify || id == OPT_VERIFY;
+		stop_verify = stop_verify || id == OPT_STOP_VERIFY;
+	} while (id >= 0);
+	const char *sub = npos ? a->words[pos[0]].text : "";
+	if (!strcmp(sub, "off") && npos == 1 && !changed && !verify &&
+	    !stop_verify) {
+		c->trace_on = false;
+		console_filter_deinit(&c->trace_filter);
+		irs_buf_puts(out, "irsnap: tracing off\n");
+		return console_update_breaks(c);
+	}
+	if (strcmp(sub, "on"))
+		return irs_error_format(IRS_ERROR_USAGE,
+			"ir-trace: usage: ir-trace on [PASS-REGEX] "
+			"[--changed-only] [--verify] [--stop-on-verify] | "
+			"ir-trace off");
+	if (npos > 2)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"ir-trace: one PASS-REGEX at most, got '%s' and '%s' "
+			"(quote a regex with blanks)", a->words[pos[1]].text,
+			a->words[pos[2]].text);
+	return trace_on(c, npos == 2 ? a->words[pos[1]].text : NULL,
+			changed, verify, stop_verify, out);
+}
+
+/* }====================================================================
+** Verifiers
+** ===================================================================== */
+
+// "toyc_verify({ir}, 0)" -> "toyc_verify((Module *)0x4052a0, 0)".
+static char *
+verifier_expr(const char *call, const char *type, uint64_t root)
+{
+	struct irs_buf b;
+	char ir[320];
+
+	snprintf(ir, sizeof(ir), "(%s *)0x%" PRIx64, type, root);
+	irs_buf_init(&b);
+	for (const char *p = call; *p;) {
+		if (!strncmp(p, "{ir}", 4)) {
+			irs_buf_puts(&b, ir);
+			p += 4;
+		} else {
+			irs_buf_append(&b, p++, 1);
+		}
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return irs_buf_steal(&b);
+}
+
+static void
+indent_lines(struct irs_buf *out, const char *text, unsigned max)
+{
+	unsigned n = 0;
+	while (*text && n < max) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		irs_buf_printf(out, "  %.*s\n", (int)len, text);
+		text += len + (nl != NULL);
+		n++;
+	}
+	if (*text)
+		irs_buf_puts(out, "  ...\n");
+}
+
+// The layout's Lua verifiers run together; *names_ret joins their names.
+static struct irs_error *
+lua_names(const struct irs_layout *lo, char **names_ret)
+{
+	struct irs_error *err;
+	struct irs_buf b;
+
+	irs_buf_init(&b);
+	for (uint32_t i = 0; i < irs_layout_nverifiers(lo); i++) {
+		struct irs_verifier_info vi;
+		if ((err = irs_layout_verifier(lo, i, &vi))) {
+			irs_buf_deinit(&b);
+			return err;
+		}
+		if (!vi.call)
+			irs_buf_printf(&b, "%s%s", b.len ? "," : "", vi.name);
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	*names_ret = irs_buf_steal(&b);	// NULL when there is none
+	return NULL;
+}
+
+struct verify_state {
+	struct irs_console *c;
+	struct irs_memory *mem;
+	uint64_t root;
+	const char *type;
+	uint32_t seq;
+	struct irs_buf *out;
+	uint32_t nbad, nfailed;
+	bool interrupted;	// Ctrl-C stopped a Lua check: run no more
+};
+
+static void
+record(struct verify_state *v, const struct irs_verifier_result *r)
+{
+	if (!v->seq || !v->c->session)
+		return;
+	struct irs_error *err = irs_session_verifier_result(v->c->session,
+							    v->seq, r);
+	if (err) {
+		irs_buf_printf(v->out, "irsnap: cannot record verifier %s: "
+			       "%s\n", r->name, irs_error_get_message(err));
+		irs_error_destroy(err);
+	}
+}
+
+// A verifier that did not run: said on the console and recorded as
+// "not run" with @p reason, never taken for a clean result.
+static void
+not_run(struct verify_state *v, const char *name, const char *call,
+	const char *reason)
+{
+	irs_buf_printf(v->out, "verifier %s: could not run: %s\n", name,
+		       reason);
+	struct irs_verifier_result r = {
+		.name = name, .ran = false, .reason = reason, .call = call,
+	};
+	record(v, &r);
+	v->nfailed++;
+}
+
+static void
+verify_lua(struct verify_state *v)
+{
+	struct irs_error *err;
+	char *names, *problems;
+	uint32_t count;
+
+	if ((err = lua_names(v->c->layout, &names))) {
+		irs_buf_printf(v->out, "verifier: %s\n",
+			       irs_error_get_message(err));
+		irs_error_destroy(err);
+		v->nfailed++;
+		return;
+	}
+	if (!names)
+		return;
+	err = irs_layout_verify(v->c->layout, v->mem, v->root, v->type,
+				&problems, &count);
+	if (err) {
+		v->interrupted = irs_error_get_code(err) ==
+				 IRS_ERROR_INTERRUPTED;
+		not_run(v, names, NULL, irs_error_get_message(err));
+		irs_error_destroy(err);
+	} else {
+		if (count)
+			irs_buf_printf(v->out, "verifier %s: %u problem%s\n",
+				       names, count, count == 1 ? "" : "s");
+		else
+			irs_buf_printf(v->out, "verifier %s: ok\n", names);
+		indent_lines(v->out, problems, 20);
+		struct irs_verifier_result r = {
+			.name = names, .ran = true, .problems = count,
+			.output = problems,
+		};
+		record(v, &r);
+		v->nbad += count != 0;
+		irs_free(problems);
+	}
+	free(names);
+}
+
+// Why a call verifier cannot be called on the IR now, into @p why; false
+// when it can. Calling the compiler's verifier on a root that is not its
+// IR would crash the debuggee in the verifier, and that crash would be
+// taken for the compiler's.
+static bool
+call_blocked(struct verify_state *v, char *why, size_t len)
+{
+	uint8_t byte;
+
+	if (!v->c->t->pid) {
+		snprintf(why, len, "it calls into the debuggee: live process "
+			 "only");
+		return true;
+	}
+	if (!v->root) {
+		snprintf(why, len, "the IR root (%s) is a NULL pointer",
+			 v->type);
+		return true;
+	}
+	struct irs_error *err = irs_memory_read(v->mem, v->root, &byte, 1);
+	if (err) {
+		snprintf(why, len, "the IR root (%s at 0x%" PRIx64 ") is not "
+			 "readable: %s", v->type, v->root,
+			 irs_error_get_message(err));
+		irs_error_destroy(err);
+		return true;
+	}
+	return false;
+}
+
+// The count of problems a call verifier's result @p value means: the
+// value itself for a verifier that returns a count (ok = 0, value > 0, as
+// toyc_verify does), else one (LLVM's verifyModule returns true).
+static uint32_t
+call_problems(int64_t value, int64_t ok)
+{
+	if (value == ok)
+		return 0;
+	if (ok == 0 && value > 0)
+		return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
+	return 1;
+}
+
+static void
+verify_call(struct verify_state *v, const struct irs_verifier_info *vi)
+{
+	struct irs_error *err;
+	uint64_t value;
+	char why[512], *output = NULL, *nocapture = NULL;
+
+	char *expr = verifier_expr(vi->call, v->type, v->root);
+	if (!expr) {
+		v->nfailed++;
+		return;
+	}
+	if (call_blocked(v, why, sizeof(why))) {
+		not_run(v, vi->name, expr, why);
+		free(expr);
+		return;
+	}
+	err = console_call_captured(v->c, expr, &value, &output, &nocapture);
+	irs_memory_invalidate(v->mem);	// the debuggee ran code
+	if (err) {
+		not_run(v, vi->name, expr, irs_error_get_message(err));
+		irs_error_destroy(err);
+		free(expr);
+		free(output);
+		free(nocapture);
+		return;
+	}
+	uint32_t problems = call_problems((int64_t)value, vi->ok_value);
+	if (problems)
+		irs_buf_printf(v->out, "verifier %s: %u problem%s (%s = %"
+			       PRId64 ", expected %" PRId64 ")\n", vi->name,
+			       problems, problems == 1 ? "" : "s", expr,
+			       (int64_t)value, vi->ok_value);
+	else
+		irs_buf_printf(v->out, "verifier %s: ok\n", vi->name);
+	if (output && problems)
+		indent_lines(v->out, output, 20);
+	if (nocapture)
+		irs_buf_printf(v->out, "verifier %s: its output was not "
+			       "captured: %s\n", vi->name, nocapture);
+	struct irs_verifier_result r = {
+		.name = vi->name, .ran = true, .problems = problems,
+		.output = output, .call = expr, .has_value = true,
+		.value = (int64_t)value,
+	};
+	record(v, &r);
+	v->nbad += problems != 0;
+	free(expr);
+	free(output);
+	free(nocapture);
+}
+
+struct irs_error *
+console_run_verifiers(struct irs_console *c, struct irs_memory *mem,
+		      uint64_t root, const char *type, uint32_t seq,
+		      struct irs_buf *out, uint32_t *nbad_ret)
+{
+	struct irs_error *err;
+	struct verify_state v = {c, mem, root, type, seq, out, 0, 0, false};
+
+	// Lua first: it only reads, while a call runs debuggee code.
+	verify_lua(&v);
+	for (uint32_t i = 0; !v.interrupted &&
+	     i < irs_layout_nverifiers(c->layout); i++) {
+		struct irs_verifier_info vi;
+		if ((err = irs_layout_verifier(c->layout, i, &vi)))
+			return err;
+		if (vi.call)
+			verify_call(&v, &vi);
+	}
+	c->verify_failed += v.nfailed;
+	*nbad_ret = v.nbad;
+	return NULL;
+}
+
+/* }====================================================================
+** Debuggee events
+** ===================================================================== */
+
+void
+console_event_deinit(struct console_event *ev)
+{
+	free(ev->pass);
+	free(ev->type);
+	for (size_t i = 0; i < ev->nargs; i++)
+		free(ev->args[i].name);
+	free(ev->args);
+	memset(ev, 0, sizeof(*ev));
+	ev->cfa = CONSOLE_NO_CFA;
+}
+
+void
+console_clear_events(struct irs_console *c)
+{
+	for (size_t i = 0; i < c->nevents; i++)
+		console_event_deinit(&c->events[i]);
+	c->nevents = 0;
+}
+
+void
+console_clear_after(struct irs_console *c)
+{
+	if (!c->has_after)
+		return;
+	console_event_deinit(&c->after);
+	c->has_after = false;
+}
+
+static struct console_event *
+push_event(struct irs_console *c)
+{
+	if (c->nevents == c->capevents) {
+		size_t ncap = c->capevents ? 2 * c->capevents : 16;
+		void *p = realloc(c->events, ncap * sizeof(*c->events));
+		if (!p)
+			return NULL;
+		c->events = p;
+		c->capevents = ncap;
+	}
+	struct console_event *ev = &c->events[c->nevents++];
+	memset(ev, 0, sizeof(*ev));
+	ev->cfa = CONSOLE_NO_CFA;
+	return ev;
+}
+
+static bool
+find_boundary(const struct irs_layout *lo, const char *function,
+	      struct irs_boundary_info *ret)
+{
+	for (uint32_t i = 0; i < irs_layout_nboundaries(lo); i++) {
+		struct irs_error *err = irs_layout_boundary(lo, i, ret);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		if (ret->function && !strcmp(ret->function, function))
+			return true;
+	}
+	return false;
+}
+
+// Fills @p ev's pass, type and root from boundary @p bi in frame 0.
+static struct irs_error *
+event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
+	   struct console_event *ev)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	uint64_t addr;
+
+	const char *type = bi->ir_type ? bi->ir_type :
+			   irs_layout_root_type(c->layout);
+	if (!(ev->type = strdup(type)))
+		return &irs_enomem;
+	if (bi->pass_name) {
+		if (!(ev->pass = strdup(bi->pass_name)))
+			return &irs_enomem;
+	} else {
+		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+			return err;
+		if ((err = console_memory(c, &mem)))
+			return err;
+		if ((err = console_read_cstr(mem, addr, &ev->pass)))
+			return irs_error_prefix(err, bi->pass_expr);
+	}
+	console_note_pass(c, ev->pass);
+	return console_eval_ir(c, bi, &ev->root);
+}
+
+static struct irs_error *
+trace_begin(struct irs_console *c, struct console_event *ev,
+	    struct irs_buf *out)
+{
+	struct irs_error *err;
+	struct irs_session *s;
+	struct irs_memory *mem;
+
+	bool fresh = !c->session;
+	if (!c->session && c->no_rundir)
+		return NULL;	// said at the first pass; not at each one
+	if ((err = console_session(c, &s))) {
+		c->no_rundir = true;
+		if (err == &irs_enomem)
+			return err;
+		struct irs_error *e = irs_error_format(err->code, "%s (no "
+			"more tracing until a setting changes or ir-trace on "
+			"is given again)", err->message);
+		irs_error_destroy(err);
+		return e;
+	}
+	if (fresh)
+		irs_buf_printf(out, "irsnap: tracing into %s\n",
+			       irs_session_dir(s));
+	if ((err = console_memory(c, &mem)))
+		return err;
+	irs_session_set_position(s, ev->position);
+	if ((err = irs_session_pass_begin_as(s, mem, ev->pass, ev->root,
+					     ev->type, &ev->seq)))
+		return err;
+	ev->gen = c->gen;
+	c->ntraced++;
+	return NULL;
+}
+
+struct irs_error *
+irs_console_boundary_enter(struct irs_console *c, const char *function,
+			   bool *stop_ret, char **out_ret)
+{
+	return console_boundary_enter(c, function, CONSOLE_NO_CFA, stop_ret,
+				      out_ret);
+}
+
+struct irs_error *
+console_boundary_enter(struct irs_console *c, const char *function,
+		       uint64_t cfa, bool *stop_ret, char **out_ret)
+{
+	struct irs_error *err;
+	struct irs_boundary_info bi;
+	struct irs_buf out;
+
+	*stop_ret = false;
+	*out_ret = NULL;
+	console_clear_after(c);
+	// Pushed first and whatever happens: the return pairs with it.
+	struct console_event *ev = push_event(c);
+	if (!ev)
+		return &irs_enomem;
+	ev->cfa = cfa;
+	console_frontend_save_args(c, ev);
+	if (!function)
+		function = "";
+	if ((err = console_need_layout(c, "irsnap")))
+		return err;
+	if (!find_boundary(c->layout, function, &bi))
+		return irs_error_format(IRS_ERROR_NOT_FOUND,
+			"irsnap: %s is not a pass boundary of layout '%s'",
+			function, irs_layout_name(c->layout));
+	ev->position = ++c->nboundaries;
+	if ((err = event_eval(c, &bi, ev))) {
+		char where[300];
+		snprintf(where, sizeof(where), "irsnap: at %s", function);
+		return irs_error_prefix(err, where);
+	}
+	irs_buf_init(&out);
+	irs_buf_puts(&out, "");
+	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass) &&
+	    (err = trace_begin(c, ev, &out))) {
+		char where[300];
+		snprintf(where, sizeof(where), "irsnap: pass '%s'", ev->pass);
+		irs_error_prefix(err, where);
+	}
+	// A snapshot that could not be written (a full disk) is no reason to
+	// run past the stop the user asked for: it is reported beside it.
+	if (c->break_on && console_filter_match(&c->break_filter, ev->pass)) {
+		ev->stop_after = c->break_after;
+		if (c->break_before) {
+			*stop_ret = true;
+			irs_buf_printf(&out, "irsnap: stopped before pass '%s' "
+				       "(IR: %s at 0x%" PRIx64 ")\n", ev->pass,
+				       ev->type, ev->root);
+		}
+	}
+	if (out.oom) {
+		irs_buf_deinit(&out);
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	if (!(*out_ret = console_printable(irs_buf_steal(&out)))) {
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	return err;
+}
+
+static struct irs_error *
+verify_failure(struct irs_console *c, struct irs_memory *mem,
+	       const struct console_event *ev, const char *report)
+{
+	struct irs_failure_info info = {
+		.kind = "verifier",
+		.pass = ev->pass,
+		.message = report,
+		.ir_root = ev->root,
+	};
+	return irs_session_failure(c->session, c->t, mem, &info);
+}
+
+// After snapshot and verifiers of traced event @p ev.
+static struct irs_error *
+trace_end(struct irs_console *c, const struct console_event *ev,
+	  bool *stop_ret, struct irs_buf *out)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	struct irs_buf report;
+	uint32_t nbad = 0, failed = c->verify_failed;
+
+	if ((err = console_memory(c, &mem)))
+		return err;
+	if ((err = irs_session_pass_end(c->session, mem, ev->seq)))
+		return err;
+	if (!c->verify)
+		return NULL;
+	irs_buf_init(&report);
+	irs_buf_puts(&report, "");
+	err = console_run_verifiers(c, mem, ev->root, ev->type, ev->seq,
+				    &report, &nbad);
+	if (!err && nbad && c->ir_broken && !c->stop_on_verify) {
+		// Name the pass that broke it once, not every pass after.
+		irs_buf_printf(out, "irsnap: the IR is still broken after "
+			       "pass '%s' (event %u)\n", ev->pass, ev->seq);
+	} else if (!err && nbad) {
+		c->ir_broken = true;
+		if (!c->check.nbroken++)
+			snprintf(c->check.broken, sizeof(c->check.broken),
+				 "pass '%s' (event %u of %s) broke the IR",
+				 ev->pass, ev->seq,
+				 irs_session_dir(c->session));
+		irs_buf_printf(out, "irsnap: pass '%s' (event %u) broke the "
+			       "IR:\n", ev->pass, ev->seq);
+		indent_lines(out, report.data, 40);
+		if (c->stop_on_verify) {
+			err = verify_failure(c, mem, ev, report.data);
+			if (!err)
+				irs_buf_printf(out, "irsnap: stopped after "
+					       "pass '%s'; failure report: "
+					       "%s/failure.json\n", ev->pass,
+					       irs_session_dir(c->session));
+			*stop_ret = true;
+		}
+	} else if (!err && failed == 0 && c->verify_failed) {
+		// Say once that a verifier cannot run, not at every pass.
+		irs_buf_printf(out, "irsnap: after pass '%s':\n", ev->pass);
+		indent_lines(out, report.data, 40);
+	}
+	if (!err && !nbad)
+		c->ir_broken = false;
+	irs_buf_deinit(&report);
+	return err;
+}
+
+struct irs_error *
+irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
+			  char **out_ret)
+{
+	struct irs_error *err = NULL;
+	struct irs_buf out;
+
+	*stop_ret = false;
+	*out_ret = NULL;
+	console_clear_after(c);
+	irs_buf_init(&out);
+	irs_buf_puts(&out, "");
+	if (c->nevents) {
+		// Popped before the work, so the stack stays paired on error.
+		struct console_event ev = c->events[--c->nevents];
+		if (ev.seq && ev.gen == c->gen && c->session)
+			err = trace_end(c, &ev, stop_ret, &out);
+		if (err) {
+			char where[300];
+			snprintf(where, sizeof(where),
+				 "irsnap: after pass '%s'", ev.pass);
+			irs_error_prefix(err, where);
+		}
+		if (ev.stop_after && c->break_on) {	// even if err, as above
+			*stop_ret = true;
+			irs_buf_printf(&out, "irsnap: stopped after pass '%s' "
+				       "(IR: %s at 0x%" PRIx64 ")\n", ev.pass,
+				       ev.type, ev.root);
+		}
+		if (*stop_ret && ev.root) {
+			// Stopped behind the call: ir-verify, ir-report and
+			// ir-dump --boundary still mean its IR.
+			c->after = ev;
+			c->has_after = true;
+		} else {
+			console_event_deinit(&ev);
+		}
+	}
+	if (out.oom) {
+		irs_buf_deinit(&out);
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	if (!(*out_ret = console_printable(irs_buf_steal(&out)))) {
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	return err;
+}
+
+static struct irs_error *
+remember_signal(struct irs_console *c, int32_t signo, const char *signame)
+{
+	char *name = signame ? strdup(signame) : NULL;
+	if (signame && !name)
+		return &irs_enomem;
+	free(c->signame);
+	c->signame = name;
+	c->signo = signo;
+	return NULL;
+}
+
+// *out_ret made printable (console_printable()); takes and returns @p err.
+static struct irs_error *
+printable_out(char **out_ret, struct irs_error *err)
+{
+	if (*out_ret && !(*out_ret = console_printable(*out_ret))) {
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	return err;
+}
+
+static struct irs_error *
+signal_event(struct irs_console *c, int32_t signo, const char *signame,
+	     char **out_ret)
+{
+	struct irs_error *err;
+	struct irs_session *s;
+	struct irs_memory *mem;
+
+	*out_ret = NULL;
+	console_clear_after(c);
+	if ((err = remember_signal(c, signo, signame)))
+		return err;
+	const struct console_event *ev = c->nevents ?
+					 &c->events[c->nevents - 1] : NULL;
+	const char *pass = ev && ev->pass ? ev->pass : NULL;
+	const char *sig = signame ? signame : "signal";
+	if (!c->trace_on) {
+		if (pass && asprintf(out_ret, "irsnap: %s in pass '%s' "
+				     "(ir-report writes failure.json)\n", sig,
+				     pass) < 0)
+			return &irs_enomem;
+		if (!*out_ret && !(*out_ret = strdup("")))
+			return &irs_enomem;
+		return NULL;
+	}
+	if ((err = console_session(c, &s)) || (err = console_memory(c, &mem)))
+		return err;
+	struct irs_failure_info info = {
+		.kind = "signal",
+		.signo = signo,
+		.signame = signame,
+		.pass = pass,
+		.ir_root = ev ? ev->root : 0,
+	};
+	if ((err = irs_session_failure(s, c->t, mem, &info)))
+		return irs_error_prefix(err, "irsnap: failure report");
+	int rc;
+	if (pass)
+		rc = asprintf(out_ret, "irsnap: %s in pass '%s'; failure "
+			      "report: %s/failure.json\n", sig, pass,
+			      irs_session_dir(s));
+	else
+		rc = asprintf(out_ret, "irsnap: %s outside any traced pass; "
+			      "failure report: %s/failure.json\n", sig,
+			      irs_session_dir(s));
+	return rc < 0 ? &irs_enomem : NULL;
+}
+
+struct irs_error *
+irs_console_signal(struct irs_console *c, int32_t signo, const char *signame,
+		   char **out_ret)
+{
+	return printable_out(out_ret, signal_event(c, signo, signame,
+						   out_ret));
+}
+
+static struct irs_error *
+exit_event(struct irs_console *c, int32_t status, char **out_ret)
+{
+	int rc = 0;
+
+	*out_ret = NULL;
+	struct irs_error *err = NULL;
+	char lost[96] = "";
+	uint32_t nlost = c->session ? irs_session_lost(c->session) : 0;
+	if (nlost)
+		snprintf(lost, sizeof(lost), "; incomplete: %u snapshot%s lost "
+			 "to write errors", nlost, nlost == 1 ? "" : "s");
+	if (c->session && status >= 0) {
+		err = irs_session_finish(c->session, status);
+		rc = asprintf(out_ret, "irsnap: debuggee exited (status %d): "
+			      "%u passes traced in %s%s\n", status,
+			      c->ntraced, irs_session_dir(c->session), lost);
+	} else if (c->session && c->session_core) {
+		// A core file closed: nothing was killed, nothing traced.
+		rc = asprintf(out_ret, "irsnap: closed the core file; its run "
+			      "directory: %s\n", irs_session_dir(c->session));
+	} else if (c->session) {
+		// Killed, not finished: the run keeps its status.
+		rc = asprintf(out_ret, "irsnap: debuggee killed: %u passes "
+			      "traced in %s%s\n", c->ntraced,
+			      irs_session_dir(c->session), lost);
+	}
+	console_end_session(c);
+	console_clear_events(c);
+	console_clear_after(c);
+	console_event_deinit(&c->returning);
+	c->nboundaries = 0;	// the next process counts its own
+	c->signo = 0;
+	free(c->signame);
+	c->signame = NULL;
+	if (rc < 0 || (!*out_ret && !(*out_ret = strdup("")))) {
+		irs_error_destroy(err);
+		free(*out_ret);
+		*out_ret = NULL;
+		return &irs_enomem;
+	}
+	if (err) {
+		free(*out_ret);
+		*out_ret = NULL;
+		return irs_error_prefix(err, "irsnap: closing the run");
+	}
+	return NULL;
+}
+
+struct irs_error *
+irs_console_exited(struct irs_console *c, int32_t status, char **out_ret)
+{
+	return printable_out(out_ret, exit_event(c, status, out_ret));
+}

@@ -1,0 +1,317 @@
+// The declarations a layout makes: layout, struct, boundary, verifier and
+// reduce. Each checks its table's shape on the spot (so a mistake is
+// reported at its line) and records it in one registry table; the compiler
+// (compile.c) reads that table once the file has run.
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "layout/layout.h"
+
+static const char decls_key = 'd';
+
+void
+irs_decl_push(lua_State *L)
+{
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &decls_key);
+}
+
+// Raises unless every key of the table at @p idx is in @p allowed.
+static void
+check_keys(lua_State *L, int idx, const char *what,
+	   const char *const *allowed)
+{
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		const char *k = lua_type(L, -1) == LUA_TSTRING
+			? lua_tostring(L, -1) : NULL;
+		bool ok = false;
+		for (int i = 0; k && allowed[i]; i++)
+			ok |= !strcmp(k, allowed[i]);
+		if (!ok)
+			luaL_error(L, "%s: unknown key '%s'", what,
+				   k ? k : luaL_typename(L, -1));
+	}
+}
+
+// The string at key @p k of table @p idx, or NULL when absent.
+static const char *
+opt_string(lua_State *L, int idx, const char *k, const char *what)
+{
+	int t = lua_getfield(L, idx, k);
+	lua_pop(L, 1);
+	if (t == LUA_TNIL)
+		return NULL;
+	if (t != LUA_TSTRING)
+		luaL_error(L, "%s: '%s' must be a string", what, k);
+	lua_getfield(L, idx, k);
+	const char *s = lua_tostring(L, -1);	// anchored in the table
+	lua_pop(L, 1);
+	return s;
+}
+
+// Appends the table at -1, with its line, to decls[list]; pops it.
+static void
+record(lua_State *L, const char *list)
+{
+	lua_pushinteger(L, irs_lua_user_line(L));
+	lua_setfield(L, -2, "line");
+	irs_decl_push(L);
+	lua_getfield(L, -1, list);
+	lua_pushvalue(L, -3);
+	lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+	lua_pop(L, 3);
+}
+
+// Copies the table at @p idx (shallow) and pushes the copy.
+static void
+copy_table(lua_State *L, int idx)
+{
+	lua_newtable(L);
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_settable(L, -4);
+	}
+}
+
+// layout { name = N, root = T }
+static int
+l_layout(lua_State *L)
+{
+	static const char *const keys[] = { "name", "root", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "layout", keys);
+	if (!opt_string(L, 1, "name", "layout"))
+		luaL_error(L, "layout: 'name' is required");
+	opt_string(L, 1, "root", "layout");
+	irs_decl_push(L);
+	if (lua_getfield(L, -1, "layout") != LUA_TNIL)
+		luaL_error(L, "layout: declared twice");
+	lua_pop(L, 2);
+	copy_table(L, 1);
+	lua_pushinteger(L, irs_lua_user_line(L));
+	lua_setfield(L, -2, "line");
+	irs_decl_push(L);
+	lua_insert(L, -2);
+	lua_setfield(L, -2, "layout");
+	return 0;
+}
+
+// struct "T" { ... }: the second call, with T's entry as upvalue.
+static int
+l_struct_body(lua_State *L)
+{
+	static const char *const keys[] = {
+		"fields", "text", "ref", "size", "node", "ctype", NULL,
+	};
+	const char *name = lua_tostring(L, lua_upvalueindex(2));
+	if (lua_type(L, 1) != LUA_TTABLE)
+		return luaL_error(L, "struct \"%s\": expected a table "
+				  "{ fields = ..., text = ... }", name);
+	char what[160];
+	snprintf(what, sizeof(what), "struct %s", name);
+	check_keys(L, 1, what, keys);
+	if (lua_getfield(L, lua_upvalueindex(1), "spec") != LUA_TNIL)
+		return luaL_error(L, "struct \"%s\": body given twice", name);
+	lua_pop(L, 1);
+	int t = lua_getfield(L, 1, "fields");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		return luaL_error(L, "%s: 'fields' must be a table", what);
+	if (t == LUA_TTABLE) {
+		lua_pushnil(L);
+		while (lua_next(L, -2)) {
+			if (lua_type(L, -2) != LUA_TSTRING)
+				return luaL_error(L, "%s: field names must be "
+						  "strings", what);
+			if (!irs_fields_is_descriptor(L, -1) &&
+			    !irs_fields_is_global(L, -1))
+				return luaL_error(L, "%s: field '%s' is a %s, "
+					"not a field (write e.g. scalar "
+					"\"%s\")",
+					what, lua_tostring(L, -2),
+					luaL_typename(L, -1),
+					lua_tostring(L, -2));
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	opt_string(L, 1, "ctype", what);
+	t = lua_getfield(L, 1, "size");
+	if (t != LUA_TNIL && !lua_isinteger(L, -1))
+		return luaL_error(L, "%s: 'size' must be an integer", what);
+	lua_pop(L, 1);
+	copy_table(L, 1);
+	lua_setfield(L, lua_upvalueindex(1), "spec");
+	return 0;
+}
+
+// struct "T": records T (so duplicates are caught at their line) and
+// returns the function that takes T's body.
+static int
+l_struct(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	if (!*name)
+		return luaL_error(L, "struct: empty type name");
+	irs_decl_push(L);
+	lua_getfield(L, -1, "byname");
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return luaL_error(L, "struct \"%s\" declared twice", name);
+	lua_pop(L, 1);
+	lua_newtable(L);
+	lua_pushvalue(L, 1);
+	lua_setfield(L, -2, "name");
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);	// byname[name] = entry
+	lua_pushvalue(L, -1);
+	record(L, "structs");
+	lua_pushvalue(L, 1);
+	lua_pushcclosure(L, l_struct_body, 2);
+	return 1;
+}
+
+// boundary { at = F, pass = EXPR, ir = EXPR [, type = T] }
+// boundary { functions = { F1, F2 }, ir = EXPR [, type = T] }
+// ir = { "fn", "f" }: the first of these its parameters has
+static int
+l_boundary(lua_State *L)
+{
+	static const char *const keys[] = {
+		"at", "pass", "ir", "type", "functions", NULL,
+	};
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "boundary", keys);
+	const char *at = opt_string(L, 1, "at", "boundary");
+	const char *pass = opt_string(L, 1, "pass", "boundary");
+	int irt = lua_getfield(L, 1, "ir");	// compile.c checks a list
+	lua_pop(L, 1);
+	if (irt != LUA_TTABLE && !opt_string(L, 1, "ir", "boundary"))
+		return luaL_error(L, "boundary: 'ir' (the IR root expression, "
+				  "or a list of parameter names) is "
+				  "required");
+	opt_string(L, 1, "type", "boundary");
+	int t = lua_getfield(L, 1, "functions");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		return luaL_error(L, "boundary: 'functions' must be a list "
+				  "of function names");
+	if ((t == LUA_TNIL) == !at)
+		return luaL_error(L, "boundary: give either 'at' (a pass "
+				  "manager function) or 'functions'");
+	if (at && !pass)
+		return luaL_error(L, "boundary: 'pass' (the pass name "
+				  "expression) is required with 'at'");
+	if (t == LUA_TTABLE) {
+		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+		if (n == 0)
+			return luaL_error(L, "boundary: 'functions' is empty");
+		for (lua_Integer i = 1; i <= n; i++) {
+			if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+				return luaL_error(L, "boundary: 'functions' "
+						  "must hold strings");
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	copy_table(L, 1);
+	record(L, "boundaries");
+	return 0;
+}
+
+// verifier { name = N, check = function(snap) ... end }
+// verifier { name = N, call = EXPR, ok = V }
+static int
+l_verifier(lua_State *L)
+{
+	static const char *const keys[] = {
+		"name", "check", "call", "ok", NULL,
+	};
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "verifier", keys);
+	if (!opt_string(L, 1, "name", "verifier"))
+		return luaL_error(L, "verifier: 'name' is required");
+	const char *call = opt_string(L, 1, "call", "verifier");
+	int t = lua_getfield(L, 1, "check");
+	lua_pop(L, 1);
+	if (t != LUA_TNIL && t != LUA_TFUNCTION)
+		return luaL_error(L, "verifier: 'check' must be a function");
+	if ((t == LUA_TNIL) == !call)
+		return luaL_error(L, "verifier: give either 'check' (a Lua "
+				  "function) or 'call' (a debuggee "
+				  "expression)");
+	t = lua_getfield(L, 1, "ok");
+	lua_pop(L, 1);
+	if (t != LUA_TNIL && (!call || t != LUA_TNUMBER))
+		return luaL_error(L, "verifier: 'ok' is the integer a 'call' "
+				  "returns when all is well");
+	copy_table(L, 1);
+	record(L, "verifiers");
+	return 0;
+}
+
+// reduce { units = { T, ... }, defs = T, rerun = TEMPLATE,
+//          comment = "#", label = REGEX }
+static int
+l_reduce(lua_State *L)
+{
+	static const char *const keys[] = { "units", "defs", "rerun",
+					    "comment", "label", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "reduce", keys);
+	opt_string(L, 1, "defs", "reduce");
+	opt_string(L, 1, "rerun", "reduce");
+	opt_string(L, 1, "comment", "reduce");
+	opt_string(L, 1, "label", "reduce");
+	int t = lua_getfield(L, 1, "units");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		return luaL_error(L, "reduce: 'units' must be a list of "
+				  "type names");
+	if (t == LUA_TTABLE) {
+		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+		for (lua_Integer i = 1; i <= n; i++) {
+			if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+				return luaL_error(L, "reduce: 'units' must "
+						  "hold type names");
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	irs_decl_push(L);
+	if (lua_getfield(L, -1, "reduce") != LUA_TNIL)
+		return luaL_error(L, "reduce: declared twice");
+	lua_pop(L, 2);
+	copy_table(L, 1);
+	lua_pushinteger(L, irs_lua_user_line(L));
+	lua_setfield(L, -2, "line");
+	irs_decl_push(L);
+	lua_insert(L, -2);
+	lua_setfield(L, -2, "reduce");
+	return 0;
+}
+
+void
+irs_decl_register(lua_State *L)
+{
+	static const luaL_Reg fns[] = {
+		{ "layout", l_layout },
+		{ "struct", l_struct },
+		{ "boundary", l_boundary },
+		{ "verifier", l_verifier },
+		{ "reduce", l_reduce },
+		{ NULL, NULL },
+	};
+	luaL_setfuncs(L, fns, 0);
+	lua_newtable(L);
+	lua_newtable(L);
+	lua_setfield(L, -2, "structs");
+	lua_newtable(L);
+	lua_setfield(L, -2, "byname");
+	lua_newtable(L);
+	lua_setfield(L, -2, "boundaries");
+	lua_newtable(L);
+	lua_setfield(L, -2, "verifiers");
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &decls_key);
+}

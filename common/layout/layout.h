@@ -1,0 +1,609 @@
+/*
+ * layout/layout.h — the layout area: the sandboxed Lua state that runs a
+ * layout file, the declarations and field constructors it calls, and the
+ * compiler that turns what they leave behind into the C-side schema below
+ * (types, fields, sequences, unions, templates, boundaries, verifiers).
+ * May use: util/. Knows nothing of memory readers, walks or sessions: the
+ * target answers its debug-info questions through struct irs_target.
+ *
+ * How a layout becomes a schema:
+ *  1. sandbox.c runs the Lua file in a sandbox (strlib.c: the string
+ *     library on the budget); the declarations (decl.c) and field
+ *     constructors (fields.c) leave plain Lua tables behind;
+ *  2. compile.c and resolve.c turn those tables into the schema below,
+ *     asking the target for offsets, sizes and enumerators, and
+ *     template.c compiles each text template into an opcode list;
+ *  3. describe.c prints the result (ir-layout show).
+ *
+ * A layout is not thread-safe: its Lua state serves one walk at a time.
+ */
+#ifndef IRSNAP_LAYOUT_H
+#define IRSNAP_LAYOUT_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+typedef struct lua_State lua_State;
+
+/** For the small helpers the walk calls millions of times. */
+#define IRS_INLINE static inline __attribute__((always_inline))
+
+/* ==== Schema (compile.c builds it, everything else reads it) ==== */
+
+enum { IRS_NONE = UINT32_MAX };
+
+/** What a field is, for the walker. */
+enum lkind {
+	LK_INT,		/* signed integer (also bitfields) */
+	LK_UINT,	/* unsigned integer (also bitfields) */
+	LK_BOOL,
+	LK_FLOAT,	/* 4 or 8 bytes */
+	LK_ENUM,	/* integer with names */
+	LK_CSTR,	/* char *, NUL-terminated */
+	LK_CHARS,	/* char[N] inline */
+	LK_STRN,	/* pointer plus length */
+	LK_PTR,		/* owning pointer to a struct type */
+	LK_REF,		/* non-owning pointer to a struct type */
+	LK_EMBED,	/* a struct type inline at the offset */
+	LK_INDEX,	/* integer index into a sequence of an outer node */
+	LK_UNION,	/* one of several fields, chosen by a tag field */
+	LK_SEQ,		/* a sequence; see struct lseq */
+	LK_COMPUTED,	/* a Lua function of the node */
+	LK_GLOBAL,	/* what a path into a debuggee global names */
+};
+
+/** Where a scalar (integer, pointer, float) lies inside its struct. */
+struct lloc {
+	uint32_t offset;	/* bytes from the start of the struct */
+	uint8_t size;		/* 1, 2, 4 or 8 */
+	uint8_t bit_off;	/* bitfields: bits from offset */
+	uint8_t bit_size;	/* 0 unless a bitfield */
+	bool is_signed;
+};
+
+/** Names of an enum, sorted by value; `dense` indexes small ranges. */
+struct lenum {
+	uint32_t n;
+	int64_t *values;
+	const char **names;	/* as rendered (strip, lower applied) */
+	const char **raw;	/* as declared, for union cases and `by` */
+	int64_t dense_min;	/* dense[v - dense_min] for v in range */
+	uint32_t ndense;
+	const char **dense;	/* NULL entries: no name */
+};
+
+enum lseq_kind { SEQ_ARRAY, SEQ_FIXED, SEQ_NULLTERM, SEQ_RANGE, SEQ_LIST,
+		 SEQ_ZIP };
+
+/** One array of a zip: element i lies at *base + i * stride. */
+struct lzip {
+	struct lloc base;	/* the pointer in the owner */
+	uint32_t stride;
+	uint32_t size;		/* bytes of its element copied */
+	uint32_t off;		/* where they go in the tuple */
+};
+
+struct lfield;
+
+/** A sequence: where its elements are and how to step through them. */
+struct lseq {
+	enum lseq_kind kind;
+	struct lloc base;	/* ARRAY, NULLTERM: the pointer; RANGE: begin;
+				   FIXED: the inline array; LIST: the head
+				   (sentinel link, or pointer to the first) */
+	struct lloc count;	/* ARRAY: the count; RANGE: the end pointer */
+	uint64_t fixed_count;	/* FIXED */
+	struct lfield *elem;	/* element, at offset 0 of each element */
+	uint32_t stride;	/* bytes per element */
+	/* LIST: pointers point at the link member of the element */
+	uint32_t link_off;	/* offset of the link in the element */
+	uint32_t next_off;	/* offset of `next`, from the element start */
+	uint32_t prev_off;	/* offset of `prev`, from the element start */
+	uint32_t head_next_off;	/* sentinel: head.next in the owner */
+	bool has_prev;
+	bool sentinel;
+	/* ZIP: parallel arrays under one count (count), element i the
+	   tuple of their elements i, a value of a type of its own (elem) */
+	uint32_t ncomps;
+	struct lzip *comps;
+};
+
+/** A tagged union: the case whose value equals the tag field's value. */
+struct lunion {
+	const struct lfield *tag;	/* a field of the same struct */
+	uint32_t ncases;
+	int64_t *values;
+	struct lfield **cases;
+	const char **keys;		/* case names until linked */
+	struct lfield *deflt;		/* or NULL */
+};
+
+/** A global variable a layout names (global "optab"); its address is
+ *  asked of the target once per walk (irs_layout_global_address). */
+struct lsym {
+	const char *name;
+	uint32_t line;		/* where the layout first named it */
+};
+
+enum lgop_code {
+	GOP_OFF,	/* address += k */
+	GOP_DEREF,	/* address = the pointer at address */
+	GOP_INDEX,	/* address += (integer at `at` of the node) * k,
+			   refused outside [0, count) when count */
+};
+
+struct lgop {
+	uint8_t code;		/* enum lgop_code */
+	struct lloc at;		/* INDEX: the subscript in the node */
+	uint64_t k;		/* OFF: bytes; INDEX: the stride */
+	uint64_t count;		/* INDEX: elements, 0 when unknown */
+};
+
+/** global("optab")[scalar "op"].name: the address steps from the
+ *  symbol's, and how what lies there renders. */
+struct lglob {
+	uint32_t sym;		/* index into lo->syms */
+	uint32_t nops;
+	struct lgop *ops;
+	struct lfield *value;	/* at offset 0 of value_size bytes */
+	uint32_t value_size;
+	const char *spelled;	/* "optab[op].name", for show and errors */
+	uint32_t id;		/* numbers the layout's global fields */
+};
+
+/** One field of a struct type (or the element of a sequence). */
+struct lfield {
+	const char *name;	/* declared name; "[]" for an element */
+	const char *json_key;	/* "\"name\":" ready to write */
+	uint32_t json_key_len;
+	enum lkind kind;
+	uint32_t line;		/* where the layout declared it */
+	const char *ctor;	/* constructor used: "u32", "list" */
+	const char *path;	/* debug-info path, or NULL when explicit */
+	struct lloc at;		/* the value itself */
+	uint32_t type;		/* PTR, REF, EMBED: type index */
+	uint64_t mask;		/* PTR, REF: address = value & mask */
+	uint32_t nchars;	/* CHARS */
+	struct lloc len;	/* STRN: the length */
+	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
+				   the struct itself at at.offset (a flexible
+				   tail, char contents[1]), not behind a pointer */
+	const struct lenum *en;	/* ENUM */
+	struct lseq *seq;	/* SEQ */
+	struct lunion *un;	/* UNION */
+	uint32_t index_type;	/* INDEX: the enclosing node type */
+	const struct lfield *index_seq;	/* INDEX: its sequence field */
+	int fn;			/* COMPUTED: Lua registry reference */
+	bool pure;		/* COMPUTED: depends on the bytes read only */
+	const struct lglob *glob;	/* GLOBAL */
+	/* unresolved names, linked once every type is compiled */
+	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
+};
+
+enum top_code {
+	TOP_LIT,	/* literal text */
+	TOP_FIELD,	/* {f}, {f.g}, {f:FMT} */
+	TOP_SEQ,	/* {s*SEP} */
+	TOP_IF,		/* {?f}: jump to `jump` when false */
+	TOP_JUMP,	/* {:} */
+	TOP_SELFREF,	/* {@ref} */
+	TOP_REFOF,	/* {@f}, {@s*SEP}: by the target's ref template */
+};
+
+/** What a template condition compares: a field path, or a constant
+ *  (an integer, or an enum name resolved when the layout loads). */
+struct lcval {
+	uint8_t npath;			/* 0: the constant k */
+	const struct lfield **path;	/* field, then through ptr/ref/embed */
+	int64_t k;
+};
+
+enum lcond_code {
+	LC_TEST,	/* x is true, as {?f} asks */
+	LC_EQ, LC_NE, LC_LT, LC_LE, LC_GT, LC_GE,	/* x OP y */
+	LC_AND, LC_OR,	/* a OP b, left to right, short-circuit */
+	LC_NOT,		/* not a */
+};
+
+/** A compiled {?EXPR}: {?kind == K_X and not (val < 64)}. */
+struct lcond {
+	uint8_t code;		/* enum lcond_code */
+	struct lcval x, y;
+	const struct lcond *a, *b;
+};
+
+/** One template instruction. */
+struct top {
+	uint8_t code;		/* enum top_code */
+	uint8_t npath;
+	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format) */
+	bool is_seq;		/* REFOF of a sequence */
+	uint32_t pre;		/* literal text written first: offset in lits */
+	uint32_t pre_len;	/* ... and length (0: none) */
+	uint32_t lit;		/* LIT, SEQ, REFOF: offset in lits */
+	uint32_t len;		/* ... and length */
+	uint32_t jump;		/* IF, JUMP: next op when taken */
+	const struct lfield **path;	/* field, then through ptr/ref */
+	const char *fmt;	/* printf format for int64/uint64/double/str */
+	const struct lcond *cond;	/* IF of an expression, else NULL */
+};
+
+struct ltemplate {
+	uint32_t nops;
+	struct top *ops;
+	const char *lits;
+	const char *src;	/* as written, for show */
+};
+
+enum ltext_kind { TX_NONE, TX_TEMPLATE, TX_BY, TX_LUA };
+
+/** How a type renders: a template, a template per tag value, or Lua. */
+struct ltext {
+	enum ltext_kind kind;
+	const struct ltemplate *tpl;	/* TEMPLATE */
+	const struct lfield *by;	/* BY: the enum field */
+	uint32_t ncases;
+	int64_t *values;
+	const struct ltemplate **cases;
+	const struct ltemplate *deflt;	/* or NULL */
+	int fn;				/* LUA: registry reference */
+	bool pure;			/* LUA: on the bytes read only */
+};
+
+/** A struct type the layout declared. */
+struct ltype {
+	const char *name;	/* layout name */
+	const char *ctype;	/* debug-info name (usually the same) */
+	const char *json_name;	/* "\"name\"" ready to write */
+	uint32_t index;
+	uint32_t size;
+	uint32_t line;
+	bool node;		/* a graph node with identity (default) */
+	bool owns;		/* owns nodes, directly or through values */
+	uint64_t owns_mask;	/* bit i: field i owns nodes (i < 64) */
+	bool size_explicit;
+	uint32_t nfields;
+	struct lfield *fields;	/* declaration order */
+	struct ltext text, ref;
+};
+
+struct lverifier {
+	const char *name;
+	const char *call;	/* or NULL */
+	int64_t ok;
+	int fn;			/* Lua check, or LUA_NOREF */
+	uint32_t line;
+};
+
+struct irs_lua;
+
+struct irs_layout {
+	const char *name;
+	const char *root;		/* root type name */
+	const char *file;		/* display name for messages */
+	uint32_t ntypes;
+	struct ltype *types;
+	uint32_t nboundaries;
+	struct irs_boundary_info *boundaries;
+	uint32_t nverifiers;
+	struct lverifier *verifiers;
+	uint32_t nunits;
+	const char **units;
+	const char *defs;
+	const char *rerun;
+	const char *reduce_comment;	/* the text's line comment marker */
+	const char *reduce_label;	/* POSIX ERE of a label line */
+	const struct irs_target *target;
+	uint32_t nsyms;
+	struct lsym *syms;		/* the globals it names */
+	uint32_t nglobs;		/* global fields compiled */
+	struct irs_lua *lua;		/* mutable even in a const layout */
+	bool walk_lua;			/* a text or field is a Lua function
+					   not declared pure: a walk may
+					   depend on Lua state, not only on
+					   memory */
+	void *allocs;			/* every schema allocation */
+};
+
+/* ---- layout.c ------------------------------------------------------------ */
+
+/** Zeroed memory owned by @p lo, freed by irs_layout_destroy(); NULL on
+ *  OOM. */
+void *irs_layout_alloc(struct irs_layout *lo, size_t size);
+/** A copy of @p s (@p n bytes) owned by @p lo; NULL on OOM. */
+char *irs_layout_strndup(struct irs_layout *lo, const char *s, size_t n);
+/** The type called @p name, or NULL. */
+const struct ltype *irs_layout_find_type(const struct irs_layout *lo,
+					 const char *name);
+/** The field called @p name in @p t, or NULL. */
+const struct lfield *irs_ltype_field(const struct ltype *t, const char *name);
+/** The name of @p value in @p en, or NULL. */
+const char *irs_lenum_name(const struct lenum *en, int64_t value);
+/** The value named @p name in @p en (raw or displayed name). */
+bool irs_lenum_value(const struct lenum *en, const char *name,
+		     int64_t *ret);
+/** The address of global @p sym of @p lo now, asked of its target (each
+ *  walk asks once: a process that ran again may have moved it). */
+struct irs_error *irs_layout_global_address(const struct irs_layout *lo,
+					    uint32_t sym, uint64_t *ret);
+
+/* ---- sandbox.c: the sandboxed Lua state ---------------------------------- */
+
+/** Budgets of a layout's Lua state. The memory budget counts blocks as
+ *  malloc takes them; real layouts peak under 100 KiB (IRSNAP_DEBUG=L). */
+enum {
+	IRS_LUA_MEM_LIMIT = 32 << 20,		/* bytes */
+	IRS_LUA_STEP_LIMIT = 100000000,	/* VM instructions per call */
+};
+
+/**
+ * A Lua state on a memory and instruction budget, with the sandbox table
+ * (allowlisted globals) in its registry. @p file is the display name used in
+ * messages. On success *ret is the caller's; free it with irs_lua_destroy().
+ */
+struct irs_error *irs_lua_create(const char *file, size_t mem_limit,
+				 uint64_t step_limit, struct irs_lua **ret);
+void irs_lua_destroy(struct irs_lua *x);
+/** Sets the budgets irs_lua_create() gives when passed 0 (0 here: back to
+ *  IRS_LUA_MEM_LIMIT, IRS_LUA_STEP_LIMIT), for every layout created after.
+ *  For tests and fuzzing, which want runaway layouts to stop sooner. */
+void irs_lua_default_budgets(size_t mem_limit, uint64_t step_limit);
+lua_State *irs_lua_state(struct irs_lua *x);
+/** The irs_lua of a state (kept in its extra space). */
+struct irs_lua *irs_lua_of(lua_State *L);
+/**
+ * Calls the function below @p nargs arguments (layout_pcall of STYLE.md):
+ * pops it and them, leaves @p nresults results on success. Any Lua error,
+ * budget exhaustion or pending irs_error comes back as an irs_error
+ * (IRS_ERROR_LAYOUT "FILE:LINE: message" unless the pending error says
+ * otherwise). The instruction budget restarts at each call.
+ */
+struct irs_error *irs_lua_pcall(struct irs_lua *x, int nargs, int nresults);
+/** Runs @p fn(L) protected, with @p ud as its only argument
+ *  (lightuserdata); nothing left on the stack. */
+struct irs_error *irs_lua_protect(struct irs_lua *x, int (*fn)(lua_State *L),
+				  void *ud);
+/**
+ * Gives the next outermost irs_lua_pcall() @p extra instructions on top of
+ * the state's budget, up to ten budgets in all: for a call whose honest
+ * work grows with its input (a verifier over a big snapshot). Later calls
+ * get the state's budget again.
+ */
+void irs_lua_budget_next(struct irs_lua *x, uint64_t extra);
+/** The instruction budget of each call: the one given to irs_lua_create(),
+ *  else $IRSNAP_LUA_STEPS, else the default. */
+uint64_t irs_lua_step_limit(const struct irs_lua *x);
+/** VM instructions (and charged C work) the last irs_lua_pcall() ran. */
+uint64_t irs_lua_steps_used(const struct irs_lua *x);
+/** True when the last irs_lua_pcall() failed because its instruction
+ *  budget ran out. */
+bool irs_lua_ran_out(const struct irs_lua *x);
+/** Raises @p err as a Lua error; it comes back from irs_lua_pcall(). */
+int irs_lua_raise(lua_State *L, struct irs_error *err)
+	__attribute__((noreturn));
+/** Raises IRS_ERROR_LAYOUT "FILE:LINE: message" (no LINE when 0). */
+int irs_lua_raisef(lua_State *L, uint32_t line, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
+/**
+ * Charges @p steps units of work a C function did for the layout (about
+ * one VM instruction each) to the instruction budget; raises "FILE:LINE:
+ * instruction budget ... exhausted" when it runs out.
+ */
+void irs_lua_charge(lua_State *L, uint64_t steps);
+/**
+ * Ctrl-C: from the outermost irs_interrupt_begin() to its irs_interrupt_end()
+ * (calls nest; irs_lua_pcall() and the walk make them), SIGINT only sets a
+ * flag, and the debugger's handler is restored after. Lua then raises
+ * "FILE:LINE: interrupted" (IRS_ERROR_INTERRUPTED) and the walk stops.
+ */
+void irs_interrupt_begin(void);
+void irs_interrupt_end(void);
+/** True once SIGINT came since the outermost irs_interrupt_begin(). */
+bool irs_interrupted(void);
+/** Pushes the sandbox table (the _ENV of layout code). */
+void irs_lua_push_sandbox(lua_State *L);
+/**
+ * The line in the layout file being run: the innermost frame that is not a
+ * prelude module, so a mistake passed through `ilist.sentinel{...}` names
+ * the user's line. 0 when unknown.
+ */
+uint32_t irs_lua_user_line(lua_State *L);
+/** The display name of the layout file. */
+const char *irs_lua_file(const struct irs_lua *x);
+/** Runs the chunk @p src (text only) with the sandbox as _ENV. */
+struct irs_error *irs_lua_run_chunk(struct irs_lua *x, const char *src,
+				    size_t len);
+/** The prelude directory $IRSNAP_PRELUDE, else NULL: the modules built
+ *  into the library (irs_prelude_files below). */
+const char *irs_prelude_dir(void);
+
+/* ---- strlib.c: library functions on the budget --------------------------- */
+
+/**
+ * Replaces, in the string library table at the stack top, the functions
+ * that loop in C beyond what the instruction budget sees (find, match,
+ * gmatch, gsub: backtracking patterns; rep of nothing) with versions that
+ * charge their work to it. May raise (out of memory): call it protected.
+ */
+void irs_strlib_bound(lua_State *L);
+/** The same for the table library at the stack top (move, sort, concat,
+ *  insert, remove, unpack, pack). */
+void irs_tablib_bound(lua_State *L);
+/** The same for the utf8 library at the stack top (len, codepoint,
+ *  offset, codes, char). */
+void irs_utf8lib_bound(lua_State *L);
+/** The same for the sandbox's base functions at the stack top (select,
+ *  tonumber, rawequal). */
+void irs_baselib_bound(lua_State *L);
+
+/* ---- decl.c: layout, struct, boundary, verifier, reduce ------------------ */
+
+/** Adds the declaration functions to the sandbox table at the stack top. */
+void irs_decl_register(lua_State *L);
+/** Pushes the table of everything declared so far. */
+void irs_decl_push(lua_State *L);
+
+/* ---- fields.c: field constructors ---------------------------------------- */
+
+/** Adds the field constructors to the sandbox table at the stack top. */
+void irs_fields_register(lua_State *L);
+/** True when the value at @p idx came from a field constructor. */
+bool irs_fields_is_descriptor(lua_State *L, int idx);
+/** True when the value at @p idx is a global "name" marker. */
+bool irs_fields_is_global(lua_State *L, int idx);
+/**
+ * The registry key of the walk's Lua helpers: a table { render = f,
+ * deref = f, w = the walk (light userdata, false between walks) } that
+ * walk/lua_view.c sets while a walk calls Lua. The sandbox's render() and
+ * deref() forward to it, and say they only work there otherwise.
+ */
+extern const char irs_lua_walk_key;
+/** When the value at @p idx is pure(fn), replaces it with fn and returns
+ *  true. */
+bool irs_fields_unwrap_pure(lua_State *L, int idx);
+/** Pushes the data of the global marker at @p idx: { name, line, seq,
+ *  kind = "global", steps = { { m = "member" } | { k = 3 } |
+ *  { i = descriptor }, ... } }. */
+void irs_fields_push_global(lua_State *L, int idx);
+
+/* ---- compile.c ----------------------------------------------------------- */
+
+/** Compiles the declarations into @p lo (its target set); raises on error.
+ *  Called from a protected function with the Lua state of lo->lua. */
+void irs_layout_compile(lua_State *L, struct irs_layout *lo);
+
+/*
+ * The compiler's helpers, shared with resolve.c. All run inside the
+ * compile's protected call: they raise "FILE:LINE: ..." (or OOM) instead of
+ * returning errors, and what they allocate belongs to the layout.
+ */
+enum {
+	/* a field inside at most this many unions or sequences (their cases,
+	   defaults, elements): the compiler and the walker recurse that deep */
+	IRS_LAYOUT_MAX_NESTING = 16,
+	/* fields compiled for one layout, each use of a shared descriptor
+	   counted: nested unions sharing one descriptor grow exponentially */
+	IRS_LAYOUT_MAX_FIELDS = 65536,
+};
+
+enum { IRS_LAYOUT_MAX_ZIPS = 256 };	/* zip fields in one layout */
+
+struct irs_cc {
+	lua_State *L;
+	struct irs_layout *lo;
+	const struct irs_target *t;
+	uint32_t ndeclared;	/* types the layout declares; zips' after */
+	uint32_t ntypes_cap;	/* room in lo->types */
+	struct {
+		struct ltype *t;	/* a zip's tuple type */
+		const char *text;	/* its template, compiled last */
+	} zips[IRS_LAYOUT_MAX_ZIPS];
+	uint32_t nzips;
+	uint32_t nfields;	/* irs_cc_field() calls so far */
+	uint32_t depth;		/* descriptors on the way to this one */
+	struct {
+		const void *desc;	/* its Lua table, to find cycles */
+		uint32_t line;
+	} path[IRS_LAYOUT_MAX_NESTING + 1];
+};
+
+#define K(x) (1u << IRS_TYPE_##x)	/* sets of enum irs_type_kind */
+#define K_INTEGER (K(INT) | K(UINT) | K(BOOL) | K(ENUM))
+
+void *irs_cc_alloc(struct irs_cc *c, size_t size);
+const char *irs_cc_strdup(struct irs_cc *c, const char *s);
+const char *irs_cc_printf(struct irs_cc *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** "\"s\"" (and ":" when @p colon) ready to write into JSON. */
+const char *irs_cc_json(struct irs_cc *c, const char *s, bool colon);
+/** Key @p k of the table at @p idx: NULL/false when absent, raises when
+ *  of the wrong type. */
+const char *irs_cc_str(struct irs_cc *c, int idx, const char *k,
+		       uint32_t line, const char *qual);
+bool irs_cc_int(struct irs_cc *c, int idx, const char *k, uint32_t line,
+		const char *qual, int64_t *ret);
+bool irs_cc_bool(struct irs_cc *c, int idx, const char *k, bool def);
+/** The line a declaration or descriptor at @p idx was written on. */
+uint32_t irs_cc_line(struct irs_cc *c, int idx);
+/** Raises unless each key of descriptor @p idx is common or in @p allowed
+ *  (" key1 key2 "). */
+void irs_cc_keys(struct irs_cc *c, int idx, const char *allowed,
+		 uint32_t line, const char *qual, const char *ctor);
+/** Debug info of member @p path of @p owner; raises when there is none. */
+void irs_cc_lookup(struct irs_cc *c, const struct ltype *owner,
+		   const char *path, uint32_t line, const char *qual,
+		   struct irs_field_info *info);
+/**
+ * Resolves the location at stack index @p idx (a path, an offset, a table
+ * { offset, size, bit, width, signed }, or nil for an element) inside
+ * @p owner (NULL: an element). @p def_size is the width when neither debug
+ * info nor the table gives one; info->kind stays IRS_TYPE_OTHER when the
+ * location is explicit; *path_ret (if given) gets the path or NULL.
+ */
+void irs_cc_loc(struct irs_cc *c, const struct ltype *owner, int idx,
+		uint32_t line, const char *qual, uint32_t def_size,
+		struct lloc *loc, struct irs_field_info *info,
+		const char **path_ret);
+/** Raises unless @p loc is 1, 2, 4 or 8 bytes (or a bitfield). */
+void irs_cc_width(struct irs_cc *c, const struct lloc *loc, uint32_t line,
+		  const char *qual);
+/** Raises when debug info's kind is known and not in the set @p ok. */
+void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
+		 unsigned ok, uint32_t line, const char *qual, const char *ctor,
+		 const char *wants);
+/** The layout type @p name; raises when the layout declares none. */
+const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
+				uint32_t line, const char *qual);
+
+/* ---- expr.c: the debuggee expressions a layout gives --------------------- */
+
+/** Whether @p expr only reads the debuggee: no call of a function (or of
+ *  a GDB convenience function), no assignment, ++ or --, no string
+ *  literal. If not, @p why says what it does. */
+bool irs_expr_reads_only(const char *expr, char *why, size_t len);
+/** Whether @p call is FUNCTION(ARGS), each argument {ir}, an integer, a
+ *  string literal or a variable name: what a `call` verifier may be. */
+bool irs_expr_is_call(const char *call);
+
+/* ---- resolve.c: field descriptors to struct lfield ----------------------- */
+
+/** Compiles the descriptor at @p idx, field @p name of @p owner (NULL: a
+ *  sequence element); @p qual names it in messages ("Instr.ops"). */
+void irs_cc_field(struct irs_cc *c, const struct ltype *owner,
+		  const char *name, const char *qual, int idx,
+		  struct lfield *f);
+
+/* ---- template.c ---------------------------------------------------------- */
+
+/**
+ * Compiles template @p src for type @p t of @p lo (every field of every type
+ * compiled; the ref templates before the texts); @p is_ref when it is t's
+ * own ref template. On error returns an IRS_ERROR_LAYOUT whose message
+ * says what is wrong, without a position (the caller adds it).
+ */
+struct irs_error *irs_template_compile(struct irs_layout *lo,
+				       const struct ltype *t, const char *src,
+				       bool is_ref,
+				       const struct ltemplate **ret);
+
+/* ---- prelude: the Lua modules a layout may `require` --------------------- */
+
+/*
+ * The .lua files of common/prelude/irsnap, embedded in the library at build
+ * time by mk/prelude.mk, so that an installed libirsnap needs no data path.
+ * $IRSNAP_PRELUDE=DIR loads them from DIR/irsnap/ instead (sandbox.c), for
+ * working on the prelude without rebuilding.
+ */
+
+/** One prelude module's source text. */
+struct irs_prelude_file {
+	const char *name;		/* "irsnap/list.lua" */
+	const unsigned char *text;	/* the file's bytes, NUL after them */
+	size_t len;			/* without that NUL */
+};
+/** The embedded modules, ending with a { NULL } entry. */
+extern const struct irs_prelude_file irs_prelude_files[];
+
+#endif

@@ -1,0 +1,494 @@
+// What `irsnap reduce` works on: a text file (with its snapshot JSON when
+// one lies beside it) or a run directory whose failure.json names the
+// failing pass's before snapshot and the command that reproduces it; and
+// where the results go (INPUT.reduced, or RUN/repro/), with repro.sh.
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "reduce/reduce.h"
+
+void
+reduce_job_deinit(struct reduce_job *job)
+{
+	free(job->input);
+	free(job->snapshot);
+	free(job->cmd);
+	free(job->output);
+	free(job->repro);
+	free(job->log);
+	free(job->snapshot_text);
+	if (job->snapshot_dir && !irs_debug('R'))	// R: kept to look at
+		reduce_rmtree(job->snapshot_dir);
+	free(job->snapshot_dir);
+	memset(job, 0, sizeof(*job));
+}
+
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+// The --test or --crash argument of a reduce command line.
+static struct irs_error *
+cmd_from_reduce_command(struct reduce_job *job, const char *line,
+			const char *where)
+{
+	struct irs_error *err;
+	char **w;
+
+	if ((err = irs_shell_split(line, &w)))
+		return irs_error_prefix(err, where);
+	for (size_t i = 0; w[i] && w[i + 1] && !job->cmd; i++) {
+		if (!strcmp(w[i], "--crash") || !strcmp(w[i], "--test")) {
+			job->crash_mode = !strcmp(w[i], "--crash");
+			if (!(job->cmd = strdup(w[i + 1])))
+				err = &irs_enomem;
+		}
+	}
+	irs_shell_words_free(w);
+	if (!err && !job->cmd)
+		err = irs_error_format(IRS_ERROR_FORMAT, "%s: reduce_command "
+				       "has no --test or --crash: %s", where,
+				       line);
+	return err;
+}
+
+// Whether run directory @p dir and its failure report @p path are the
+// caller's to vouch for: owned by the caller and not writable by others.
+// A command taken from them runs as the caller; a run directory another
+// user made or can change may name any command. An error saying which
+// and how to go on otherwise.
+static struct irs_error *
+check_trusted(const char *dir, const char *path)
+{
+	const char *files[] = { dir, path };
+	uid_t me = geteuid();
+	for (size_t i = 0; i < 2; i++) {
+		// The directory as the link names it reaches it (`latest`,
+		// whose own mode is always 0777); the file itself is no link.
+		struct stat st;
+		if ((i == 0 ? stat : lstat)(files[i], &st) != 0)
+			return irs_error_format(IRS_ERROR_IO, "%s: %s", files[i],
+						strerror(errno));
+		const char *why = st.st_uid != me ? "is not yours"
+				  : st.st_mode & S_IWOTH ? "is world-writable"
+				  : st.st_mode & S_IWGRP ? "is group-writable"
+				  : NULL;
+		if (why)
+			return irs_error_format(IRS_ERROR_USAGE, "%s %s: its "
+				"reduce_command could run anything; refusing "
+				"to run it (read it, then give --trust, or "
+				"give --test or --crash yourself)", files[i],
+				why);
+	}
+	return NULL;
+}
+
+// A run directory: failure.json's before snapshot, and its reduce command
+// unless the user gave one.
+static struct irs_error *
+job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
+{
+	struct irs_error *err = NULL;
+	json_error_t jerr;
+	char *path, *doc;
+	size_t len;
+
+	// The run's documents and the files they name: inside the run, no
+	// link (which may point anywhere), no FIFO.
+	if ((err = irs_rundir_file(cfg->input, "failure.json", &path)))
+		return err;
+	err = irs_file_read(path, &doc, &len);
+	if (err && err->code == IRS_ERROR_NOT_FOUND) {
+		irs_error_destroy(err);
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no "
+				       "failure.json: not the run directory "
+				       "of a failed run", cfg->input);
+	}
+	if (err) {
+		free(path);
+		return err;
+	}
+	json_t *root = json_loadb(doc, len, JSON_ALLOW_NUL, &jerr);
+	free(doc);
+	if (!json_is_object(root)) {
+		err = root ? irs_error_format(IRS_ERROR_FORMAT, "%s: not a "
+					      "JSON object", path)
+			   : irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s",
+					      path, jerr.line, jerr.column,
+					      jerr.text);
+		json_decref(root);
+		free(path);
+		return err;
+	}
+	json_t *before = json_object_get(root, "before_snapshot");
+	const char *text = json_string_value(json_object_get(before, "text"));
+	const char *js = json_string_value(json_object_get(before, "json"));
+	const char *rc = json_string_value(json_object_get(root,
+							   "reduce_command"));
+	if (!text) {
+		err = irs_error_format(IRS_ERROR_FORMAT, "%s: no "
+				       "before_snapshot.text to reduce", path);
+		goto out;
+	}
+	if ((err = irs_rundir_file(cfg->input, text, &job->input)) ||
+	    (js && (err = irs_rundir_file(cfg->input, js, &job->snapshot)))) {
+		err = irs_error_prefix(err, path);
+		goto out;
+	}
+	if (job->snapshot && access(job->snapshot, R_OK) != 0) {
+		free(job->snapshot);
+		job->snapshot = NULL;
+	}
+	if (!cfg->test_cmd && !cfg->crash_cmd) {
+		if (!rc)
+			err = irs_error_format(IRS_ERROR_USAGE, "%s: no "
+				"reduce_command (the layout gives no rerun "
+				"template); give --test or --crash", path);
+		else if (!cfg->trust && (err = check_trusted(cfg->input,
+							     path)))
+			;
+		else
+			err = cmd_from_reduce_command(job, rc, path);
+		if (err)
+			goto out;
+		// Said before it runs: it comes from a file, not the user.
+		char *shown_path = irs_printable(path, false);
+		char *shown_cmd = irs_printable(job->cmd, false);
+		fprintf(stderr, "irsnap reduce: running the %s command from "
+			"%s: %s\n", job->crash_mode ? "--crash" : "--test",
+			shown_path ? shown_path : "?",
+			shown_cmd ? shown_cmd : "?");
+		free(shown_path);
+		free(shown_cmd);
+	}
+	const char *dot = strrchr(text, '.');
+	const char *slash = strrchr(text, '/');
+	char *rel = NULL, *repro = NULL;
+	// What goes into RUN/repro/ goes there, not through a link a hostile
+	// run directory planted (repro -> ~, repro/reduce.log -> ~/.bashrc).
+	if (asprintf(&rel, "repro/reduced%s", dot && (!slash || dot > slash)
+		     ? dot : "") < 0)
+		rel = NULL;
+	if (!rel)
+		err = &irs_enomem;
+	else if ((!cfg->output &&
+		  (err = irs_rundir_file(cfg->input, rel, &job->output))) ||
+		 (err = irs_rundir_file(cfg->input, "repro/reduce.log",
+					&job->log)) ||
+		 (!cfg->output && (err = irs_rundir_file(cfg->input,
+			"repro/repro.sh", &repro))))
+		err = irs_error_prefix(err, "cannot write the reproducer");
+	free(rel);
+	free(repro);
+out:
+	json_decref(root);
+	free(path);
+	return err;
+}
+
+// A text file, and its snapshot when "X.json" lies beside "X.ir".
+static struct irs_error *
+job_from_file(struct reduce_job *job, const struct irs_reduce_config *cfg)
+{
+	if (!(job->input = strdup(cfg->input)))
+		return &irs_enomem;
+	size_t n = strlen(cfg->input);
+	if (n > 3 && !strcmp(cfg->input + n - 3, ".ir")) {
+		if (asprintf(&job->snapshot, "%.*s.json", (int)(n - 3),
+			     cfg->input) < 0)
+			return job->snapshot = NULL, &irs_enomem;
+		if (access(job->snapshot, R_OK) != 0) {
+			free(job->snapshot);
+			job->snapshot = NULL;
+		}
+	}
+	if (!cfg->output && asprintf(&job->output, "%s.reduced",
+				     cfg->input) < 0)
+		return job->output = NULL, &irs_enomem;
+	return NULL;
+}
+
+static const char repro_mark[] = "# Written by irsnap reduce";
+
+// False when @p path exists and is not a reproducer irsnap wrote: a
+// user's file by that name is left alone.
+static bool
+written_by_us(const char *path)
+{
+	char head[128] = "";
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return errno == ENOENT;
+	size_t n = fread(head, 1, sizeof(head) - 1, fp);
+	fclose(fp);
+	head[n] = '\0';
+	char *nl = strchr(head, '\n');
+	return nl && !strncmp(nl + 1, repro_mark, sizeof(repro_mark) - 1);
+}
+
+/* {=== commands resolved against the caller's directory ==================== */
+
+static bool
+shell_operator(char c)
+{
+	return strchr(";|&()<>", c) != NULL;
+}
+
+// One shell word of @p cmd at @p i: its unquoted value into @p val, one
+// past its end returned. *plain is false when the word has something the
+// shell would expand (unquoted $ ` * ? [ ~, or {}), so it is left alone.
+static size_t
+shell_word(const char *cmd, size_t i, struct irs_buf *val, bool *plain)
+{
+	char q = 0;
+	*plain = true;
+	irs_buf_init(val);
+	for (; cmd[i]; i++) {
+		char c = cmd[i];
+		if (q == '\'') {
+			if (c == '\'')
+				q = 0;
+			else
+				irs_buf_append(val, &c, 1);
+		} else if (q == '"') {
+			if (c == '"')
+				q = 0;
+			else if (c == '\\' && cmd[i + 1] &&
+				 strchr("\"\\$`", cmd[i + 1]))
+				irs_buf_append(val, &cmd[++i], 1);
+			else if (c == '$' || c == '`')
+				*plain = false;
+			else
+				irs_buf_append(val, &c, 1);
+		} else if (c == '\'' || c == '"') {
+			q = c;
+		} else if (c == '\\' && cmd[i + 1]) {
+			irs_buf_append(val, &cmd[++i], 1);
+		} else if (c == ' ' || c == '\t' || c == '\n' ||
+			   shell_operator(c)) {
+			break;
+		} else {
+			if (strchr("$`*?[~", c))
+				*plain = false;
+			irs_buf_append(val, &c, 1);
+		}
+	}
+	if (val->data && strstr(val->data, "{}"))
+		*plain = false;
+	return i;
+}
+
+// Should word @p w, as the caller typed it, name a file of the caller's
+// directory: a relative path to something there ("./test.sh",
+// "build/toyc"), or a bare name of a regular file there ("test.sh" in
+// "sh test.sh {}"), but not the candidate's own name (C-Vise's form: the
+// test reads ./INPUT in its own directory), an option or an assignment.
+static bool
+names_callers_file(const char *w, const char *candidate)
+{
+	struct stat st;
+	if (!*w || *w == '/' || *w == '-' || strchr(w, '=') ||
+	    !strcmp(w, candidate) || stat(w, &st) != 0)
+		return false;
+	return strchr(w, '/') || S_ISREG(st.st_mode);
+}
+
+// Tests run in scratch directories of their own, so @p cmd's words that
+// name the caller's files are made absolute, as C-Vise does with its
+// test script: `--test ./test.sh` and `--crash 'build/toyc {}'` work as
+// typed. The rest of the command is kept byte for byte.
+static struct irs_error *
+resolve_cmd(const char *cmd, const char *input, char **ret)
+{
+	struct irs_buf out, val;
+	char cwd[4096];
+	const char *base = strrchr(input, '/');
+	base = base ? base + 1 : input;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return (*ret = strdup(cmd)) ? NULL : &irs_enomem;
+	irs_buf_init(&out);
+	for (size_t i = 0; cmd[i];) {
+		char c = cmd[i];
+		if (c == ' ' || c == '\t' || c == '\n' || shell_operator(c)) {
+			irs_buf_append(&out, &c, 1);
+			i++;
+			continue;
+		}
+		bool plain;
+		size_t end = shell_word(cmd, i, &val, &plain);
+		if (plain && val.data && names_callers_file(val.data, base)) {
+			struct irs_buf abs;
+			irs_buf_init(&abs);
+			irs_buf_printf(&abs, "%s/%s", cwd, val.data);
+			if (abs.oom || !irs_shell_quote(&out, abs.data))
+				out.oom = true;
+			irs_buf_deinit(&abs);
+			irs_buf_deinit(&val);
+		} else {
+			irs_buf_deinit(&val);
+			irs_buf_append(&out, cmd + i, end - i);
+		}
+		i = end;
+	}
+	if (out.oom) {
+		irs_buf_deinit(&out);
+		return &irs_enomem;
+	}
+	if (!out.data)
+		irs_buf_append(&out, "", 0);
+	*ret = irs_buf_steal(&out);
+	return *ret ? NULL : &irs_enomem;
+}
+
+/* }=== */
+
+struct irs_error *
+reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
+{
+	struct irs_error *err;
+
+	memset(job, 0, sizeof(*job));
+	if (!cfg->input || !*cfg->input)
+		return irs_error_format(IRS_ERROR_USAGE, "no INPUT to reduce");
+	if (cfg->test_cmd && cfg->crash_cmd)
+		return irs_error_format(IRS_ERROR_USAGE,
+					"give --test or --crash, not both");
+	bool run = is_dir(cfg->input);
+	if (!run && !cfg->test_cmd && !cfg->crash_cmd)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"%s: --test CMD or --crash CMD is required",
+			cfg->input);
+	if (run && cfg->layout)
+		return irs_error_format(IRS_ERROR_USAGE,
+			"%s: --layout is for a plain INPUT; a run directory "
+			"has its snapshot already", cfg->input);
+	if (!cfg->layout && cfg->exe)
+		return irs_error_format(IRS_ERROR_USAGE,
+					"--exe goes with --layout");
+	if (run && access(cfg->input, F_OK) != 0)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s",
+					cfg->input, strerror(errno));
+	err = run ? job_from_run(job, cfg) : job_from_file(job, cfg);
+	if (!err && (cfg->test_cmd || cfg->crash_cmd)) {
+		job->crash_mode = cfg->crash_cmd != NULL;
+		free(job->cmd);
+		job->cmd = NULL;
+		err = resolve_cmd(cfg->crash_cmd ? cfg->crash_cmd
+				  : cfg->test_cmd, job->input, &job->cmd);
+	}
+	if (!err && cfg->output && !(job->output = strdup(cfg->output)))
+		err = &irs_enomem;
+	if (!err && !*job->cmd)
+		err = irs_error_format(IRS_ERROR_USAGE, "the %s command is "
+				       "empty", job->crash_mode ? "--crash"
+								: "--test");
+	char *dir = err ? NULL : dir_of(job->output);
+	if (!err && !dir)
+		err = &irs_enomem;
+	// A run directory's reproducer is RUN/repro/repro.sh (job_from_run
+	// checked the path); any other is named after the result, so two
+	// reductions in one directory do not overwrite each other's.
+	if (!err && run && !cfg->output &&
+	    asprintf(&job->repro, "%s/repro.sh", dir) < 0)
+		job->repro = NULL, err = &irs_enomem;
+	else if (!err && !job->repro &&
+		 asprintf(&job->repro, "%s.repro.sh", job->output) < 0)
+		job->repro = NULL, err = &irs_enomem;
+	if (!err && run)
+		err = irs_mkdirs(dir);
+	// Checked before the first test, not after an hour of them.
+	if (!err && (!is_dir(dir) || access(dir, W_OK) != 0))
+		err = irs_error_format(IRS_ERROR_USAGE, "-o %s: %s: %s",
+			job->output, dir, !is_dir(dir)
+			? "no such directory" : strerror(errno));
+	if (!err)
+		job->repro_foreign = !written_by_us(job->repro);
+	free(dir);
+	if (err)
+		reduce_job_deinit(job);
+	return err;
+}
+
+// repro.sh: reruns the test on the reduced file; exit 0 when the failure
+// reproduces. It runs from its own directory, so the pair can be moved.
+struct irs_error *
+reduce_write_repro(const struct reduce_job *job,
+		   const struct reduce_crashsig *sig)
+{
+	struct irs_buf b, cmd, file;
+	irs_buf_init(&b);
+	irs_buf_init(&cmd);
+	irs_buf_init(&file);
+	const char *base = strrchr(job->output, '/');
+	irs_buf_puts(&file, "./");
+	irs_buf_puts(&file, base ? base + 1 : job->output);
+	for (const char *p = job->cmd; *p; p++) {
+		if (p[0] == '{' && p[1] == '}') {
+			irs_shell_quote(&cmd, file.data);
+			p++;
+		} else {
+			irs_buf_append(&cmd, p, 1);
+		}
+	}
+	irs_buf_printf(&b, "#!/bin/sh\n%s: reproduces ", repro_mark);
+	irs_buf_puts(&b, "the failure on the reduced file.\n");
+	irs_buf_puts(&b, "# Exit status 0: the failure reproduces.\n");
+	irs_buf_puts(&b, "cd \"$(dirname \"$0\")\" || exit 2\n");
+	if (!job->crash_mode) {
+		irs_buf_puts(&b, "# Interesting means: this exits with 0.\n");
+		irs_buf_puts(&b, "sh -c ");
+		irs_shell_quote(&b, cmd.data ? cmd.data : "");
+		irs_buf_puts(&b, "\n");
+	} else {
+		struct irs_buf s;
+		irs_buf_init(&s);
+		reduce_crashsig_format(sig, &s);
+		irs_buf_printf(&b, "# Expected crash: %s\n"
+			       "# Checked by irsnap: the same signal and top "
+			       "frames, not just the exit status.\n",
+			       s.data ? s.data : "");
+		char exe[4096];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		irs_buf_puts(&b, "IRSNAP=${IRSNAP:-");
+		irs_shell_quote(&b, n > 0 ? exe : "irsnap");
+		irs_buf_puts(&b, "}\nexec \"$IRSNAP\" reduce ");
+		irs_shell_quote(&b, file.data ? file.data : "");
+		irs_buf_puts(&b, " --crash ");
+		irs_shell_quote(&b, job->cmd);
+		irs_buf_puts(&b, " --expect-crash ");
+		irs_shell_quote(&b, s.data ? s.data : "");
+		irs_buf_puts(&b, "\n");
+		b.oom |= s.oom;
+		irs_buf_deinit(&s);
+	}
+	struct irs_error *err = b.oom || cmd.oom || file.oom
+		? &irs_enomem : irs_file_write(job->repro, b.data, b.len);
+	if (!err && chmod(job->repro, 0755) != 0)
+		err = irs_error_format(IRS_ERROR_IO, "%s: chmod: %s",
+				       job->repro, strerror(errno));
+	irs_buf_deinit(&b);
+	irs_buf_deinit(&cmd);
+	irs_buf_deinit(&file);
+	return err;
+}

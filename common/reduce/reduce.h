@@ -1,0 +1,447 @@
+/*
+ * reduce/reduce.h — the reduce area (irsnap reduce), linked into the CLI
+ * only. May use: launch/, run/ (failure.json, run directories), util/.
+ * Its entry point is irs_reduce_run(); the pieces, one per file:
+ *
+ *   reduce.c     the pipeline: check the input, then rounds of steps
+ *                (delete units level by level, operands to constants)
+ *   units.c      the unit tree: from a snapshot's JSON (spans, refs) or
+ *                from the generic splitter (braces, indentation, labels)
+ *   defuse.c     def-use edges of plain text, candidate states, repair of
+ *                uses whose definition goes, and rendering
+ *   exec.c       the parallel test runner (temp dirs, timeouts, process
+ *                groups, retries, crash signatures)
+ *   cache.c      candidate hash -> verdict
+ *   crashsig.c   reading what libirsnap-crashsig.so wrote
+ *   input.c      a run directory's failure.json; the output paths
+ *   snapshot.c   a plain input snapshotted under GDB (--layout)
+ *
+ * Unit tests include this header to reach the pieces one at a time.
+ */
+#ifndef IRSNAP_REDUCE_H
+#define IRSNAP_REDUCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+
+#include "launch/launch.h"
+
+enum { RU_NONE = UINT32_MAX };
+
+/* ==== irs_reduce_run(): the entry point ================================ */
+
+struct irs_reduce_config {
+	const char *input;	/* file to shrink, or a run directory */
+	const char *test_cmd;	/* --test: {} = candidate path, 0 = interesting */
+	const char *crash_cmd;	/* --crash: same crash signature as input */
+	const char *output;	/* result path; NULL: INPUT.reduced */
+	const char *layout;	/* --layout: snapshot a plain INPUT under GDB
+				   with this layout and reduce the snapshot
+				   with its units and def-use edges; or NULL */
+	uint32_t jobs;		/* 0: number of cores */
+	double timeout;		/* seconds per test; 0: 60 */
+	uint32_t retries;	/* extra tries before "not interesting" */
+	bool progress;		/* progress line on stderr (a terminal) */
+	bool round_lines;	/* a line per round on stderr instead */
+	const char *comment;	/* --comment: line comment marker of plain
+				   text; NULL: found in the input */
+	const char *label;	/* --label: regex of a label line; NULL:
+				   found in the input */
+	const char *expect_crash;	/* repro.sh's check: run the --crash
+				   command once on INPUT and compare the
+				   signature with this text; no reduction */
+	const char *exe;	/* --layout: the compiler command that parses
+				   INPUT under GDB ({} = INPUT, else added
+				   last); NULL: the --crash or --test
+				   command, whose first word must then be
+				   the compiler */
+	bool trust;		/* --trust: run the command a run directory's
+				   failure.json names even when the directory
+				   is not the caller's own or others may
+				   write it */
+};
+
+struct irs_reduce_result {
+	uint64_t lines_before, lines_after;
+	uint64_t bytes_before, bytes_after;
+	uint32_t tests;		/* test runs, all kinds */
+	uint32_t interesting, boring, timeouts, cache_hits;
+	double seconds;
+	char *output;		/* the result's path; free() it */
+	bool fell_back;		/* the last result did not reproduce when
+				   re-checked: an earlier one is reported */
+};
+
+/**
+ * Shrinks cfg->input while the test stays interesting and writes the result
+ * to cfg->output plus repro.sh beside it. On SIGINT the best result so far is
+ * written and IRS_ERROR_INTERRUPTED returned with *ret filled.
+ */
+struct irs_error *irs_reduce_run(const struct irs_reduce_config *cfg,
+					 struct irs_reduce_result *ret);
+
+/* ---- reduce/units.c: the unit tree --------------------------------------- */
+
+/*
+ * Besides the units proper, two kinds of pieces let later steps cut finer
+ * than a whole unit: a unit's header (its first line, up to its first
+ * child: "bb3:", "func @f(%a) {") and the blank lines at its start.
+ */
+enum reduce_unit_kind {
+	UNIT_NORMAL,		/* a function, block, instruction, line */
+	UNIT_HEADER,		/* the text before a unit's first child */
+	UNIT_BLANK,		/* blank lines at the start of a unit */
+};
+
+/** A deletable piece of the text. */
+struct reduce_unit {
+	uint32_t start, end;	/* bytes [start, end) of the original text */
+	uint32_t parent;	/* index into units, RU_NONE at top level */
+	uint32_t level;		/* 0 outermost; deletion goes level by level */
+	uint32_t kind;		/* enum reduce_unit_kind */
+};
+
+/** How a use is repaired when its definition is deleted. */
+enum reduce_repair {
+	REPAIR_CONST,		/* the use's text becomes the constant ("0") */
+	REPAIR_DROP,		/* the unit holding the use goes too */
+	REPAIR_RETARGET,	/* the use refers to another live definition of
+				   the same kind and scope instead (a branch
+				   to a deleted block goes to the next block);
+				   dropped as REPAIR_DROP when there is none */
+};
+
+/** A definition something may refer to (an SSA value, a label, a function). */
+struct reduce_def {
+	uint32_t unit;		/* innermost unit holding it; RU_NONE: never
+				   deleted */
+	uint32_t repair;	/* enum reduce_repair for its uses */
+	uint32_t scope;		/* top-level unit around it, or RU_NONE */
+	uint32_t sample;	/* a use of it (its text names it), or
+				   RU_NONE */
+	uint32_t rt_pos;	/* REPAIR_RETARGET: index in tree's rt_order */
+	uint32_t shadow;	/* the definition of the same name before it
+				   in scope (text that is not SSA assigns a
+				   name again), which its uses see when it
+				   goes; RU_NONE */
+};
+
+/** A reference, in the text, to a definition. */
+struct reduce_use {
+	uint32_t start, end;	/* the reference's text span */
+	uint32_t unit;		/* innermost unit holding it, or RU_NONE */
+	uint32_t def;		/* index into defs */
+};
+
+/**
+ * The input cut into units, with its def-use graph. Units are in document
+ * order (parents before children), so parent < child; uses are sorted by
+ * start. Owns everything it points to, text included.
+ */
+struct reduce_tree {
+	char *text;
+	size_t len;
+	struct reduce_unit *units;
+	uint32_t nunits;
+	uint32_t nlevels;
+	struct reduce_def *defs;
+	uint32_t ndefs;
+	struct reduce_use *uses;
+	uint32_t nuses;
+	uint32_t *header;	/* per unit: its UNIT_HEADER, or RU_NONE */
+	uint8_t *footer;	/* per unit: text follows its last child */
+	uint32_t *rt_order;	/* REPAIR_RETARGET defs by scope, then place */
+	uint32_t nrt;
+	uint32_t nunresolved;	/* local (% ^) uses with no definition */
+	const char *constant;	/* what a REPAIR_CONST use becomes; static */
+	const char *source;	/* "snapshot" or "text": how units were found */
+	char comment[8];	/* line comment marker of plain text */
+	bool comment_set;	/* given or detected, not the default */
+	void *label;		/* regex_t a label line matches, or NULL:
+				   one word ending in ':' */
+	char *label_src;	/* its source, carried to a rebuilt tree */
+};
+
+/**
+ * The syntax of plain text: its line comment marker and what a label line
+ * looks like. Given on the command line (--comment, --label), else by the
+ * layout (a snapshot's "reduce" object), else found in the input by
+ * reduce_syntax_detect().
+ */
+struct reduce_syntax {
+	const char *comment;	/* ";", "#", "//"; NULL: detected */
+	const char *label;	/* POSIX extended regex for a whole label
+				   line (blanks trimmed); NULL: detected */
+};
+
+/** Fills what @p syn leaves NULL from @p text: the comment marker that
+ *  starts the most lines (";" when none does; a C preprocessor line is no
+ *  comment), and for labels "^@name" lines when such lines stand alone
+ *  without a ':'. Strings are static or @p syn's. */
+void reduce_syntax_detect(const char *text, size_t len,
+			  struct reduce_syntax *syn);
+/** reduce_tree_from_text() with the syntax @p syn (NULL: detected);
+ *  IRS_ERROR_USAGE for a --label regex that does not compile. */
+struct irs_error *reduce_tree_from_text_syntax(char *text, size_t len,
+					       const struct reduce_syntax *syn,
+					       struct reduce_tree **ret);
+/** Whether line [s, e) of @p t's text (blanks trimmed) is a label. */
+bool reduce_tree_is_label(const struct reduce_tree *t, uint32_t s,
+			  uint32_t e);
+/** Whether a comment starts at byte @p i (outside a string) of a line
+ *  ending at @p e. */
+bool reduce_tree_comment_here(const struct reduce_tree *t, uint32_t i,
+			      uint32_t e);
+
+/** The tree of @p text (taken over: freed with the tree) by the generic
+ *  splitter and the generic def-use model. */
+struct irs_error *reduce_tree_from_text(char *text, size_t len,
+					struct reduce_tree **ret);
+/** The tree of @p text from the irsnap.snapshot/1 document @p json (units,
+ *  spans and refs as docs/formats.md says); @p name names it in errors.
+ *  @p text is taken over on success only. */
+struct irs_error *reduce_tree_from_snapshot(char *text, size_t len,
+					    const char *json, size_t json_len,
+					    const char *name,
+					    struct reduce_tree **ret);
+void reduce_tree_destroy(struct reduce_tree *t);
+/** Sorts units into document order, sets parents by span nesting. Fails
+ *  when two spans overlap without nesting. */
+struct irs_error *reduce_tree_nest(struct reduce_tree *t, const char *name);
+/** Adds the UNIT_HEADER and UNIT_BLANK pieces of every unit with children
+ *  or leading blank lines, and nests again. */
+struct irs_error *reduce_tree_pieces(struct reduce_tree *t, const char *name);
+/** The innermost unit whose span holds [start, end), or RU_NONE. */
+uint32_t reduce_tree_innermost(const struct reduce_tree *t, uint32_t start,
+			       uint32_t end);
+/** Sorts uses by start, drops those whose def index is out of range, moves
+ *  a def named in its unit's header to the header, sets each def's scope
+ *  and sample use, rt_order and the level count. */
+struct irs_error *reduce_tree_finish(struct reduce_tree *t);
+
+/* ---- reduce/defuse.c: generic def-use model and candidate states --------- */
+
+/**
+ * Finds definitions and uses in plain text (t->units already set): a line
+ * `%x = ...` defines %x; a unit's first line, when the unit has more
+ * lines, defines its %params and its first @name; a label line `bb:`
+ * defines ^bb; every other
+ * %x, ^x, @x is a use. % and ^ names are local to their top-level unit, @
+ * names global. Uses of %x are repaired with a constant, of ^x by
+ * retargeting, of @x by dropping their unit. Names without a definition
+ * are not tracked.
+ */
+struct irs_error *reduce_defuse_scan(struct reduce_tree *t);
+
+/**
+ * One candidate: which units are deleted (explicitly, or by an ancestor)
+ * and which uses became the constant. Sized for one tree.
+ */
+struct reduce_state {
+	uint8_t *del;		/* per unit: deleted itself */
+	uint8_t *gone;		/* per unit: deleted or under a deleted unit */
+	uint8_t *rep;		/* per use: replaced by the constant */
+	uint32_t *to;		/* per use: retargeted to this def, or
+				   RU_NONE */
+	uint32_t nunits, nuses;
+	bool as_is;		/* a value use left with no definition at all
+				   stays as it is (for languages that take
+				   an undefined name) instead of becoming
+				   the constant */
+	uint32_t ndangling;	/* such uses deletes met (the caller resets
+				   it) */
+};
+
+struct irs_error *reduce_state_init(struct reduce_state *s,
+				    const struct reduce_tree *t);
+void reduce_state_deinit(struct reduce_state *s);
+void reduce_state_copy(struct reduce_state *dst,
+		       const struct reduce_state *src);
+/**
+ * Deletes units @p units[0..n) from @p s and repairs every use whose
+ * definition went: a value use sees the live definition of its name
+ * before (its shadow), else takes the constant (or, with s->as_is, stays
+ * as it is; s->ndangling counts those), REPAIR_RETARGET
+ * uses move to a live sibling definition, REPAIR_DROP uses take their unit
+ * with them, to a fixed point. Returns false, with @p s
+ * unspecified, when a use outside every unit would lose its definition (the
+ * candidate would be invalid and is never produced).
+ */
+bool reduce_state_delete(struct reduce_state *s, const struct reduce_tree *t,
+			 const uint32_t *units, uint32_t n);
+/** True when unit @p u may be merged into the sibling before it: a normal
+ *  unit with a header and nothing after its last child (a block: label,
+ *  instructions), not the first of its parent's children. */
+bool reduce_tree_mergeable(const struct reduce_tree *t, uint32_t u);
+/**
+ * Merges each unit @p units[i] into the live sibling before it: deletes
+ * its header (the label) and that sibling's last live child (its
+ * terminator), so the two run together, then repairs as
+ * reduce_state_delete() does. False when a unit has no such sibling or
+ * the repair is impossible.
+ */
+bool reduce_state_merge(struct reduce_state *s, const struct reduce_tree *t,
+			const uint32_t *units, uint32_t n);
+/** Replaces uses @p uses[0..n) with the constant. */
+void reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
+			  const uint32_t *uses, uint32_t n);
+/** The candidate's text, appended to @p out (reset first). */
+bool reduce_state_render(const struct reduce_state *s,
+			 const struct reduce_tree *t, struct irs_buf *out);
+/** True when every live use has a live definition. */
+bool reduce_state_consistent(const struct reduce_state *s,
+			     const struct reduce_tree *t);
+
+/* ---- reduce/cache.c: candidate hash -> verdict --------------------------- */
+
+struct reduce_cache {
+	uint64_t *keys;		/* 0 = empty slot (hash 0 is remapped) */
+	uint8_t *vals;
+	size_t cap, count;
+};
+
+uint64_t reduce_hash(const void *data, size_t len);
+void reduce_cache_init(struct reduce_cache *c);
+void reduce_cache_deinit(struct reduce_cache *c);
+/** True and *val_ret set when @p key is cached. */
+bool reduce_cache_get(const struct reduce_cache *c, uint64_t key,
+		      uint8_t *val_ret);
+bool reduce_cache_put(struct reduce_cache *c, uint64_t key, uint8_t val);
+
+/* ---- reduce/crashsig.c: crash signatures --------------------------------- */
+
+enum { CRASHSIG_FRAMES = 3 };
+
+/** A crash: the signal and the top frames' function names, outside libc,
+ *  the dynamic loader and the preload library itself. */
+struct reduce_crashsig {
+	int signo;
+	uint32_t nframes;
+	char frames[CRASHSIG_FRAMES][128];
+};
+
+/** Function-name lookups by ELF symbol table, cached per module path. */
+struct reduce_symcache;
+void reduce_symcache_destroy(struct reduce_symcache *sc);
+
+/**
+ * Parses the file the preload library wrote (@p path): false when there is
+ * none (the run did not crash) or it is unreadable. Frames without a
+ * dynamic symbol are named from the module's ELF symbol table through
+ * *@p sc (created on first use).
+ */
+bool reduce_crashsig_read(const char *path, struct reduce_symcache **sc,
+			  struct reduce_crashsig *ret);
+bool reduce_crashsig_equal(const struct reduce_crashsig *a,
+			   const struct reduce_crashsig *b);
+/** "SIGSEGV in f < g < h" into @p out. */
+void reduce_crashsig_format(const struct reduce_crashsig *sig,
+			    struct irs_buf *out);
+/** The path of libirsnap-crashsig.so: $IRSNAP_CRASHSIG_LIB, else beside the
+ *  binary holding libirsnap (or ../lib from it). *ret freed with free(). */
+struct irs_error *reduce_crashsig_lib(char **ret);
+
+/* ---- reduce/exec.c: running tests ---------------------------------------- */
+
+enum reduce_verdict {
+	VERDICT_BORING = 0,	/* not interesting */
+	VERDICT_INTERESTING = 1,
+	VERDICT_TIMEOUT = 2,	/* killed with its process group */
+	VERDICT_INTERRUPTED = 3,/* SIGINT: the run was cut short */
+};
+
+struct reduce_exec {
+	const char *cmd;	/* shell command; {} = candidate path */
+	bool crash_mode;	/* interesting = same crash signature */
+	struct reduce_crashsig want;	/* crash mode: the input's signature */
+	char *preload;		/* crash mode: libirsnap-crashsig.so */
+	char *tmpdir;		/* our scratch directory, removed at the end */
+	char *filename;		/* candidate's file name (input's basename) */
+	uint32_t jobs;
+	double timeout;
+	uint32_t retries;
+	volatile sig_atomic_t *interrupted;	/* set by the SIGINT handler */
+	struct reduce_symcache *syms;
+	uint32_t serial;	/* names test directories */
+	/* counts */
+	uint32_t runs, interesting, boring, timeouts;
+	/* the last run that finished: wait status (-1: timed out), stderr */
+	int last_status;
+	char last_stderr[1024];
+};
+
+struct irs_error *reduce_exec_init(struct reduce_exec *x, const char *cmd,
+				   bool crash_mode, const char *input_name,
+				   uint32_t jobs, double timeout,
+				   uint32_t retries,
+				   volatile sig_atomic_t *interrupted);
+void reduce_exec_deinit(struct reduce_exec *x);
+
+/**
+ * Tests candidates @p texts[i] (@p lens[i] bytes), at most x->jobs at a
+ * time, each in a fresh directory; verdicts[i] gets the verdict. A boring
+ * verdict is retried x->retries times. On SIGINT, running tests are killed
+ * and their verdict is VERDICT_INTERRUPTED. In crash mode with @p sig_ret
+ * (n == 1 only), the crash signature of the first crashing run is stored.
+ */
+struct irs_error *reduce_exec_batch(struct reduce_exec *x,
+				    const char *const *texts,
+				    const size_t *lens, uint32_t n,
+				    uint8_t *verdicts,
+				    struct reduce_crashsig *sig_ret);
+/** rm -rf @p path (no error when missing). */
+void reduce_rmtree(const char *path);
+/** @p cmd with every {} replaced by @p path, shell-quoted; freed with
+ *  free(), NULL on OOM. */
+char *reduce_expand_cmd(const char *cmd, const char *path);
+
+/* ---- reduce/snapshot.c: a plain input snapshotted under GDB (--layout) --- */
+
+/**
+ * Runs the compiler command @p cmd on @p input under GDB in batch mode with
+ * irsnap and layout @p layout loaded ({} in @p cmd is the input's path;
+ * without {}, the path is added last; the first word is the program),
+ * stops at the first pass boundary and dumps the IR there into directory
+ * @p dir as text and JSON. *text_ret and *json_ret (freed with free())
+ * name the two files. No boundary reached: IRS_ERROR_TARGET quoting the
+ * debugger's output; a missing gdb or front end: IRS_ERROR_NOT_FOUND.
+ */
+struct irs_error *reduce_snapshot_input(const char *input, const char *cmd,
+					const char *layout, const char *dir,
+					volatile sig_atomic_t *interrupted,
+					char **text_ret, char **json_ret);
+/** Fails, naming @p json_path, when the irsnap.snapshot/1 document
+ *  @p json is not whole: walk errors, or truncated by a limit. */
+struct irs_error *reduce_snapshot_check(const char *json_path,
+					const char *json, size_t json_len);
+
+/* ---- reduce/input.c: what to reduce, with what, into where --------------- */
+
+/** Everything the pipeline needs, resolved from the config. */
+struct reduce_job {
+	char *input;		/* text file to shrink */
+	char *snapshot;		/* its irsnap.snapshot/1 JSON, or NULL */
+	char *snapshot_text;	/* --layout: the snapshot's text, reduced
+				   instead of input's own; else NULL */
+	char *snapshot_dir;	/* --layout: scratch directory holding them */
+	char *cmd;		/* test or crash command */
+	bool crash_mode;
+	char *output;		/* reduced file */
+	char *repro;		/* OUT.repro.sh, RUN/repro/repro.sh */
+	bool repro_foreign;	/* a file irsnap did not write is there:
+				   left alone, no reproducer written */
+	char *log;		/* reduce.log (run directories), or NULL */
+};
+
+/** Resolves @p cfg: a run directory's failure.json (pass, before snapshot,
+ *  reduce_command), a sibling .json snapshot, default output paths. */
+struct irs_error *reduce_job_init(struct reduce_job *job,
+				  const struct irs_reduce_config *cfg);
+void reduce_job_deinit(struct reduce_job *job);
+/** Writes repro.sh for @p job with the reduced file @p output. */
+struct irs_error *reduce_write_repro(const struct reduce_job *job,
+				     const struct reduce_crashsig *sig);
+
+#endif

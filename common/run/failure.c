@@ -1,0 +1,265 @@
+// failure.json (irsnap.failure/1): what failed, where, the backtrace, the
+// snapshots to look at, and the command that reduces the failing input.
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+
+// A backtrace deeper than this is a runaway recursion; its top says enough.
+enum { MAX_FRAMES = 64 };
+
+// Whether word @p i of @p argv (argv[0] the program) is an option that
+// carries no separate value word. "--bug=crash" carries its value; "-v"
+// before another option or last carries none; "-o" before a non-option
+// word is taken to carry it (-o out.ir in.ir), unless that word is the
+// only non-option argument, which is then the input (-v in.ir).
+static bool
+one_word_option(char *const *argv, size_t i)
+{
+	const char *a = argv[i], *next = argv[i + 1];
+	if (a[0] != '-' || !a[1] || !strcmp(a, "--"))
+		return false;
+	if (strchr(a, '=') || !next || next[0] == '-')
+		return true;
+	size_t positional = 0;
+	for (size_t k = 1; argv[k] && strcmp(argv[k], "--"); k++)
+		positional += argv[k][0] != '-' || !argv[k][1];
+	return positional == 1;
+}
+
+// Whether the template @p rerun sets option @p opt itself, as a literal
+// word that starts like it up to '=' (--passes={pass} sets --passes).
+static bool
+template_sets(const char *rerun, const char *opt)
+{
+	size_t n = strcspn(opt, "=");
+	for (const char *p = rerun; *p; ) {
+		p += strspn(p, " \t");
+		size_t len = strcspn(p, " \t");
+		if (len >= n && !strncmp(p, opt, n) &&
+		    (len == n || p[n] == '='))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+// {flags}: the debuggee's one-word options from @p args (its arguments as
+// one shell-quoted string), up to "--", minus those the template sets,
+// each shell-quoted, separated by spaces. Arguments that do not split are
+// left out: a rerun without them beats no reduce command.
+static void
+put_flags(struct irs_buf *b, const char *rerun, const char *args)
+{
+	char **argv = NULL, **words = NULL;
+	struct irs_error *err = args ? irs_shell_split(args, &words)
+				     : NULL;
+	if (err || !words) {
+		irs_error_destroy(err);
+		return;
+	}
+	// Put a program name first, so that argv[i + 1] indexing is simple.
+	size_t n = 0;
+	while (words[n])
+		n++;
+	argv = calloc(n + 2, sizeof(*argv));
+	if (!argv) {
+		b->oom = true;
+		goto out;
+	}
+	argv[0] = "";
+	memcpy(argv + 1, words, n * sizeof(*argv));
+	bool first = true;
+	for (size_t i = 1; argv[i] && strcmp(argv[i], "--"); i++) {
+		if (!one_word_option(argv, i) || template_sets(rerun, argv[i]))
+			continue;
+		if (!first)
+			irs_buf_puts(b, " ");
+		irs_shell_quote(b, argv[i]);
+		first = false;
+	}
+out:
+	free(argv);
+	irs_shell_words_free(words);
+}
+
+char *
+irs_failure_reduce_command(const char *rerun, const char *exe,
+			   const char *args, const char *pass,
+			   const char *before)
+{
+	struct irs_buf cmd, b;
+
+	irs_buf_init(&cmd);
+	for (const char *p = rerun; *p; ) {
+		if (!strncmp(p, "{exe}", 5)) {
+			irs_shell_quote(&cmd, exe ? exe : "");
+			p += 5;
+		} else if (!strncmp(p, "{flags}", 7)) {
+			size_t len = cmd.len;
+			put_flags(&cmd, rerun, args);
+			p += 7;
+			// No flags: no double space where they would be.
+			if (cmd.len == len && *p == ' ' &&
+			    (!len || cmd.data[len - 1] == ' '))
+				p++;
+		} else if (!strncmp(p, "{pass}", 6)) {
+			irs_shell_quote(&cmd, pass ? pass : "");
+			p += 6;
+		} else if (!strncmp(p, "{input}", 7)) {
+			irs_buf_puts(&cmd, "{}");	// reducer's candidate
+			p += 7;
+		} else {
+			irs_buf_append(&cmd, p++, 1);
+		}
+	}
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "irsnap reduce ");
+	irs_shell_quote(&b, before);
+	irs_buf_puts(&b, " --crash ");
+	irs_shell_quote(&b, cmd.data ? cmd.data : "");
+	bool oom = cmd.oom || b.oom;
+	irs_buf_deinit(&cmd);
+	if (oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return irs_buf_steal(&b);
+}
+
+static json_t *
+frame_json(const struct irs_frame_info *f, uint32_t i)
+{
+	char pc[32];
+	snprintf(pc, sizeof(pc), "0x%llx", (unsigned long long)f->pc);
+	// The front end fills fixed arrays; make sure they end.
+	char function[sizeof(f->function)], file[sizeof(f->file)];
+	snprintf(function, sizeof(function), "%s", f->function);
+	snprintf(file, sizeof(file), "%s", f->file);
+	return json_pack("{s:I, s:s, s:o, s:o, s:o}",
+			 "index", (json_int_t)i,
+			 "pc", pc,
+			 "function", irs_json_text(*function ? function : NULL),
+			 "file", irs_json_text(*file ? file : NULL),
+			 "line", f->line ? json_integer(f->line) : json_null());
+}
+
+// Frames through t->frame until it says NOT_FOUND; any other error ends
+// the list too and is recorded, since a partial backtrace still helps.
+static struct irs_error *
+backtrace(const struct irs_target *t, json_t *doc)
+{
+	json_t *frames = json_array();
+	char *why = NULL;
+
+	if (!frames)
+		return &irs_enomem;
+	for (uint32_t i = 0; t && t->frame && i < MAX_FRAMES; i++) {
+		struct irs_frame_info f;
+		memset(&f, 0, sizeof(f));
+		struct irs_error *err = t->frame(t->arg, i, &f);
+		if (err) {
+			if (err->code != IRS_ERROR_NOT_FOUND)
+				why = strdup(err->message);
+			irs_error_destroy(err);
+			break;
+		}
+		if (json_array_append_new(frames, frame_json(&f, i)) != 0) {
+			json_decref(frames);
+			free(why);
+			return &irs_enomem;
+		}
+		// A backtrace ends at main, as GDB's does (LLDB's would go
+		// on into libc's start-up code).
+		f.function[sizeof(f.function) - 1] = 0;
+		if (!strcmp(f.function, "main"))
+			break;
+	}
+	if (!t || !t->frame)
+		why = strdup("the debugger gave no backtrace");
+	int r = json_object_set_new(doc, "backtrace", frames);
+	if (why)
+		r |= json_object_set_new(doc, "backtrace_error",
+					 irs_json_text(why));
+	free(why);
+	return r ? &irs_enomem : NULL;
+}
+
+static json_t *
+pass_json(const struct irs_failure_site *site)
+{
+	if (!site->pass)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", "name", irs_json_text(site->pass),
+			 "seq", site->seq ? json_integer(site->seq)
+					  : json_null(),
+			 "cpu_s", site->has_cpu ? json_real(site->cpu_s)
+						: json_null());
+}
+
+static json_t *
+before_json(const struct irs_failure_site *site)
+{
+	if (!site->before_text && !site->before_json)
+		return json_null();
+	return json_pack("{s:o, s:o}", "text", irs_json_text(site->before_text),
+			 "json", irs_json_text(site->before_json));
+}
+
+// The reduce command for the pass's before snapshot or, when there is
+// none (a core file: nothing ran under irsnap before the crash), for the
+// crash snapshot @p crash, the IR as the crash left it.
+static json_t *
+reduce_json(const struct irs_failure_site *site, const json_t *crash)
+{
+	const char *input = site->before_text;
+	if (!input)
+		input = json_string_value(json_object_get(crash, "text"));
+	if (!site->rerun || !input || !site->pass)
+		return json_null();
+	char *before = irs_path_join(site->dir, input);
+	if (!before)
+		return NULL;
+	char *cmd = irs_failure_reduce_command(site->rerun, site->exe,
+					       site->args, site->pass, before);
+	free(before);
+	json_t *j = cmd ? irs_json_text(cmd) : NULL;
+	free(cmd);
+	return j;
+}
+
+struct irs_error *
+irs_failure_build(const struct irs_failure_site *site,
+		  const struct irs_target *t,
+		  const struct irs_failure_info *info, json_t *crash,
+		  json_t **ret)
+{
+	// requires: signo > 0 exactly for kind "signal" (session.c checks).
+	bool is_signal = info->signo > 0;
+	json_t *sig = is_signal ? json_pack("{s:i, s:o}", "number",
+					    (int)info->signo, "name",
+					    irs_json_text(info->signame))
+				: json_null();
+	// "backtrace" is filled in below; setting a member keeps its place.
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:o, s:o, s:o, s:[], s:o, s:o, s:o}",
+		"schema", "irsnap.failure/1",
+		"run_id", site->run_id,
+		"kind", is_signal ? "signal" : "verifier",
+		"signal", sig,
+		"message", irs_json_text(info->message),
+		"pass", pass_json(site),
+		"backtrace",
+		"before_snapshot", before_json(site),
+		"crash_snapshot", crash ? crash : json_null(),
+		"reduce_command", reduce_json(site, crash));
+	if (!doc)
+		return &irs_enomem;
+	struct irs_error *err = backtrace(t, doc);
+	if (err) {
+		json_decref(doc);
+		return err;
+	}
+	*ret = doc;
+	return NULL;
+}

@@ -1,0 +1,140 @@
+// The debuggee's CPU time: the kernel's own account of the process, so the
+// debugger's time is not counted. /proc/PID/stat counts in clock ticks
+// (10 ms), coarser than most passes, so the process's CPU clock (the same
+// account, in nanoseconds) is read first and the stat file is the fallback.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/run.h"
+
+static bool
+cpu_clock(int64_t pid, double *ret)
+{
+	clockid_t clk;
+	struct timespec ts;
+	if (clock_getcpuclockid((pid_t)pid, &clk) != 0 ||
+	    clock_gettime(clk, &ts) != 0)
+		return false;
+	*ret = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return true;
+}
+
+// utime + stime (fields 14 and 15) of /proc/PID/stat.
+static struct irs_error *
+stat_time(int64_t pid, double *ret)
+{
+	char path[64], *text;
+	size_t len;
+	unsigned long long utime, stime;
+
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/stat", pid);
+	struct irs_error *err = irs_file_read(path, &text, &len);
+	if (err)
+		return err;
+	// The command name (field 2) is in parentheses and may itself hold
+	// spaces and ')', so fields are counted from the last ')'. After it:
+	// state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
+	// cmajflt utime stime (fields 3 to 15).
+	const char *p = strrchr(text, ')');
+	int n = p ? sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+				  "%*u %llu %llu", &utime, &stime) : 0;
+	free(text);
+	if (n != 2)
+		return irs_error_format(IRS_ERROR_FORMAT,
+					"%s: unexpected format", path);
+	long tck = sysconf(_SC_CLK_TCK);
+	if (tck <= 0)
+		tck = 100;
+	*ret = (double)(utime + stime) / (double)tck;
+	return NULL;
+}
+
+struct irs_error *
+irs_proc_cpu_time(int64_t pid, double *ret)
+{
+	if (pid <= 0 || pid > INT32_MAX)
+		return irs_error_format(IRS_ERROR_STATE,
+					"no live process (pid %" PRId64 ")",
+					pid);
+	if (cpu_clock(pid, ret))
+		return NULL;
+	return stat_time(pid, ret);
+}
+
+// The parent of @p pid (field 4 of /proc/PID/stat), 0 when unknown.
+static int64_t
+parent_of(int64_t pid)
+{
+	char path[64], *text;
+	size_t len;
+	long long ppid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/stat", pid);
+	struct irs_error *err = irs_file_read(path, &text, &len);
+	if (err) {
+		irs_error_destroy(err);
+		return 0;
+	}
+	const char *p = strrchr(text, ')');
+	if (!p || sscanf(p + 1, " %*c %lld", &ppid) != 1)
+		ppid = 0;
+	free(text);
+	return ppid;
+}
+
+bool
+irs_proc_attached(int64_t pid)
+{
+	// GDB starts its debuggee itself (its parent); LLDB through
+	// lldb-server (its grandparent). Anything else was attached to.
+	int64_t self = getpid();
+	int64_t parent = pid > 0 ? parent_of(pid) : 0;
+	if (!parent)
+		return false;
+	return parent != self && parent_of(parent) != self;
+}
+
+char *
+irs_cmdline_args(const char *argv, size_t len)
+{
+	struct irs_buf b;
+
+	irs_buf_init(&b);
+	irs_buf_puts(&b, "");
+	// argv[0] is the program, which the manifest names apart
+	const char *end = argv + len;
+	const char *p = memchr(argv, 0, len);
+	for (p = p ? p + 1 : end; p < end;
+	     p += strnlen(p, (size_t)(end - p)) + 1) {
+		if (b.len)
+			irs_buf_puts(&b, " ");
+		irs_shell_quote(&b, p);
+	}
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return NULL;
+	}
+	return irs_buf_steal(&b);
+}
+
+char *
+irs_proc_args(int64_t pid)
+{
+	char path[64], *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/cmdline", pid);
+	struct irs_error *err = irs_file_read(path, &text, &len);
+	if (err) {
+		irs_error_destroy(err);
+		return NULL;
+	}
+	char *args = irs_cmdline_args(text, len);
+	free(text);
+	return args;
+}

@@ -1,0 +1,252 @@
+/*
+ * run/run.h — the run area: a tracing session and everything it writes in
+ * its run directory: run directory names and `latest` (rundir.c), the
+ * manifest (manifest.c), snapshots as files (snapshot.c), verifiers over a
+ * walk (verify.c), failure reports (failure.c), the debuggee's CPU time
+ * (proc.c), and the session that drives them pass by pass (session.c).
+ * The public half is the "Session" section of irsnap.h.
+ * May use: walk/, layout/, mem/, util/.
+ */
+#ifndef IRSNAP_RUN_H
+#define IRSNAP_RUN_H
+
+#include <jansson.h>
+
+#include "walk/walk.h"
+
+/* ---- rundir.c: run directory names and the `latest` link ----------------- */
+
+/** The output root: @p dir, else $IRSNAP_DIR, else "./irsnap-out";
+ *  borrowed from the argument or the environment. */
+const char *irs_rundir_root(const char *dir);
+/**
+ * Writes the first files of a run in @p stage_dir (a staging directory
+ * that will be renamed to @p final_dir, the run @p id): the manifest, with
+ * paths that say @p final_dir. Called again with the next id when the name
+ * was taken meanwhile.
+ */
+typedef struct irs_error *(*irs_rundir_fill_fn)(void *arg,
+						 const char *stage_dir,
+						 const char *final_dir,
+						 const char *id);
+/**
+ * Creates the run directory <root>/<YYYYMMDD-HHMMSS-pid>[-N]/ with its
+ * snapshots/ folder and what @p fill writes, all at once: it is built in a
+ * hidden staging directory and renamed into place, so it never exists
+ * without its manifest. root is made absolute and created if needed.
+ * *dir_ret (absolute path) and *id_ret are freed with free(); written only
+ * on success. On failure nothing is left behind.
+ */
+struct irs_error *irs_rundir_create(const char *root, int64_t pid,
+				    irs_rundir_fill_fn fill, void *arg,
+				    char **dir_ret, char **id_ret);
+/** Points <root>/latest at @p id: a symlink made under a temporary name,
+ *  then renamed over `latest`, so readers never see it missing. */
+struct irs_error *irs_rundir_link_latest(const char *root, const char *id);
+/**
+ * The path, relative to the run directory, of snapshot @p seq of @p pass
+ * in @p phase ("before", "after", "crash") with extension @p ext ("ir",
+ * "json"): "snapshots/0001-cse.before.ir". Bytes of @p pass outside
+ * [A-Za-z0-9_.-] become '_' and long names are cut, so it is always one
+ * safe file name. Freed with free(); NULL on OOM.
+ */
+char *irs_rundir_snapshot_name(uint32_t seq, const char *pass,
+			       const char *phase, const char *ext);
+/** "<dir>/<rel>", freed with free(); NULL on OOM. */
+char *irs_path_join(const char *dir, const char *rel);
+/** Makes an I/O error of irs_snapshot_write() name the file that failed by
+ *  the path it was given, @p text or @p json (the writer may call it by
+ *  its base name, or "text output" / "JSON output"). Takes and returns
+ *  @p err; other errors are returned as they are. */
+struct irs_error *irs_rundir_name_error(struct irs_error *err,
+					const char *text, const char *json);
+/** Removes the files of @p rel (relative to @p dir); NULL entries skipped. */
+void irs_rundir_unlink(const char *dir, const char *rel);
+/** Removes a run directory that never got past its manifest: the
+ *  manifest, the empty snapshots/ folder, @p dir itself. */
+void irs_rundir_remove_empty(const char *dir);
+/**
+ * "<dir>/<rel>" for a file a run directory's own documents name (or the
+ * manifest itself), in *ret (freed with free()), when it stays inside the
+ * run: @p rel relative, without "..", and no component of it a symbolic
+ * link (irsnap writes none there, and one may point anywhere). Otherwise
+ * an IRS_ERROR_FORMAT error naming the file and why. Whether the file
+ * exists is the reader's business.
+ */
+struct irs_error *irs_rundir_file(const char *dir, const char *rel,
+				  char **ret);
+/** The run directory the `latest` link in @p root names, in *ret (freed
+ *  with free()); IRS_ERROR_NOT_FOUND when there is no link, a format
+ *  error when it names anything but a directory beside it. */
+struct irs_error *irs_rundir_latest(const char *root, char **ret);
+
+/* ---- manifest.c: manifest.json, rewritten atomically after each event ---- */
+
+/** The manifest document and where it lives. Owns everything. */
+struct irs_manifest {
+	json_t *root;		/* the whole document */
+	json_t *events;		/* borrowed from root: the "events" array */
+	char *path;		/* <run dir>/manifest.json */
+	char *run_id;
+	char **texts;		/* event i as last written; NULL: write anew */
+	size_t ntexts;		/* length of texts */
+};
+
+/**
+ * Builds the first manifest of run @p run_id in @p dir (status "running",
+ * no events) from @p cfg and the layout name @p layout_name (may be NULL).
+ * Does not write it; call irs_manifest_save().
+ */
+struct irs_error *irs_manifest_init(struct irs_manifest *m, const char *dir,
+				    const char *run_id,
+				    const struct irs_session_config *cfg,
+				    const char *layout_name);
+void irs_manifest_deinit(struct irs_manifest *m);
+/** Sets "updated" to now and writes the document atomically. On failure
+ *  the previous manifest.json stays as it was; the error names the file. */
+struct irs_error *irs_manifest_save(struct irs_manifest *m);
+/** Sets "status" ("running", "completed", "failed"). */
+bool irs_manifest_set_status(struct irs_manifest *m, const char *status);
+/** Appends @p ev (reference stolen) to the events; false on OOM. */
+bool irs_manifest_push_event(struct irs_manifest *m, json_t *ev);
+/** Removes the last event (undoing a push whose save failed). */
+void irs_manifest_pop_event(struct irs_manifest *m);
+/** Builds an event object from what the walk saw. @p text and @p json are
+ *  the snapshot's relative paths (NULL: not written); both NULL with
+ *  @p skipped gives "snapshot": null. NULL on OOM. */
+json_t *irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
+			   const char *text, const char *json, bool skipped,
+			   const struct irs_snapshot_stats *st);
+/** Appends verifier result @p r (irs_session_verifier_result()) to event
+ *  @p ev of @p m. Events are written once and kept as text: change a
+ *  pushed event only through calls that take the manifest. */
+bool irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
+				 const struct irs_verifier_result *r);
+/** A JSON string for @p s (null for NULL); bytes that are not UTF-8
+ *  become '?'. NULL on OOM. */
+json_t *irs_json_text(const char *s);
+/** Snapshots of session @p s lost to write errors so far. */
+uint32_t irs_session_lost(const struct irs_session *s);
+/** Records in the manifest (optional members "lost" and "incomplete")
+ *  that the @p phase snapshot of pass @p seq could not be written, and
+ *  why. False on OOM. Saved with the next irs_manifest_save(). */
+bool irs_manifest_lost(struct irs_manifest *m, uint32_t seq,
+		       const char *pass, const char *phase,
+		       const char *error);
+/** One pass of a manifest read back: its events, borrowed. */
+struct irs_manifest_pass {
+	json_int_t seq;
+	const json_t *before, *after;	/* either may be NULL */
+};
+/**
+ * The passes of @p events (a manifest's "events"): before and after events
+ * paired by seq, one pass per seq in seq order (of several events with one
+ * seq and phase, the last), in O(n log n) for runs of any length. Events
+ * without an integer seq and a phase "before" or "after" are left out.
+ * *ret freed with free(); NULL with *n_ret 0 when there is none.
+ */
+struct irs_error *irs_manifest_passes(const json_t *events,
+				      struct irs_manifest_pass **ret,
+				      size_t *n_ret);
+/** What the verifier results of some events add up to. */
+struct irs_verdict {
+	uint32_t nran;		/* results of verifiers that ran */
+	uint32_t nnotrun;	/* "not run" results */
+	uint64_t problems;	/* found by those that ran */
+};
+/** Adds event @p ev's "verifiers" to @p v (a result without "status",
+ *  written before there was one, counts as run). NULL is no event. */
+void irs_manifest_verdict(const json_t *ev, struct irs_verdict *v);
+/** @p v in words into @p buf: "-" (none), "ok", "93 problems", "not run",
+ *  "ok, 1 not run", "93 problems, 1 not run". */
+void irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len);
+/** Whether live process @p pid was attached to rather than started by
+ *  this debugger (neither its parent, as GDB is, nor its grandparent, as
+ *  LLDB is through lldb-server). */
+bool irs_proc_attached(int64_t pid);
+/** The arguments after argv[0] of @p argv, @p len bytes of NUL-separated
+ *  strings as in /proc/PID/cmdline, as one shell-quoted string; NULL when
+ *  out of memory. Freed with free(). */
+char *irs_cmdline_args(const char *argv, size_t len);
+/** Process @p pid's arguments after argv[0], from /proc/PID/cmdline, as
+ *  with irs_cmdline_args(); NULL when unreadable. Freed with free(). */
+char *irs_proc_args(int64_t pid);
+/** Current UTC time as "2026-11-30T05:15:00Z" into @p buf (>= 21 bytes). */
+void irs_manifest_now(char *buf, size_t len);
+
+/* ---- failure.c: failure.json --------------------------------------------- */
+
+/** What the session knows about the failing pass, for failure.json. */
+struct irs_failure_site {
+	const char *run_id;
+	const char *dir;		/* run directory */
+	const char *pass;		/* NULL when unknown */
+	uint32_t seq;			/* 0 when unknown */
+	const char *before_text;	/* relative paths, or NULL */
+	const char *before_json;
+	const char *exe;		/* debuggee, for the reduce command */
+	const char *args;		/* its arguments, one shell-quoted
+					   string, for {flags}; or NULL */
+	const char *rerun;		/* the layout's template, or NULL */
+	bool has_cpu;			/* the debuggee's CPU seconds in the */
+	double cpu_s;			/* pass up to the failure, when known */
+};
+
+/**
+ * Builds the failure document: @p info, the site, the backtrace through
+ * @p t->frame (innermost first, at most 64 frames), and @p crash (an object
+ * {text, json, walk_errors}, reference stolen, or NULL). *ret freed with
+ * json_decref().
+ */
+struct irs_error *irs_failure_build(const struct irs_failure_site *site,
+				    const struct irs_target *t,
+				    const struct irs_failure_info *info,
+				    json_t *crash, json_t **ret);
+/**
+ * The ready reduce command "irsnap reduce BEFORE --crash 'RERUN'", RERUN
+ * being @p rerun with {exe}, {pass} and {input} replaced by @p exe, @p pass
+ * and {} (the reducer's candidate), and {flags} by the debuggee's one-word
+ * options taken from @p args (its arguments as one shell-quoted string, or
+ * NULL): those starting with '-' that carry no separate value word, except
+ * any the template sets literally (compared up to '='). Every value is
+ * shell-quoted. Freed with free(); NULL on OOM.
+ */
+char *irs_failure_reduce_command(const char *rerun, const char *exe,
+				 const char *args, const char *pass,
+				 const char *before);
+
+/* ---- snapshot.c ---------------------------------------------------------- */
+
+/**
+ * Walks the IR at @p root as type @p type (NULL: the root type) and writes
+ * the text to @p text and the JSON document to @p json (either may be NULL);
+ * @p text_file is what the JSON calls the text file (or NULL). The streams
+ * are flushed, not closed. On success *ret is the caller's.
+ */
+struct irs_error *irs_snapshot_stream(const struct irs_layout *lo,
+				      struct irs_memory *mem, uint64_t root,
+				      const char *type,
+				      const struct irs_limits *limits,
+				      FILE *text, FILE *json,
+				      const char *text_file,
+				      struct irs_snapshot **ret);
+/** The layout type called @p name (NULL: the root type), or an error that
+ *  names the types there are. */
+struct irs_error *irs_layout_type_for(const struct irs_layout *lo,
+				      const char *name,
+				      const struct ltype **ret);
+/**
+ * Writes a snapshot of @p root as @p type, to @p text_path and/or
+ * @p json_path, as a copy of an earlier one's files @p from_text and
+ * @p from_json (each present when its new path is): for a walk that
+ * would read the same bytes. The JSON's text_file names the new text file.
+ * IRS_ERROR_FORMAT when @p from_json does not begin as that walk's would
+ * (then nothing is written).
+ */
+struct irs_error *irs_snapshot_copy(const struct irs_layout *lo, uint64_t root,
+				    const char *type, const char *from_text,
+				    const char *from_json,
+				    const char *text_path,
+				    const char *json_path);
+
+#endif

@@ -1,0 +1,872 @@
+// A tracing session: one run directory, one manifest, one event per pass
+// boundary. Every public call leaves the directory valid: snapshot files
+// first, then the manifest that names them, and when a write fails the
+// call undoes its own files and in-memory event, so the manifest on disk
+// (the previous one) and the session agree.
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/run.h"
+
+// Lines of passes `ir-status` shows; older ones are summed up in one line.
+enum { STATUS_PASSES = 20 };
+
+struct event {
+	uint32_t seq;
+	uint32_t position;	// in the pipeline (irs_session_set_position)
+	char *pass;
+	char *type;		// layout type of the root, NULL: the default
+	uint64_t root;
+	bool open;		// begun, not yet ended
+	bool lost;		// its before snapshot could not be written
+	bool has_cpu0;
+	double cpu0;		// debuggee CPU seconds at entry
+	bool has_cpu;
+	double cpu_s;		// spent in the pass, once ended
+	char hash[17];		// of the before text
+	char *text, *json;	// before snapshot, relative; NULL: not written
+	json_t *before, *after;	// borrowed from the manifest's events
+};
+
+// The session's last walk: what it read and the files it wrote. A later
+// snapshot of the same root whose bytes all read the same is a copy of
+// those files, not a walk: between one pass's after and the next pass's
+// before, and across a pass that left the IR alone, nothing changes.
+struct last_walk {
+	bool valid;
+	uint64_t root;
+	char *type;		// NULL: the default
+	struct irs_mem_print print;
+	char *text, *json;	// its files, relative; NULL: format off
+	uint32_t seq;
+	const char *phase;	// static
+	struct irs_snapshot_stats st;
+};
+
+struct irs_session {
+	const struct irs_layout *lo;
+	struct last_walk last;
+	struct irs_session_config cfg;	// strings point into the copies:
+	char *debugger, *debuggee, *args, *layout_path;
+	char *dir;		// the run directory, absolute
+	struct irs_manifest man;
+	struct event *events;
+	uint32_t nevents, capevents;
+	uint32_t nlost;		// snapshots lost to write errors
+	bool failed;
+	uint32_t next_position;	// irs_session_set_position(), 0: unknown
+};
+
+/* {==== Creation ========================================================= */
+
+static bool
+copy_str(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return !src || *dst;
+}
+
+static bool
+copy_config(struct irs_session *s, const struct irs_session_config *cfg)
+{
+	s->cfg = *cfg;
+	if (!copy_str(&s->debugger, cfg->debugger) ||
+	    !copy_str(&s->debuggee, cfg->debuggee) ||
+	    !copy_str(&s->args, cfg->args) ||
+	    !copy_str(&s->layout_path, cfg->layout_path))
+		return false;
+	s->cfg.dir = NULL;	// only needed to create the directory
+	s->cfg.debugger = s->debugger;
+	s->cfg.debuggee = s->debuggee;
+	s->cfg.args = s->args;
+	s->cfg.layout_path = s->layout_path;
+	// Neither format asked for is a caller who left the defaults.
+	if (!s->cfg.write_text && !s->cfg.write_json)
+		s->cfg.write_text = s->cfg.write_json = true;
+	return true;
+}
+
+// The first manifest of the run, written in the staging directory under
+// the name the run is about to get.
+static struct irs_error *
+fill_run(void *arg, const char *stage_dir, const char *final_dir,
+	 const char *id)
+{
+	struct irs_session *s = arg;
+	(void)final_dir;
+	irs_manifest_deinit(&s->man);	// a name taken: start over
+	struct irs_error *err = irs_manifest_init(&s->man, stage_dir, id,
+		&s->cfg, s->lo ? irs_layout_name(s->lo) : NULL);
+	return err ? err : irs_manifest_save(&s->man);
+}
+
+struct irs_error *
+irs_session_create(const struct irs_session_config *cfg,
+		   const struct irs_layout *lo, struct irs_session **ret)
+{
+	struct irs_error *err;
+	char *id = NULL;
+
+	struct irs_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return &irs_enomem;
+	s->lo = lo;
+	if (!copy_config(s, cfg)) {
+		irs_session_destroy(s);
+		return &irs_enomem;
+	}
+	const char *root = irs_rundir_root(cfg->dir);
+	err = irs_rundir_create(root, cfg->pid, fill_run, s, &s->dir, &id);
+	if (err) {
+		irs_session_destroy(s);
+		return err;
+	}
+	// The manifest moved with its directory.
+	free(s->man.path);
+	s->man.path = irs_path_join(s->dir, "manifest.json");
+	// The run directory's parent, absolute: s->dir minus "/<id>".
+	char *root_abs = strndup(s->dir, strlen(s->dir) - strlen(id) - 1);
+	if (!s->man.path || !root_abs)
+		err = &irs_enomem;
+	else
+		err = irs_rundir_link_latest(root_abs, id);
+	free(root_abs);
+	free(id);
+	if (err) {
+		irs_rundir_remove_empty(s->dir);	// a session that could not start
+		irs_session_destroy(s);
+		return err;
+	}
+	if (irs_debug('S'))
+		fprintf(stderr, "irsnap: session %s\n", s->dir);
+	*ret = s;
+	return NULL;
+}
+
+static void
+last_forget(struct last_walk *l)
+{
+	free(l->type);
+	free(l->text);
+	free(l->json);
+	irs_mem_print_deinit(&l->print);
+	memset(l, 0, sizeof(*l));
+}
+
+static void
+event_deinit(struct event *ev)
+{
+	free(ev->pass);
+	free(ev->type);
+	free(ev->text);
+	free(ev->json);
+}
+
+void
+irs_session_destroy(struct irs_session *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nevents; i++)
+		event_deinit(&s->events[i]);
+	free(s->events);
+	last_forget(&s->last);
+	irs_manifest_deinit(&s->man);
+	free(s->dir);
+	free(s->debugger);
+	free(s->debuggee);
+	free(s->args);
+	free(s->layout_path);
+	free(s);
+}
+
+const char *
+irs_session_dir(const struct irs_session *s)
+{
+	return s->dir;
+}
+
+/* }==== Snapshots ======================================================== */
+
+// One snapshot's two files, relative to the run directory (NULL when the
+// format is off).
+struct names {
+	char *text, *json;
+};
+
+static void
+names_deinit(struct names *n)
+{
+	free(n->text);
+	free(n->json);
+	memset(n, 0, sizeof(*n));
+}
+
+static bool
+same_name(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+// Deletes @p n's files; the last walk's, when they were, can no longer be
+// copied.
+static void
+names_unlink(struct irs_session *s, const struct names *n)
+{
+	irs_rundir_unlink(s->dir, n->text);
+	irs_rundir_unlink(s->dir, n->json);
+	if (same_name(s->last.text, n->text) ||
+	    same_name(s->last.json, n->json))
+		last_forget(&s->last);
+}
+
+static struct irs_error *
+names_init(struct names *n, const struct irs_session *s, uint32_t seq,
+	   const char *pass, const char *phase)
+{
+	memset(n, 0, sizeof(*n));
+	if (s->cfg.write_text &&
+	    !(n->text = irs_rundir_snapshot_name(seq, pass, phase, "ir")))
+		return &irs_enomem;
+	if (s->cfg.write_json &&
+	    !(n->json = irs_rundir_snapshot_name(seq, pass, phase, "json"))) {
+		names_deinit(n);
+		return &irs_enomem;
+	}
+	return NULL;
+}
+
+// Walks the IR at @p root into the files @p n names.
+static struct irs_error *
+snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+	 const char *type, const struct names *n, struct irs_snapshot **ret)
+{
+	struct irs_error *err = NULL;
+	char *text = NULL, *json = NULL;
+
+	if ((n->text && !(text = irs_path_join(s->dir, n->text))) ||
+	    (n->json && !(json = irs_path_join(s->dir, n->json))))
+		err = &irs_enomem;
+	if (!err)
+		err = irs_snapshot_write(s->lo, mem, root, type,
+					 &s->cfg.limits, text, json, ret);
+	if (err) {
+		// One of the pair may already be in place; neither is wanted.
+		names_unlink(s, n);
+		err = irs_rundir_name_error(err, text, json);
+		// Say which snapshot, unless the error does.
+		const char *path = text ? text : json;
+		if (path && !strstr(err->message, s->dir))
+			err = irs_error_prefix(err, path);
+	}
+	free(text);
+	free(json);
+	return err;
+}
+
+static bool
+same_type(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+// Whether a walk of @p root as @p type would write what the last one did:
+// the same bytes read the same, and the layout renders from memory alone.
+static bool
+unchanged(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+	  const char *type, const struct names *n)
+{
+	const struct last_walk *l = &s->last;
+	return l->valid && !s->lo->walk_lua && l->root == root &&
+	       same_type(l->type, type) && (!n->text || l->text) &&
+	       (!n->json || l->json) && irs_memory_print_matches(mem, &l->print);
+}
+
+// Copies the last walk's files to @p n; false (nothing written) when that
+// cannot be done, for a walk to do it instead.
+static bool
+copy_last(struct irs_session *s, uint64_t root, const char *type,
+	  const struct names *n)
+{
+	const struct last_walk *l = &s->last;
+	if (same_name(l->text, n->text) || same_name(l->json, n->json))
+		return false;	// the same files: nothing to copy from
+	char *paths[4] = {
+		n->text ? irs_path_join(s->dir, l->text) : NULL,
+		n->json ? irs_path_join(s->dir, l->json) : NULL,
+		n->text ? irs_path_join(s->dir, n->text) : NULL,
+		n->json ? irs_path_join(s->dir, n->json) : NULL,
+	};
+	struct irs_error *err = NULL;
+	if ((n->text && (!paths[0] || !paths[2])) ||
+	    (n->json && (!paths[1] || !paths[3])))
+		err = &irs_enomem;
+	else
+		err = irs_snapshot_copy(s->lo, root, type, paths[0], paths[1],
+					paths[2], paths[3]);
+	if (err && irs_debug('S'))
+		fprintf(stderr, "irsnap: session: walking, not copying: %s\n",
+			err->message);
+	irs_error_destroy(err);
+	for (int i = 0; i < 4; i++)
+		free(paths[i]);
+	return !err;
+}
+
+// Records the walk that wrote @p n as the session's last.
+static void
+last_set(struct irs_session *s, uint64_t root, const char *type,
+	 const struct names *n, uint32_t seq, const char *phase,
+	 struct irs_mem_print *print, const struct irs_snapshot_stats *st)
+{
+	struct last_walk *l = &s->last;
+	last_forget(l);
+	l->print = *print;
+	memset(print, 0, sizeof(*print));
+	l->root = root;
+	l->seq = seq;
+	l->phase = phase;
+	l->st = *st;
+	l->valid = (!type || (l->type = strdup(type))) &&
+		   (!n->text || (l->text = strdup(n->text))) &&
+		   (!n->json || (l->json = strdup(n->json)));
+	if (!l->valid)
+		last_forget(l);
+}
+
+// The snapshot of a pass event into the files @p n names, with its stats
+// in *st: a copy of the last walk's files when nothing it read has
+// changed (*copied), else a walk that becomes the last.
+static struct irs_error *
+take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+     const char *type, const struct names *n, uint32_t seq,
+     const char *phase, struct irs_snapshot_stats *st, bool *copied)
+{
+	*copied = false;
+	if (unchanged(s, mem, root, type, n) && copy_last(s, root, type, n)) {
+		*st = s->last.st;
+		*copied = true;
+		// The copy's JSON names its own text file, so its size can
+		// differ from the original's by that name's length.
+		struct stat jst;
+		char *jp = n->json ? irs_path_join(s->dir, n->json) : NULL;
+		if (jp && stat(jp, &jst) == 0)
+			st->json_bytes = (uint64_t)jst.st_size;
+		free(jp);
+		return NULL;
+	}
+	struct irs_mem_print print = { 0 };
+	struct irs_snapshot *snap;
+	irs_memory_record(mem, &print);
+	struct irs_error *err = snapshot(s, mem, root, type, n, &snap);
+	irs_memory_record(mem, NULL);
+	if (err) {
+		irs_mem_print_deinit(&print);
+		last_forget(&s->last);
+		return err;
+	}
+	irs_snapshot_get_stats(snap, st);
+	irs_snapshot_destroy(snap);
+	last_set(s, root, type, n, seq, phase, &print, st);
+	irs_mem_print_deinit(&print);
+	return NULL;
+}
+
+// Names, in event @p j, the walk a copied snapshot repeats.
+static bool
+note_copy(const struct irs_session *s, json_t *j)
+{
+	return !json_object_set_new(j, "same_as", json_pack("{s:I, s:s}",
+		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
+}
+
+/* }==== Pass events ====================================================== */
+
+static struct event *
+find_event(struct irs_session *s, uint32_t seq)
+{
+	if (seq == 0 || seq > s->nevents)
+		return NULL;
+	return &s->events[seq - 1];	// seq n is the n-th event begun
+}
+
+static void
+cpu_now(const struct irs_session *s, bool *has, double *cpu)
+{
+	*has = false;
+	if (s->cfg.pid <= 0 || s->cfg.pid_is_history)
+		return;
+	struct irs_error *err = irs_proc_cpu_time(s->cfg.pid, cpu);
+	*has = !err;
+	irs_error_destroy(err);	// a process gone is "no time", not a failure
+}
+
+static struct irs_error *
+check_begin(struct irs_session *s, struct irs_memory *mem,
+	    const char *pass, uint64_t root)
+{
+	if (!s->lo)
+		return irs_error_format(IRS_ERROR_STATE,
+					"no layout: cannot snapshot pass %s",
+					pass ? pass : "(null)");
+	if (!pass || !mem || !root)
+		return irs_error_format(IRS_ERROR_USAGE, "pass %s: %s",
+					pass ? pass : "(null)",
+					!pass ? "no pass name" : !mem ?
+					"no memory reader" : "no IR root");
+	if (s->nevents == s->capevents) {
+		// Grown here, before anything is written, so no later step
+		// can fail for lack of a slot.
+		uint32_t cap = s->capevents ? 2 * s->capevents : 16;
+		struct event *e = realloc(s->events, cap * sizeof(*e));
+		if (!e)
+			return &irs_enomem;
+		s->events = e;
+		s->capevents = cap;
+	}
+	return NULL;
+}
+
+// Records that the @p phase snapshot of pass @p seq was lost to @p err, a
+// write error (a full disk), so the manifest lists it and says the run is
+// incomplete; true then. Other errors (an unreadable root) record nothing
+// and leave no trace of the pass, as before. Best effort: the save may
+// fail as the snapshot did, and then the next one that works carries it.
+static bool
+lose(struct irs_session *s, uint32_t seq, const char *pass, const char *phase,
+     const struct irs_error *err)
+{
+	if (irs_error_get_code(err) != IRS_ERROR_IO ||
+	    !irs_manifest_lost(&s->man, seq, pass, phase,
+			       irs_error_get_message(err)))
+		return false;
+	s->nlost++;
+	irs_error_destroy(irs_manifest_save(&s->man));
+	return true;
+}
+
+uint32_t
+irs_session_lost(const struct irs_session *s)
+{
+	return s->nlost;
+}
+
+struct irs_error *
+irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
+			  const char *pass, uint64_t root, const char *type,
+			  uint32_t *seq_ret)
+{
+	struct irs_error *err;
+	struct irs_snapshot_stats st;
+	struct names n;
+	struct event ev = {0};
+	bool copied;
+
+	err = check_begin(s, mem, pass, root);
+	if (err)
+		return err;
+	ev.seq = s->nevents + 1;
+	ev.root = root;
+	ev.open = true;
+	if (!copy_str(&ev.pass, pass) || !copy_str(&ev.type, type))
+		goto oom;
+	err = names_init(&n, s, ev.seq, pass, "before");
+	if (err)
+		goto fail;
+	cpu_now(s, &ev.has_cpu0, &ev.cpu0);
+	err = take(s, mem, root, type, &n, ev.seq, "before", &st, &copied);
+	if (err)
+		goto fail_names;
+	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	ev.position = s->next_position;
+	s->next_position = 0;
+	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
+				       false, &st);
+	if (ev.before && ev.position && json_object_set_new(ev.before,
+			"position", json_integer(ev.position))) {
+		json_decref(ev.before);
+		ev.before = NULL;
+	}
+	if (ev.before && copied && !note_copy(s, ev.before)) {
+		json_decref(ev.before);
+		ev.before = NULL;
+	}
+	if (!irs_manifest_push_event(&s->man, ev.before)) {
+		err = &irs_enomem;
+		goto fail_files;
+	}
+	err = irs_manifest_save(&s->man);
+	if (err) {
+		irs_manifest_pop_event(&s->man);
+		goto fail_files;
+	}
+	ev.text = n.text;	// the event owns the names now
+	ev.json = n.json;
+	s->events[s->nevents++] = ev;
+	*seq_ret = ev.seq;
+	return NULL;
+oom:
+	err = &irs_enomem;
+	goto fail;
+fail_files:
+	names_unlink(s, &n);
+fail_names:
+	names_deinit(&n);
+fail:
+	// The pass began all the same: it keeps its seq (the next pass's
+	// files do not take its name) and the manifest lists it as lost.
+	if (lose(s, ev.seq, pass, "before", err) && ev.pass) {
+		ev.open = false;
+		ev.lost = true;
+		s->events[s->nevents++] = ev;	// check_begin made room
+	} else {
+		event_deinit(&ev);
+	}
+	return err;
+}
+
+void
+irs_session_set_position(struct irs_session *s, uint32_t position)
+{
+	s->next_position = position;
+}
+
+struct irs_error *
+irs_session_pass_begin(struct irs_session *s, struct irs_memory *mem,
+		       const char *pass, uint64_t root, uint32_t *seq_ret)
+{
+	return irs_session_pass_begin_as(s, mem, pass, root, NULL, seq_ret);
+}
+
+// The after event of @p ev from the walk's stats; with changed_only and an
+// unchanged text, the after files are deleted and not named.
+static json_t *
+after_event(struct irs_session *s, const struct event *ev, struct names *n,
+	    const struct irs_snapshot_stats *st)
+{
+	bool changed = strcmp(st->hash, ev->hash) != 0;
+	bool skipped = s->cfg.changed_only && !changed;
+	if (skipped)
+		names_unlink(s, n);
+	json_t *j = irs_manifest_event(ev->seq, ev->pass, "after", n->text,
+				       n->json, skipped, st);
+	if (j && ev->position && json_object_set_new(j, "position",
+					json_integer(ev->position))) {
+		json_decref(j);
+		return NULL;
+	}
+	if (j && (json_object_set_new(j, "changed", json_boolean(changed)) ||
+		  json_object_set_new(j, "cpu_s", ev->has_cpu ?
+				      json_real(ev->cpu_s) : json_null()))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+struct irs_error *
+irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
+		     uint32_t seq)
+{
+	struct irs_error *err;
+	struct irs_snapshot_stats st;
+	struct names n;
+	struct event *ev = find_event(s, seq);
+	bool copied;
+
+	if (!ev || !ev->open)
+		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
+					"not open", seq);
+	if (!mem)
+		return irs_error_format(IRS_ERROR_USAGE, "pass %s: no memory "
+					"reader", ev->pass);
+	// The debuggee has left the pass whatever happens below.
+	ev->open = false;
+	bool has_cpu1;
+	double cpu1;
+	cpu_now(s, &has_cpu1, &cpu1);
+	ev->has_cpu = ev->has_cpu0 && has_cpu1 && cpu1 >= ev->cpu0;
+	ev->cpu_s = ev->has_cpu ? cpu1 - ev->cpu0 : 0;
+	err = names_init(&n, s, seq, ev->pass, "after");
+	if (err) {
+		lose(s, seq, ev->pass, "after", err);
+		return err;
+	}
+	err = take(s, mem, ev->root, ev->type, &n, seq, "after", &st, &copied);
+	if (err)
+		goto out;
+	json_t *j = after_event(s, ev, &n, &st);
+	if (j && copied && !note_copy(s, j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (!irs_manifest_push_event(&s->man, j)) {
+		err = &irs_enomem;
+		names_unlink(s, &n);
+		goto out;
+	}
+	err = irs_manifest_save(&s->man);
+	if (err) {
+		irs_manifest_pop_event(&s->man);
+		names_unlink(s, &n);
+		goto out;
+	}
+	ev->after = j;
+out:
+	if (err)
+		lose(s, seq, ev->pass, "after", err);
+	names_deinit(&n);
+	return err;
+}
+
+struct irs_error *
+irs_session_verifier_result(struct irs_session *s, uint32_t seq,
+			    const struct irs_verifier_result *r)
+{
+	struct event *ev = find_event(s, seq);
+	if (!ev)
+		return irs_error_format(IRS_ERROR_STATE, "no pass event %u",
+					seq);
+	// The result belongs to the IR the verifier saw: the latest snapshot.
+	json_t *target = ev->after ? ev->after : ev->before;
+	json_t *list = json_object_get(target, "verifiers");
+	if (!irs_manifest_event_verifier(&s->man, target, r))
+		return &irs_enomem;
+	struct irs_error *err = irs_manifest_save(&s->man);
+	if (err)
+		json_array_remove(list, json_array_size(list) - 1);
+	return err;
+}
+
+struct irs_error *
+irs_session_verified(struct irs_session *s, uint32_t seq,
+		     const char *verifier, uint32_t problems,
+		     const char *output)
+{
+	struct irs_verifier_result r = {
+		.name = verifier, .ran = true, .problems = problems,
+		.output = output,
+	};
+	return irs_session_verifier_result(s, seq, &r);
+}
+
+struct irs_error *
+irs_session_finish(struct irs_session *s, int32_t exit_status)
+{
+	if (!irs_manifest_set_status(&s->man, s->failed ? "failed"
+						       : "completed") ||
+	    json_object_set_new(s->man.root, "exit_status",
+				json_integer(exit_status)))
+		return &irs_enomem;
+	return irs_manifest_save(&s->man);
+}
+
+/* }==== Failure ========================================================== */
+
+// The event a failure belongs to: the innermost open event (of @p pass
+// when given). A verifier runs after its pass returned, so for one the
+// latest event of @p pass will do; a crash in a pass that was not traced
+// has no event.
+static struct event *
+failing_event(struct irs_session *s, const char *pass, bool verifier)
+{
+	for (uint32_t i = s->nevents; i-- > 0; )
+		if (s->events[i].open &&
+		    (!pass || !strcmp(s->events[i].pass, pass)))
+			return &s->events[i];
+	for (uint32_t i = s->nevents; verifier && pass && i-- > 0; )
+		if (!strcmp(s->events[i].pass, pass))
+			return &s->events[i];
+	return NULL;
+}
+
+// The best-effort snapshot of the IR at the crash; the walk may fail
+// outright (the IR is often what crashed), which is recorded, not raised.
+static json_t *
+crash_snapshot(struct irs_session *s, struct irs_memory *mem,
+	       const struct irs_failure_info *info, const struct event *ev,
+	       const char *pass, struct names *n)
+{
+	struct irs_snapshot *snap = NULL;
+	json_t *errors = json_array();
+
+	if (!errors || names_init(n, s, ev ? ev->seq : 0, pass, "crash")) {
+		json_decref(errors);
+		return NULL;
+	}
+	struct irs_error *err = snapshot(s, mem, info->ir_root,
+					 ev ? ev->type : NULL, n, &snap);
+	if (err) {
+		json_array_append_new(errors, irs_json_text(err->message));
+		irs_error_destroy(err);
+		names_deinit(n);	// no file was left behind
+	} else {
+		struct irs_snapshot_stats st;
+		irs_snapshot_get_stats(snap, &st);
+		for (uint32_t i = 0; i < st.nerrors; i++)
+			json_array_append_new(errors, irs_json_text(
+					irs_snapshot_error(snap, i)));
+		irs_snapshot_destroy(snap);
+	}
+	return json_pack("{s:o, s:o, s:o}", "text", irs_json_text(n->text),
+			 "json", irs_json_text(n->json), "walk_errors", errors);
+}
+
+static struct irs_error *
+check_failure(const struct irs_failure_info *info)
+{
+	const char *kind = info->kind ? info->kind : "";
+	if (!strcmp(kind, "signal") && info->signo <= 0)
+		return irs_error_format(IRS_ERROR_USAGE, "failure of kind "
+					"signal needs a signal number");
+	if (strcmp(kind, "signal") && strcmp(kind, "verifier"))
+		return irs_error_format(IRS_ERROR_USAGE, "unknown failure "
+					"kind \"%s\" (signal or verifier)",
+					kind);
+	return NULL;
+}
+
+static struct irs_error *
+write_json(const char *path, const json_t *doc)
+{
+	struct irs_atomic_file af;
+	struct irs_error *err = irs_atomic_open(&af, path);
+	if (err)
+		return err;
+	if (json_dumpf(doc, af.fp, JSON_INDENT(2)) != 0 && !ferror(af.fp)) {
+		irs_atomic_abort(&af);
+		return irs_error_format(IRS_ERROR_IO, "%s: cannot write", path);
+	}
+	fputc('\n', af.fp);
+	return irs_atomic_commit(&af);	// sees any stream error
+}
+
+struct irs_error *
+irs_session_failure(struct irs_session *s, const struct irs_target *t,
+		    struct irs_memory *mem,
+		    const struct irs_failure_info *info)
+{
+	struct irs_error *err;
+	struct names n = {0};
+	json_t *crash = NULL, *doc;
+
+	err = check_failure(info);
+	if (err)
+		return err;
+	bool verifier = !strcmp(info->kind, "verifier");
+	struct event *ev = failing_event(s, info->pass, verifier);
+	const char *pass = info->pass ? info->pass : ev ? ev->pass : NULL;
+	struct irs_failure_info fi = *info;
+	if (verifier)
+		fi.signo = 0;
+	if (info->ir_root && mem && s->lo) {
+		crash = crash_snapshot(s, mem, info, ev, pass, &n);
+		if (!crash)
+			goto oom;
+	}
+	// the CPU time the pass spent up to a crash (a verifier's failure
+	// comes after the pass ended: its after event has the time)
+	bool has_cpu1 = false;
+	double cpu1 = 0;
+	if (ev && ev->open && ev->has_cpu0 && !verifier)
+		cpu_now(s, &has_cpu1, &cpu1);
+	struct irs_failure_site site = {
+		.has_cpu = has_cpu1 && cpu1 >= ev->cpu0,
+		.cpu_s = has_cpu1 && cpu1 >= ev->cpu0 ? cpu1 - ev->cpu0 : 0,
+		.run_id = s->man.run_id,
+		.dir = s->dir,
+		.pass = pass,
+		.seq = ev ? ev->seq : 0,
+		.before_text = ev ? ev->text : NULL,
+		.before_json = ev ? ev->json : NULL,
+		.exe = s->cfg.debuggee,
+		.args = s->cfg.args,
+		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
+	};
+	err = irs_failure_build(&site, t, &fi, crash, &doc);
+	if (err)
+		goto fail;
+	char *path = irs_path_join(s->dir, "failure.json");
+	err = path ? write_json(path, doc) : &irs_enomem;
+	free(path);
+	json_decref(doc);
+	if (err)
+		goto fail;
+	// failure.json is on disk now, so the session is failed even if the
+	// manifest cannot say so yet: the next save will.
+	s->failed = true;
+	if (!irs_manifest_set_status(&s->man, "failed") ||
+	    json_object_set_new(s->man.root, "failure",
+				json_string("failure.json"))) {
+		names_deinit(&n);
+		return &irs_enomem;
+	}
+	names_deinit(&n);
+	return irs_manifest_save(&s->man);
+oom:
+	err = &irs_enomem;
+fail:
+	names_unlink(s, &n);
+	names_deinit(&n);
+	return err;
+}
+
+/* }==== Status =========================================================== */
+
+static void
+status_pass(struct irs_buf *b, const struct event *ev)
+{
+	irs_buf_printf(b, "  %04u %-24s ", ev->seq, ev->pass);
+	if (ev->lost)
+		irs_buf_puts(b, "    (lost: not written)\n");
+	else if (ev->open)
+		irs_buf_puts(b, "    (running)\n");
+	else if (ev->has_cpu)
+		irs_buf_printf(b, "%10.1f ms\n", ev->cpu_s * 1000);
+	else
+		irs_buf_puts(b, "         - ms\n");
+}
+
+struct irs_error *
+irs_session_status(const struct irs_session *s, char **ret)
+{
+	struct irs_buf b;
+	uint32_t nopen = 0;
+	double total = 0;
+
+	for (uint32_t i = 0; i < s->nevents; i++) {
+		nopen += s->events[i].open;
+		total += s->events[i].has_cpu ? s->events[i].cpu_s : 0;
+	}
+	const char *status = json_string_value(
+		json_object_get(s->man.root, "status"));
+	irs_buf_init(&b);
+	irs_buf_printf(&b, "run directory: %s\n", s->dir);
+	irs_buf_printf(&b, "layout: %s (%s)\n",
+		       s->lo ? irs_layout_name(s->lo) : "none",
+		       s->layout_path ? s->layout_path : "no file");
+	irs_buf_printf(&b, "status: %s, %u passes (%u running), "
+		       "%.1f ms CPU in passes\n", status ? status : "?",
+		       s->nevents, nopen, total * 1000);
+	if (s->nlost)
+		irs_buf_printf(&b, "incomplete: %u snapshot%s lost to write "
+			       "errors (the manifest lists them under "
+			       "\"lost\")\n", s->nlost, s->nlost == 1 ? ""
+			       : "s");
+	uint32_t first = s->nevents > STATUS_PASSES ?
+			 s->nevents - STATUS_PASSES : 0;
+	if (first)
+		irs_buf_printf(&b, "  ... %u earlier passes\n", first);
+	for (uint32_t i = first; i < s->nevents; i++)
+		status_pass(&b, &s->events[i]);
+	if (s->failed)
+		irs_buf_printf(&b, "failure report: %s/failure.json\n", s->dir);
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	*ret = irs_buf_steal(&b);
+	return NULL;
+}

@@ -1,0 +1,607 @@
+/*
+ * walk/walk.h — the walk area: one traversal of the debuggee's memory
+ * following a compiled layout, rendering the text into one sink and the
+ * JSON graph into another (the render stack, the visited set, sequence
+ * stepping, node records, Lua's slow-path view of nodes).
+ * May use: layout/ (the schema), mem/ (the page cache), util/.
+ *
+ *  walker.c      the traversal and the text templates' interpreter
+ *  seq.c         stepping through sequences (arrays, lists, ranges)
+ *  nodes_json.c  node records of the JSON graph
+ *  emit_json.c   JSON pieces for the snapshot writer
+ *  lua_view.c    what a layout's Lua function sees of a node
+ *  sink.c        buffered output with a position and a hash
+ *  visited.c     the set of addresses already walked
+ *
+ * The walk calls Lua only where the layout asked for a Lua function.
+ */
+#ifndef IRSNAP_WALK_H
+#define IRSNAP_WALK_H
+
+#include "layout/layout.h"
+#include "mem/mem.h"
+
+/* ---- visited.c: open-addressing set of addresses ------------------------- */
+
+struct irs_vregion;
+
+struct irs_visited {
+	/* 8-byte aligned addresses: a bitmap per 64 KiB region */
+	struct irs_vregion *regions;	/* hash table of bitmaps, or NULL */
+	size_t rmask;			/* its capacity - 1 */
+	size_t nregions;
+	uint64_t last_key;		/* the region used last (0: none) */
+	uint64_t *last_bits;
+	/* other keys: open addressing, linear probing */
+	uint64_t *keys;		/* 0 = empty slot */
+	size_t mask;		/* capacity - 1 (capacity a power of two) */
+	size_t n;		/* keys in the hash set */
+	size_t total;		/* keys in the set */
+};
+
+void irs_visited_init(struct irs_visited *v);
+void irs_visited_deinit(struct irs_visited *v);
+/** irs_visited_add() but for the case it takes inline. */
+bool irs_visited_add_slow(struct irs_visited *v, uint64_t addr, bool *added);
+
+#define IRS_VISITED_REGION_SHIFT 16
+#define IRS_VISITED_GRAIN_SHIFT 3
+
+/** Adds @p addr (not 0). *added says whether it was new. False on OOM.
+ *  Memory: about 1 KiB per 64 KiB of address space holding members, at
+ *  most 128 bytes per member beyond the first MiB (sparse members go to a
+ *  hash set of 8 to 16 bytes per member). */
+IRS_INLINE bool
+irs_visited_add(struct irs_visited *v, uint64_t addr, bool *added)
+{
+	// the common case: an aligned address in the region used last, when
+	// no key is in the hash set
+	if (!(addr & ((1u << IRS_VISITED_GRAIN_SHIFT) - 1)) && !v->n &&
+	    (addr >> IRS_VISITED_REGION_SHIFT) + 1 == v->last_key) {
+		size_t b = (addr >> IRS_VISITED_GRAIN_SHIFT) &
+			   ((1u << (IRS_VISITED_REGION_SHIFT -
+				    IRS_VISITED_GRAIN_SHIFT)) - 1);
+		uint64_t m = 1ull << (b & 63);
+		uint64_t *word = &v->last_bits[b >> 6];
+		*added = !(*word & m);
+		*word |= m;
+		v->total += *added;
+		return true;
+	}
+	return irs_visited_add_slow(v, addr, added);
+}
+bool irs_visited_has(const struct irs_visited *v, uint64_t addr);
+/** Removes @p addr if present. */
+void irs_visited_remove(struct irs_visited *v, uint64_t addr);
+
+/* ---- sink.c: buffered output with a position and a hash ------------------ */
+
+/**
+ * Where text or JSON goes: a big buffer flushed to @p fp, or, when fp is
+ * NULL, kept whole in memory. Writes never fail on the spot: an I/O error or
+ * OOM sets `failed`, later writes are dropped, and irs_sink_finish() says
+ * so.
+ */
+struct irs_sink {
+	char *buf;
+	size_t len, cap;
+	uint64_t flushed;	/* bytes written out before buf */
+	FILE *fp;
+	void *hash;		/* XXH64_state_t *, or NULL */
+	bool failed;
+	int err_no;		/* errno of a failed write, 0 for OOM */
+};
+
+struct irs_error *irs_sink_init(struct irs_sink *s, FILE *fp, bool hash);
+void irs_sink_deinit(struct irs_sink *s);
+/** Makes room for @p n more bytes (flushing or growing); false if failed. */
+bool irs_sink_reserve(struct irs_sink *s, size_t n);
+/** Flushes; returns the write error or NULL; @p name names the output. */
+struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
+/** xxh64 of everything written, 16 lower-case hex digits + NUL. */
+void irs_sink_hash(struct irs_sink *s, char out[17]);
+/** Takes the in-memory contents (fp NULL); free with free(). */
+char *irs_sink_steal(struct irs_sink *s, size_t *len_ret);
+/**
+ * Lends the sink's buffer as @p b: what is appended to @p b goes straight
+ * into the sink (growing its buffer), written once irs_sink_take_back()
+ * gives it back. Nothing else may use @p s in between.
+ */
+void irs_sink_lend(struct irs_sink *s, struct irs_buf *b);
+void irs_sink_take_back(struct irs_sink *s, struct irs_buf *b);
+
+static inline uint64_t
+irs_sink_pos(const struct irs_sink *s)
+{
+	return s->flushed + s->len;
+}
+
+/** memcpy for the few bytes of a name or a number, without a call. */
+IRS_INLINE void
+irs_copy_tiny(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n > 0 && n < 4) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	} else if (n) {
+		memcpy(d, s, n);
+	}
+}
+
+IRS_INLINE void
+irs_sink_put(struct irs_sink *s, const void *p, size_t n)
+{
+	if (s->len + n > s->cap && !irs_sink_reserve(s, n))
+		return;
+	irs_copy_tiny(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+IRS_INLINE void
+irs_sink_putc(struct irs_sink *s, char c)
+{
+	if (s->len + 1 > s->cap && !irs_sink_reserve(s, 1))
+		return;
+	s->buf[s->len++] = c;
+}
+
+/* ---- emit_json.c: JSON pieces for the snapshot writer -------------------- */
+
+void irs_json_u64(struct irs_buf *b, uint64_t v);
+void irs_json_i64(struct irs_buf *b, int64_t v);
+void irs_json_double(struct irs_buf *b, double v);
+/** irs_buf_json_string() with plain printable ASCII copied at once. */
+void irs_json_str(struct irs_buf *b, const char *s, size_t n);
+/** An address as "0x..." (quotes included). */
+void irs_json_addr(struct irs_buf *b, uint64_t v);
+void irs_json_span(struct irs_buf *b, uint64_t start, uint64_t end);
+/** irs_buf_append with the common case inline (the JSON of a million
+ *  nodes is a hundred million small appends). */
+IRS_INLINE void
+irs_json_put(struct irs_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 <= b->cap) {
+		irs_copy_tiny(b->data + b->len, s, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+	} else {
+		irs_buf_append(b, s, n);
+	}
+}
+
+static inline void
+irs_json_lit(struct irs_buf *b, const char *s)
+{
+	irs_json_put(b, s, strlen(s));	// constant-folded for literals
+}
+
+/* ---- walker.c ------------------------------------------------------------ */
+
+/** The maximum elements of one sequence (an absurd count is an error). */
+#define IRS_MAX_SEQ 100000000ull
+/** Walk errors kept in memory and in the JSON; more are only counted. */
+#define IRS_MAX_ERRORS 10000
+
+struct frame;
+
+/** Detached renderings kept (see render_detached in walker.c). */
+#define IRS_RCACHE_SIZE 4096
+struct rcache {
+	uint64_t addr;
+	uint32_t key;		/* 1 + type index * 2 (+ 1: ref); 0 empty */
+	uint8_t len;
+	char text[51];
+};
+
+/** Called for every node visited (irs_layout_verify collects them). */
+typedef bool (*irs_node_fn)(void *arg, const struct ltype *t, uint64_t addr);
+
+/** One walk: what it reads, where it writes, what it found. */
+struct walk {
+	const struct irs_layout *lo;
+	struct irs_memory *mem;
+	struct irs_limits lim;
+	struct irs_sink *text;		/* NULL: no text */
+	struct irs_sink *json;		/* NULL: no JSON */
+	irs_node_fn on_node;		/* or NULL */
+	void *on_node_arg;
+
+	struct irs_visited visited;
+	uint64_t gen;			/* frames pushed so far */
+	struct frame **frames;		/* frames[0..depth) in use */
+	uint32_t nframes, depth;
+	uint32_t detached;		/* > 0: rendering a ref, no visits */
+	uint32_t node_frame;		/* innermost node frame or NONE */
+
+	struct spanrec { uint64_t slot, start, end; } *spans;
+	size_t nspans, capspans;
+
+	char **errors;			/* "T at 0xADDR, field F: msg" */
+	uint32_t nerrors;
+	uint64_t nerrors_total;
+	struct irs_buf json_errors;	/* the "errors" array's items */
+	struct irs_visited error_keys;	/* to record each error once */
+
+	uint64_t nodes, bytes, reads;
+	uint64_t nodes_written;		/* JSON records so far */
+	uint64_t nfail;			/* irs_walk_error calls */
+	/* the struct popped last, still in its frame's buffer: a list
+	   takes the next link from it instead of reading it again */
+	uint64_t last_addr;
+	const unsigned char *last_data;
+	size_t last_size;
+	struct rcache *rcache;		/* or NULL */
+	uint64_t ctx_uses;		/* renderings that used context */
+	uint64_t str_addr;		/* unused: scratch keeps no string */
+	bool str_cut;			/* between reads (lua_view.c clears) */
+	bool trust;			/* the field's nodes all visited */
+	struct irs_buf scratch;		/* strings being read */
+	bool truncated;
+	bool too_deep;			/* why the last push failed */
+	bool stop;			/* a limit ran out: unwind */
+	struct irs_error *fatal;	/* OOM, Lua state broken: give up */
+	const char *stack_limit;	/* C stack guard */
+	uint64_t lua_steps;		/* VM instructions its Lua calls ran */
+	bool lua_spent;			/* a call ran out: call no more */
+	struct irs_sink lua_sink;	/* render() from Lua writes here */
+	bool lua_sink_ready;
+	bool in_lua;			/* a Lua call runs: no Lua in it */
+	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
+	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
+};
+
+/** Prepares @p w for one walk. */
+struct irs_error *irs_walk_init(struct walk *w, const struct irs_layout *lo,
+				struct irs_memory *mem,
+				const struct irs_limits *limits);
+void irs_walk_deinit(struct walk *w);
+/**
+ * Walks the IR at @p root as type @p t: renders text into w->text, writes
+ * node records (comma-separated, one per line) into w->json. Walk errors
+ * are recorded in @p w; the result is an error only when the root cannot be
+ * read or the walk could not go on (OOM).
+ */
+struct irs_error *irs_walk_root(struct walk *w, const struct ltype *t,
+				uint64_t root);
+
+/* walker internals shared with nodes_json.c, seq.c, lua_view.c */
+
+/** What is known about one sequence field of a frame. */
+struct seqinfo {
+	uint64_t n;		/* elements that can be walked */
+	uint64_t bad_addr;	/* where it went wrong */
+	uint64_t gen;		/* known for the frame of this gen */
+	uint8_t bad;		/* enum seq_bad */
+	bool more;		/* a list known up to n only (seq.c) */
+	bool reported;		/* a list: a broken prev link was reported */
+	/* a list while more: where finding its length goes on */
+	uint64_t first, end, cur, prev, tortoise, power, lam;
+};
+
+enum seq_bad { SEQ_OK, SEQ_FAULT, SEQ_COUNT, SEQ_CYCLE, SEQ_NULL };
+
+struct frame {
+	const struct ltype *t;	/* NULL for a bare element slot */
+	uint64_t gen;		/* this push's number: seqs[i] valid when
+				   seqs[i].gen matches */
+	uint64_t addr;
+	unsigned char *data;	/* the struct's bytes, read once */
+	size_t size;
+	unsigned char *own;	/* frame-owned buffer behind data */
+	size_t cap;
+	bool is_node;
+	size_t span_mark;	/* this node's entries in w->spans */
+	uint64_t done;		/* bit i: field i rendered whole */
+	uint32_t parent_node;	/* frame index of the owning node */
+	struct seqinfo *seqs;	/* per field of t, computed once */
+	uint32_t nseqs;
+	struct irs_buf json;	/* node frames: the fields being written */
+	unsigned char *chunk;	/* inline elements read in bulk */
+	size_t chunk_cap;
+};
+
+/** The Lua calls of one walk (computed fields, text functions) share
+ *  this many budgets of VM instructions (irs_lua_step_limit()), besides
+ *  each call's own: a slow function on every node of a big module must
+ *  end too. */
+#define IRS_WALK_LUA_BUDGETS 10u
+
+/** Records a walk error at the current node. */
+void irs_walk_error(struct walk *w, const struct lfield *f, uint64_t addr,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/** True (the walk stopping with an "interrupted" error) once Ctrl-C came
+ *  (irs_interrupted()). */
+bool irs_walk_interrupted(struct walk *w);
+/** Records that the string of @p f at @p p could not be read (@p err, a
+ *  fault or a limit, freed here): one error wherever the walk meets it. */
+void irs_walk_unreadable_string(struct walk *w, const struct lfield *f,
+				uint64_t p, struct irs_error *err);
+/** Reads debuggee memory, counting bytes; a fault is returned. */
+struct irs_error *irs_walk_read_slow(struct walk *w, uint64_t addr,
+				     void *buf, size_t n);
+
+/** memcpy for the few bytes of a struct or a link, without a call. */
+IRS_INLINE void
+irs_copy_small(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	if (n > 16 && n <= 32) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n > 32 && n <= 64) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else if (n > 64 && n <= 128) {
+		memcpy(d, s, 64);
+		memcpy(d + n - 64, s + n - 64, 64);
+	} else {
+		irs_copy_tiny(d, s, n);
+	}
+}
+
+/** irs_walk_read_slow() with the common case inline: within the byte
+ *  limit, in a page the memory cache's TLB holds. */
+IRS_INLINE struct irs_error *
+irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
+{
+	const uint8_t *p;
+	if (w->bytes + n <= w->lim.max_bytes &&
+	    (p = irs_memory_peek_tlb(w->mem, addr, n))) {
+		w->bytes += n;
+		w->reads++;
+		irs_copy_small(buf, p, n);
+		return NULL;
+	}
+	return irs_walk_read_slow(w, addr, buf, n);
+}
+/** Pushes a frame for type @p t at @p addr; reads it unless @p data gives
+ *  its bytes. NULL (error recorded as @p f's) when unreadable or too deep. */
+struct frame *irs_walk_push(struct walk *w, const struct ltype *t,
+			    uint64_t addr, const void *data,
+			    const struct lfield *f);
+IRS_INLINE void
+irs_walk_pop(struct walk *w)
+{
+	struct frame *f = w->frames[--w->depth];
+	w->last_addr = f->addr;
+	w->last_data = f->data;
+	w->last_size = f->size;
+}
+/** A frame for one element slot (no type): data is the element's bytes. */
+struct frame *irs_walk_push_slot(struct walk *w, uint64_t addr,
+				 const void *data, size_t size);
+
+/** Scalar decoding from a frame's bytes (inline: millions per walk). */
+IRS_INLINE uint64_t
+irs_load_u(const unsigned char *data, const struct lloc *l)
+{
+	const unsigned char *p = data + l->offset;
+	uint64_t v = 0;
+	switch (l->size) {
+	case 1:
+		v = *p;
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = x;
+		break;
+	}
+	case 8:
+		memcpy(&v, p, 8);
+		break;
+	default:
+		memcpy(&v, p, l->size);	// bitfields spanning 3, 5.. bytes
+		break;
+	}
+	if (l->bit_size) {
+		v >>= l->bit_off;
+		if (l->bit_size < 64)
+			v &= (1ull << l->bit_size) - 1;
+	}
+	return v;
+}
+
+// Where a string field's bytes start: behind its pointer, or (chars with a
+// length) inside the struct at @p f's own address.
+IRS_INLINE uint64_t
+irs_string_addr(const struct frame *f, const struct lfield *fd)
+{
+	return fd->tail ? f->addr + fd->at.offset : irs_load_u(f->data, &fd->at);
+}
+
+IRS_INLINE int64_t
+irs_load_i(const unsigned char *data, const struct lloc *l)
+{
+	uint64_t v = irs_load_u(data, l);
+	unsigned bits = l->bit_size ? l->bit_size : l->size * 8u;
+	if (bits && bits < 64 && ((v >> (bits - 1)) & 1))
+		v |= ~0ull << bits;
+	return (int64_t)v;
+}
+
+static inline double
+irs_load_f(const unsigned char *data, const struct lloc *l)
+{
+	if (l->size == 4) {
+		float x;
+		memcpy(&x, data + l->offset, 4);
+		return x;
+	}
+	double d;
+	memcpy(&d, data + l->offset, 8);
+	return d;
+}
+
+/** The pointer a PTR/REF field holds (masked). */
+IRS_INLINE uint64_t
+irs_load_ptr(const struct frame *f, const struct lfield *fd)
+{
+	return irs_load_u(f->data, &fd->at) & fd->mask;
+}
+
+/** The integer a scalar-like field (INT/UINT/BOOL/ENUM/INDEX) holds. */
+IRS_INLINE int64_t
+irs_field_int(const struct frame *f, const struct lfield *fd)
+{
+	if (fd->at.is_signed)
+		return irs_load_i(f->data, &fd->at);
+	return (int64_t)irs_load_u(f->data, &fd->at);
+}
+/** The address global field @p fd of frame @p f names now; false when it
+ *  names none (the error recorded; with @p say its marker written). */
+bool irs_walk_global(struct walk *w, struct frame *f, const struct lfield *fd,
+		     bool say, uint64_t *ret);
+/** The chosen case of a union in frame @p f, or NULL (error recorded). */
+const struct lfield *irs_union_case(struct walk *w, const struct frame *f,
+				    const struct lfield *fd, bool record);
+/** Makes room for @p n bytes (and a NUL) in @p b; false on OOM. */
+bool irs_walk_room(struct irs_buf *b, size_t n);
+/** Records that index @p i of @p fd is out of the range of @p enc's. */
+void irs_walk_bad_index(struct walk *w, const struct lfield *fd, int64_t i,
+			struct frame *enc);
+/** Reads a C string at @p addr (at most max_string bytes) into @p b. */
+struct irs_error *irs_walk_cstr(struct walk *w, uint64_t addr,
+				struct irs_buf *b, bool *cut);
+/** The same without a copy when it can: *s points at the string's bytes in
+ *  the memory cache or in w->scratch, valid until the walk's next read. */
+struct irs_error *irs_walk_str(struct walk *w, uint64_t addr, const char **s,
+			       size_t *len, bool *cut);
+
+/** Visits node @p addr of type @p t, owned by the current node; renders its
+ *  text when @p render (a node already visited renders as a reference). */
+void irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
+		    const void *data, bool render, const struct lfield *via);
+/** Renders type @p t at @p addr by its ref template, detached. */
+void irs_walk_render_ref(struct walk *w, const struct ltype *t,
+			 uint64_t addr, uint64_t slot,
+			 const struct lfield *via);
+
+/* ---- seq.c: stepping through sequences ----------------------------------- */
+
+struct seq_iter {
+	const struct lseq *s;
+	const struct lfield *f;
+	struct frame *owner;
+	struct seqinfo *si;	/* a list still being measured, or NULL */
+	uint64_t n;		/* elements to visit */
+	uint64_t i;
+	uint64_t base;		/* arrays: first element */
+	uint64_t link;		/* lists: link of the current element */
+	uint64_t sentinel;	/* lists: the sentinel link, or 0 */
+	uint64_t chunk_first, chunk_n;	/* elements in owner->chunk */
+	uint64_t fault;		/* the element that could not be read */
+};
+
+/** irs_seq_info() when it is not known yet. */
+const struct seqinfo *irs_seq_compute(struct walk *w, struct frame *f,
+				      const struct lfield *fd,
+				      struct seqinfo *tmp);
+
+/** What is known of sequence @p fd in @p f (its length), computed once
+ *  per frame; errors (cycle, absurd count, unreadable link) are recorded
+ *  when found. @p tmp holds it when it cannot be cached. */
+IRS_INLINE const struct seqinfo *
+irs_seq_info(struct walk *w, struct frame *f, const struct lfield *fd,
+	     struct seqinfo *tmp)
+{
+	const struct ltype *t = f->t;
+	if (t && fd >= t->fields && fd < t->fields + t->nfields) {
+		const struct seqinfo *si = &f->seqs[fd - t->fields];
+		if (si->gen == f->gen && !si->more)
+			return si;
+	}
+	return irs_seq_compute(w, f, fd, tmp);
+}
+void irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
+		   struct seq_iter *it);
+/**
+ * The same for a pass that visits the elements (nodes) in order: a long
+ * list is measured as the pass goes, a chunk ahead of it, so its elements
+ * are read together (see seq.c).
+ */
+void irs_seq_begin_visit(struct walk *w, struct frame *f,
+			 const struct lfield *fd, struct seq_iter *it);
+/**
+ * The next element's address, and its bytes in *data when they were read
+ * in bulk (else NULL). False at the end (or on a fault, recorded).
+ */
+bool irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
+		       const unsigned char **data);
+
+IRS_INLINE bool
+irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
+	     const unsigned char **data)
+{
+	uint64_t i = it->i;
+	const struct lseq *s = it->s;
+	if (i >= it->n || w->stop)
+		return irs_seq_next_slow(w, it, addr, data);
+	// an array element already read in bulk
+	if (i >= it->chunk_first && i < it->chunk_first + it->chunk_n) {
+		it->i = i + 1;
+		*addr = it->base + i * s->stride;
+		*data = it->owner->chunk + (i - it->chunk_first) * s->stride;
+		return true;
+	}
+	// a list element after the one just walked, measured already: its
+	// next link is in the walker's last frame
+	if (s->kind == SEQ_LIST && i > 0 && !it->si &&
+	    w->last_addr == it->link - s->link_off &&
+	    s->next_off + 8 <= w->last_size) {
+		memcpy(&it->link, w->last_data + s->next_off, 8);
+		it->i = i + 1;
+		*addr = it->link - s->link_off;
+		*data = NULL;
+		return true;
+	}
+	return irs_seq_next_slow(w, it, addr, data);
+}
+/** The address of element @p i (for index references); false if out of
+ *  range or unreadable (the caller says so). */
+bool irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
+		uint64_t i, uint64_t *addr);
+
+/* ---- nodes_json.c: node records ------------------------------------------ */
+
+/** Writes the "fields" object of frame @p f into @p out, visiting owned
+ *  children not yet visited (their records come first). Only fields whose
+ *  bit is in @p only are written (fields past 64 always are). */
+void irs_json_fields(struct walk *w, struct frame *f, struct irs_buf *out,
+		     uint64_t only);
+
+/* ---- lua_view.c: Lua's view of nodes (slow path) ------------------------- */
+
+/** Renders field @p fd of frame @p f (NULL: f's own text) into @p side
+ *  instead of the text, detached (reading, visiting nothing). */
+void irs_walk_render_into(struct walk *w, struct frame *f,
+			  const struct lfield *fd, struct irs_sink *side);
+/** Pushes a Lua table of frame @p f's fields; raises on error. */
+void irs_lua_push_node(lua_State *L, struct walk *w, struct frame *f);
+/**
+ * Calls Lua function @p ref with the node table of @p f; on success its
+ * result is left on the Lua stack (as a string when @p want_string) and the
+ * caller pops it. Errors are recorded as walk errors of field @p via. A
+ * call not @p pure makes what is being rendered uncacheable.
+ */
+bool irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
+		       const struct lfield *via, bool want_string,
+		       bool pure);
+
+#endif

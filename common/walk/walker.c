@@ -1,0 +1,2059 @@
+// The walk: one pass over the debuggee's IR that renders the text (by the
+// compiled templates) into one sink and writes the JSON node records into
+// another. Each node's struct is read once into its frame and its fields
+// are decoded from that copy; a visited set keyed by address emits each
+// node once, so shared and cyclic structure stays a graph.
+//
+// Nothing here calls Lua unless the layout chose a Lua function, and
+// nothing allocates per node: frames, their buffers and the span log are
+// reused from node to node. Walk errors (an unreadable pointer, a cycle, an
+// absurd count, a limit) are recorded, rendered in place as <...>, and the
+// walk goes on with the rest.
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lua.h>
+#include <xxhash.h>
+
+#include "walk/walk.h"
+
+// For the few helpers of the hot path that must not cost a call.
+#define HOT static inline __attribute__((always_inline))
+
+static void render_text(struct walk *w, struct frame *f,
+			const struct ltext *tx);
+static void run_template(struct walk *w, struct frame *f,
+			 const struct ltemplate *tpl);
+static void render_field(struct walk *w, struct frame *f,
+			 const struct lfield *fd, const struct top *op);
+
+/* {====================================================== output */
+
+static inline void
+out(struct walk *w, const char *s, size_t n)
+{
+	if (w->text)
+		irs_sink_put(w->text, s, n);
+}
+
+static inline void
+outs(struct walk *w, const char *s)
+{
+	out(w, s, strlen(s));
+}
+
+static void
+out_addr_marker(struct walk *w, const char *what, uint64_t addr)
+{
+	char tmp[64];
+	size_t n = strlen(what);
+	tmp[0] = '<';
+	memcpy(tmp + 1, what, n);
+	tmp[n + 1] = ' ';
+	n += 2 + irs_fmt_hex(tmp + n + 2, addr);
+	tmp[n++] = '>';
+	out(w, tmp, n);
+}
+
+static inline uint64_t
+text_pos(const struct walk *w)
+{
+	return w->text ? irs_sink_pos(w->text) : 0;
+}
+
+/* }====================================================== */
+
+/* {====================================================== decoding */
+
+const struct lfield *
+irs_union_case(struct walk *w, const struct frame *f, const struct lfield *fd,
+	       bool record)
+{
+	const struct lunion *u = fd->un;
+	int64_t tag = irs_field_int(f, u->tag);
+	for (uint32_t i = 0; i < u->ncases; i++)
+		if (u->values[i] == tag)
+			return u->cases[i];
+	if (!u->deflt && record)
+		irs_walk_error(w, fd, 0, "no case for %s = %lld", u->tag->name,
+			       (long long)tag);
+	return u->deflt;
+}
+
+// irs_union_case() with the search inline.
+HOT const struct lfield *
+union_case(struct walk *w, const struct frame *f, const struct lfield *fd)
+{
+	const struct lunion *u = fd->un;
+	int64_t tag = irs_field_int(f, u->tag);
+	for (uint32_t i = 0; i < u->ncases; i++)
+		if (u->values[i] == tag)
+			return u->cases[i];
+	return irs_union_case(w, f, fd, true);
+}
+
+/* }====================================================== */
+
+/* {====================================================== errors, reads */
+
+static void
+json_error(struct walk *w, const struct lfield *fd, uint64_t addr,
+	   const char *msg)
+{
+	struct irs_buf *b = &w->json_errors;
+	const struct frame *n = w->node_frame != IRS_NONE
+		? w->frames[w->node_frame] : NULL;
+	if (b->len)
+		irs_json_lit(b, ",\n");
+	irs_json_lit(b, "{\"node\":");
+	if (n)
+		irs_json_addr(b, n->addr);
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\"type\":");
+	if (n)
+		irs_json_lit(b, n->t->json_name);
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\"field\":");
+	if (fd)
+		irs_buf_json_string(b, fd->name, strlen(fd->name));
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\"address\":");
+	if (addr)
+		irs_json_addr(b, addr);
+	else
+		irs_json_lit(b, "null");
+	irs_json_lit(b, ",\"message\":");
+	irs_buf_json_string(b, msg, strlen(msg));
+	irs_json_lit(b, "}");
+}
+
+void
+irs_walk_error(struct walk *w, const struct lfield *fd, uint64_t addr,
+	       const char *fmt, ...)
+{
+	const struct frame *n = w->node_frame != IRS_NONE
+		? w->frames[w->node_frame] : NULL;
+	w->nfail++;
+	// record each error once, however many passes meet it
+	uint64_t key[4] = { n ? n->addr : 0, (uint64_t)(uintptr_t)fd, addr,
+			    (uint64_t)(uintptr_t)fmt };
+	bool added;
+	if (!irs_visited_add(&w->error_keys, XXH64(key, sizeof(key), 0) | 1,
+			     &added)) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return;
+	}
+	if (!added)
+		return;
+	w->nerrors_total++;
+	if (w->nerrors >= IRS_MAX_ERRORS)
+		return;
+	if (w->nerrors % 64 == 0) {
+		char **p = realloc(w->errors, (w->nerrors + 64) * sizeof(*p));
+		if (!p)
+			return;
+		w->errors = p;
+	}
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	char *full;
+	if (asprintf(&full, "%s at 0x%llx, field %s: %s",
+		     n ? n->t->name : "root",
+		     (unsigned long long)(n ? n->addr : 0),
+		     fd ? fd->name : "-", msg) < 0)
+		return;
+	w->errors[w->nerrors++] = full;
+	json_error(w, fd, addr, msg);
+	if (irs_debug('W'))
+		fprintf(stderr, "irsnap: walk: %s\n", full);
+}
+
+void
+irs_walk_unreadable_string(struct walk *w, const struct lfield *fd,
+			   uint64_t p, struct irs_error *err)
+{
+	// a limit has said so already (limit_reached); the address of the
+	// fault and the one format make the text, the {?f} before it, the
+	// JSON record and Lua's n.f one error (irs_walk_error's key)
+	if (err->code != IRS_ERROR_LIMIT)
+		irs_walk_error(w, fd, err->address ? err->address : p,
+			       "unreadable string at 0x%llx",
+			       (unsigned long long)p);
+	irs_error_destroy(err);
+}
+
+// A limit ran out: say so once and unwind.
+static void
+limit_reached(struct walk *w, const char *what, uint64_t limit)
+{
+	if (!w->truncated)
+		irs_walk_error(w, NULL, 0, "walk stopped: %s of %llu reached",
+			       what, (unsigned long long)limit);
+	w->truncated = true;
+	w->stop = true;
+}
+
+struct irs_error *
+irs_walk_read_slow(struct walk *w, uint64_t addr, void *buf, size_t n)
+{
+	if (w->bytes + n > w->lim.max_bytes) {
+		limit_reached(w, "max bytes", w->lim.max_bytes);
+		return irs_error_format(IRS_ERROR_LIMIT, "byte limit");
+	}
+	w->bytes += n;
+	w->reads++;
+	if (addr + n < addr)
+		return irs_error_fault(addr, "address 0x%llx wraps around",
+				       (unsigned long long)addr);
+	return irs_memory_read(w->mem, addr, buf, n);
+}
+
+// Counts a string of @p n bytes read: its length and NUL, or the
+// max_string bytes of a string cut there. The same whichever way it was
+// read, so that a walk's byte count never depends on what the memory
+// cache held.
+static struct irs_error *
+count_string(struct walk *w, uint64_t n)
+{
+	if (w->bytes + n > w->lim.max_bytes) {
+		limit_reached(w, "max bytes", w->lim.max_bytes);
+		return irs_error_format(IRS_ERROR_LIMIT, "byte limit");
+	}
+	w->bytes += n;
+	w->reads++;
+	return NULL;
+}
+
+struct irs_error *
+irs_walk_cstr(struct walk *w, uint64_t addr, struct irs_buf *b, bool *cut)
+{
+	// read up to page ends only, so a short string at the end of a
+	// mapping does not fault on the next page
+	b->len = 0;
+	*cut = false;
+	size_t want = 64;
+	while (b->len < w->lim.max_string) {
+		uint64_t a = addr + b->len;
+		size_t n = 4096 - (a & 4095);
+		if (n > want)
+			n = want;
+		if (n > w->lim.max_string - b->len)
+			n = w->lim.max_string - b->len;
+		if (!irs_walk_room(b, b->len + n))
+			return &irs_enomem;
+		char *chunk = b->data + b->len;
+		struct irs_error *err = irs_memory_read(w->mem, a, chunk, n);
+		if (err)
+			return err;
+		const char *nul = memchr(chunk, 0, n);
+		b->len += nul ? (size_t)(nul - chunk) : n;
+		if (nul)
+			break;
+		if (want < 1024)
+			want *= 4;
+	}
+	*cut = b->len >= w->lim.max_string;
+	if (b->data)
+		b->data[b->len] = '\0';
+	return count_string(w, *cut ? b->len : b->len + 1);
+}
+
+struct irs_error *
+irs_walk_str(struct walk *w, uint64_t addr, const char **s, size_t *len,
+	     bool *cut)
+{
+	uint64_t avail;
+	const uint8_t *p = irs_memory_peek_page(w->mem, addr, &avail);
+	if (p) {
+		// the common case: the whole string in one cached page
+		const uint8_t *nul = memchr(p, 0, avail < w->lim.max_string
+					    ? avail : w->lim.max_string);
+		if (nul) {
+			*s = (const char *)p;
+			*len = (size_t)(nul - p);
+			*cut = false;
+			return count_string(w, *len + 1);
+		}
+	}
+	struct irs_error *err = irs_walk_cstr(w, addr, &w->scratch, cut);
+	*s = w->scratch.data ? w->scratch.data : "";
+	*len = w->scratch.len;
+	return err;
+}
+
+/* }====================================================== */
+
+bool
+irs_walk_room(struct irs_buf *b, size_t n)
+{
+	if (b->cap >= n + 1)
+		return true;
+	char *p = realloc(b->data, n + 1);
+	if (!p)
+		return false;
+	b->data = p;
+	b->cap = n + 1;
+	return true;
+}
+
+/* {====================================================== frames */
+
+static bool
+below_stack_limit(const struct walk *w)
+{
+	return w->stack_limit && (uintptr_t)__builtin_frame_address(0) <
+				 (uintptr_t)w->stack_limit;
+}
+
+static struct frame *
+frame_at(struct walk *w, uint32_t d)
+{
+	if (d >= w->nframes) {
+		uint32_t n = w->nframes ? w->nframes * 2 : 16;
+		struct frame **p = realloc(w->frames, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + w->nframes, 0, (n - w->nframes) * sizeof(*p));
+		w->frames = p;
+		w->nframes = n;
+	}
+	if (!w->frames[d]) {
+		w->frames[d] = calloc(1, sizeof(struct frame));
+		if (w->frames[d])
+			irs_buf_init(&w->frames[d]->json);
+	}
+	return w->frames[d];
+}
+
+static bool
+reserve(unsigned char **p, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 64;
+	while (c < n)
+		c *= 2;
+	unsigned char *q = realloc(*p, c);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+// The frame at the current depth, ready for type @p t and @p size bytes:
+// what it allocates is kept for every later push at that depth. NULL
+// (recorded as @p via's error) when the walk is too deep.
+static __attribute__((noinline)) struct frame *
+frame_ready(struct walk *w, const struct ltype *t, size_t size,
+	    uint64_t addr, const struct lfield *via)
+{
+	if (w->depth >= w->lim.max_depth || below_stack_limit(w)) {
+		irs_walk_error(w, via, addr, "too deep: more than %u levels",
+			       w->depth);
+		w->too_deep = true;
+		return NULL;
+	}
+	struct frame *f = frame_at(w, w->depth);
+	if (!f)
+		goto oom;
+	if (t && t->nfields > f->nseqs) {
+		struct seqinfo *s = realloc(f->seqs, t->nfields * sizeof(*s));
+		if (!s)
+			goto oom;
+		// generation 0 is never a frame's: nothing known yet
+		memset(s + f->nseqs, 0, (t->nfields - f->nseqs) * sizeof(*s));
+		f->seqs = s;
+		f->nseqs = t->nfields;
+	}
+	if ((size > f->cap || !f->own) &&
+	    !reserve(&f->own, &f->cap, size ? size : 1))
+		goto oom;
+	return f;
+oom:
+	w->fatal = &irs_enomem;
+	w->stop = true;
+	return NULL;
+}
+
+static void
+push_failed(struct walk *w, struct irs_error *err, const struct ltype *t,
+	    uint64_t addr, const struct lfield *via)
+{
+	w->too_deep = false;
+	if (err->code != IRS_ERROR_LIMIT)
+		irs_walk_error(w, via, addr, "unreadable pointer 0x%llx%s%s",
+			       (unsigned long long)addr, t ? " to " : "",
+			       t ? t->name : "");
+	irs_error_destroy(err);
+}
+
+HOT struct frame *
+push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
+     size_t size, const struct lfield *via)
+{
+	uint32_t d = w->depth;
+	struct frame *f = d < w->nframes ? w->frames[d] : NULL;
+	if (!f || d >= w->lim.max_depth || below_stack_limit(w) ||
+	    (t && t->nfields > f->nseqs) || size > f->cap || !f->own) {
+		f = frame_ready(w, t, size, addr, via);
+		if (!f)
+			return NULL;
+	}
+	w->last_addr = 0;	// its buffer may be about to change
+	if (data) {
+		f->data = (unsigned char *)data;
+	} else {
+		struct irs_error *err = irs_walk_read(w, addr, f->own, size);
+		if (err) {
+			push_failed(w, err, t, addr, via);
+			return NULL;
+		}
+		f->data = f->own;
+	}
+	f->t = t;
+	f->gen = ++w->gen;	// what seqs[] held is another frame's
+	f->addr = addr;
+	f->size = size;
+	f->is_node = false;
+	f->done = 0;
+	f->parent_node = w->node_frame;
+	w->depth = d + 1;
+	return f;
+}
+
+struct frame *
+irs_walk_push(struct walk *w, const struct ltype *t, uint64_t addr,
+	      const void *data, const struct lfield *via)
+{
+	return push(w, t, addr, data, t->size, via);
+}
+
+struct frame *
+irs_walk_push_slot(struct walk *w, uint64_t addr, const void *data,
+		   size_t size)
+{
+	return push(w, NULL, addr, data, size, NULL);
+}
+
+// The reason a push failed, in the text.
+static void
+out_fail(struct walk *w, uint64_t addr)
+{
+	if (w->stop)
+		outs(w, "<truncated>");
+	else if (w->too_deep)
+		outs(w, "<too deep>");
+	else
+		out_addr_marker(w, "unreadable", addr);
+}
+
+/* }====================================================== */
+
+/* {====================================================== spans of refs */
+
+static void
+log_span(struct walk *w, uint64_t slot, uint64_t start, uint64_t end)
+{
+	if (w->nspans == w->capspans) {
+		size_t n = w->capspans ? w->capspans * 2 : 256;
+		struct spanrec *p = realloc(w->spans, n * sizeof(*p));
+		if (!p)
+			return;		// a span less in the JSON
+		w->spans = p;
+		w->capspans = n;
+	}
+	w->spans[w->nspans++] = (struct spanrec){ slot, start, end };
+}
+
+/* }====================================================== */
+
+/* {====================================================== rendering */
+
+/*
+ * Detached renderings (references and indexed elements) are kept in a
+ * small direct-mapped cache: the same node is referred to again and again
+ * (a value by each of its uses, a constant by each operand naming it), and
+ * its rendering depends only on memory. An entry is keyed by the node's
+ * address and the text's place in the layout, never by where the layout
+ * lies in the debugger: hits, and so the bytes a walk reads, are the same
+ * in every run and every debugger. Renderings that met an error, looked at
+ * their context (index) or ran Lua are not kept.
+ */
+
+// The entry of @p key at @p addr. requires: w->rcache.
+IRS_INLINE struct rcache *
+rcache_at(struct walk *w, uint64_t addr, uint32_t key)
+{
+	uint64_t h = (addr >> 3) ^ (addr >> 15) ^ (key * 0x9e3779b1u);
+	return &w->rcache[h & (IRS_RCACHE_SIZE - 1)];
+}
+
+// The cache entry type @p t's text @p tx at @p addr would have (the cache
+// allocated on first use), or NULL when it cannot be kept.
+HOT struct rcache *
+rcache_slot(struct walk *w, const struct ltype *t, uint64_t addr,
+	    const struct ltext *tx, uint32_t *key)
+{
+	if (!w->rcache) {
+		if (!w->text || (tx->kind == TX_LUA && !tx->pure))
+			return NULL;
+		w->rcache = calloc(IRS_RCACHE_SIZE, sizeof(*w->rcache));
+		if (!w->rcache)
+			return NULL;
+	}
+	*key = t->index * 2 + (tx == &t->ref) + 1;
+	return rcache_at(w, addr, *key);
+}
+
+// What the walk looked like when a rendering began.
+struct rmark {
+	uint64_t start, nfail, ctx, flushed;
+};
+
+static inline void
+rcache_mark(const struct walk *w, struct rmark *m)
+{
+	m->start = text_pos(w);
+	m->nfail = w->nfail;
+	m->ctx = w->ctx_uses;
+	m->flushed = w->text ? w->text->flushed : 0;
+}
+
+// Keeps the text rendered since @p m in @p e when it may be kept.
+static void
+rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
+	   const struct ltext *tx, const struct rmark *m)
+{
+	size_t n = (size_t)(text_pos(w) - m->start);
+	if ((tx->kind == TX_LUA && !tx->pure) || m->nfail != w->nfail ||
+	    m->ctx != w->ctx_uses || w->stop || w->text->failed ||
+	    w->text->flushed != m->flushed || n > sizeof(e->text))
+		return;
+	e->addr = addr;
+	e->key = key;
+	e->len = (uint8_t)n;
+	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
+}
+
+// render_detached() when the cache does not have it.
+static __attribute__((noinline)) void
+render_detached_miss(struct walk *w, const struct ltype *t, uint64_t addr,
+		     const struct ltext *tx, const struct lfield *via,
+		     struct rcache *e, uint32_t key)
+{
+	struct rmark m;
+	rcache_mark(w, &m);
+	w->detached++;
+	struct frame *f = irs_walk_push(w, t, addr, NULL, via);
+	if (!f) {
+		out_fail(w, addr);
+	} else {
+		render_text(w, f, tx);
+		irs_walk_pop(w);
+	}
+	w->detached--;
+	if (e && f)
+		rcache_put(w, e, key, addr, tx, &m);
+}
+
+// Renders type @p t at @p addr by @p tx, detached (reading, visiting
+// nothing).
+HOT void
+render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
+		const struct ltext *tx, const struct lfield *via)
+{
+	uint32_t key = 0;
+	struct rcache *e = rcache_slot(w, t, addr, tx, &key);
+	if (e && e->addr == addr && e->key == key) {
+		out(w, e->text, e->len);
+		return;
+	}
+	render_detached_miss(w, t, addr, tx, via, e, key);
+}
+
+// {@ref}: node frame @p f by its own ref template, which is what its uses
+// will render: keep it for them.
+static void
+render_selfref(struct walk *w, struct frame *f)
+{
+	const struct ltype *t = f->t;
+	uint32_t key = 0;
+	struct rcache *e = rcache_slot(w, t, f->addr, &t->ref, &key);
+	struct rmark m;
+	rcache_mark(w, &m);
+	w->detached++;
+	render_text(w, f, &t->ref);
+	w->detached--;
+	if (e)
+		rcache_put(w, e, key, f->addr, &t->ref, &m);
+}
+
+// irs_walk_render_ref(), inline. Where the reference was rendered goes to
+// the span log, for the JSON record of the node.
+HOT void
+render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
+	   uint64_t slot, const struct lfield *via)
+{
+	uint64_t start = text_pos(w);
+	render_detached(w, t, addr, t->ref.kind != TX_NONE ? &t->ref : &t->text,
+			via);
+	if (!w->detached && slot && w->json && w->text)
+		log_span(w, slot, start, text_pos(w));
+}
+
+void
+irs_walk_render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
+		    uint64_t slot, const struct lfield *via)
+{
+	render_ref(w, t, addr, slot, via);
+}
+
+// A node reached a second time renders as a reference to it.
+static void
+render_backref(struct walk *w, const struct ltype *t, uint64_t addr,
+	       const struct lfield *via)
+{
+	if (t->ref.kind != TX_NONE)
+		irs_walk_render_ref(w, t, addr, 0, via);
+	else
+		out_addr_marker(w, "see", addr);
+}
+
+static void
+render_value(struct walk *w, const struct ltype *t, uint64_t addr,
+	     const void *data, const struct lfield *via)
+{
+	struct frame *f = push(w, t, addr, data, t->size, via);
+	if (!f) {
+		out_fail(w, addr);
+		return;
+	}
+	render_text(w, f, &t->text);
+	irs_walk_pop(w);
+}
+
+// A struct of type @p t at @p addr, owned by the current node.
+static void
+render_struct(struct walk *w, const struct ltype *t, uint64_t addr,
+	      const void *data, const struct lfield *via)
+{
+	if (t->node && !w->detached)
+		irs_walk_visit(w, t, addr, data, true, via);
+	else if (t->node && irs_visited_has(&w->visited, addr))
+		render_backref(w, t, addr, via);
+	else
+		render_value(w, t, addr, data, via);
+}
+
+static void
+render_string(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	uint64_t p = irs_string_addr(f, fd);
+	uint64_t len = 0;
+	if (fd->kind == LK_STRN) {
+		len = irs_load_u(f->data, &fd->len);
+		if (len > w->lim.max_string) {
+			irs_walk_error(w, fd, p, "string of %llu bytes cut to "
+				       "%u", (unsigned long long)len,
+				       w->lim.max_string);
+			len = w->lim.max_string;
+		}
+		if (len == 0)
+			return;
+	}
+	if (!p) {
+		outs(w, "<null>");
+		return;
+	}
+	struct irs_buf *b = &w->scratch;
+	struct irs_error *err;
+	bool cut = false;
+	const char *str;
+	size_t slen;
+	if (fd->kind == LK_STRN) {
+		const uint8_t *q;
+		if (w->bytes + len <= w->lim.max_bytes &&
+		    (q = irs_memory_peek_tlb(w->mem, p, len))) {
+			// in one cached page: no copy (counted as a read)
+			w->bytes += len;
+			w->reads++;
+			out(w, (const char *)q, len);
+			return;
+		}
+		b->len = 0;
+		if (!irs_walk_room(b, len)) {
+			w->fatal = &irs_enomem;
+			w->stop = true;
+			return;
+		}
+		err = irs_walk_read(w, p, b->data, len);
+		b->len = len;
+		str = b->data;
+		slen = len;
+	} else {
+		err = irs_walk_str(w, p, &str, &slen, &cut);
+	}
+	if (err) {
+		if (err->code == IRS_ERROR_NOMEM) {
+			w->fatal = err;
+			w->stop = true;
+			return;
+		}
+		irs_walk_unreadable_string(w, fd, p, err);
+		out_addr_marker(w, "unreadable", p);
+		return;
+	}
+	if (cut)
+		irs_walk_error(w, fd, p, "string longer than %u bytes, cut",
+			       w->lim.max_string);
+	out(w, str, slen);
+}
+
+static void
+render_index(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	int64_t i = irs_field_int(f, fd);
+	const struct ltype *et = &w->lo->types[fd->index_type];
+	struct frame *enc = NULL;
+	w->ctx_uses++;		// the result depends on where we are
+	for (uint32_t d = w->depth; d-- > 0;)
+		if (w->frames[d]->t == et) {
+			enc = w->frames[d];
+			break;
+		}
+	if (!enc) {
+		irs_walk_error(w, fd, 0, "no enclosing %s for index %lld",
+			       et->name, (long long)i);
+		outs(w, "<no ");
+		outs(w, et->name);
+		outs(w, ">");
+		return;
+	}
+	uint64_t ea;
+	if (i < 0 || !irs_seq_at(w, enc, fd->index_seq, (uint64_t)i, &ea)) {
+		irs_walk_bad_index(w, fd, i, enc);
+		char tmp[48];
+		int n = snprintf(tmp, sizeof(tmp), "<bad index %lld>",
+				 (long long)i);
+		out(w, tmp, (size_t)n);
+		return;
+	}
+	// an indexed element is referred to, not owned: detached
+	const struct lfield *e = fd->index_seq->seq->elem;
+	if (e->kind == LK_EMBED) {
+		const struct ltype *t = &w->lo->types[e->type];
+		if (t->node)
+			irs_walk_render_ref(w, t, ea, 0, fd);
+		else
+			render_detached(w, t, ea, &t->text, fd);
+		return;
+	}
+	struct frame *sf = irs_walk_push_slot(w, ea, NULL,
+					      fd->index_seq->seq->stride);
+	if (!sf) {
+		out_fail(w, ea);
+		return;
+	}
+	w->detached++;
+	render_field(w, sf, e, NULL);
+	w->detached--;
+	irs_walk_pop(w);
+}
+
+/* {====================================================== globals */
+
+// The address of global @p sym now: asked of the target once a walk, as
+// the process may have run (and moved it) since the last.
+static bool
+sym_address(struct walk *w, uint32_t sym, const struct lfield *fd,
+	    uint64_t *ret)
+{
+	const struct irs_layout *lo = w->lo;
+	if (!w->gstate) {
+		w->gaddr = calloc(lo->nsyms, sizeof(*w->gaddr));
+		w->gstate = calloc(lo->nsyms, 1);
+		if (!w->gaddr || !w->gstate) {
+			w->fatal = &irs_enomem;
+			w->stop = true;
+			return false;
+		}
+	}
+	if (!w->gstate[sym]) {
+		struct irs_error *err = irs_layout_global_address(lo, sym,
+							&w->gaddr[sym]);
+		w->gstate[sym] = err ? 2 : 1;
+		if (err && err->code != IRS_ERROR_NOMEM)
+			irs_walk_error(w, fd, 0, "global '%s' (%s:%u): %s",
+				       lo->syms[sym].name, lo->file,
+				       lo->syms[sym].line, err->message);
+		irs_error_destroy(err);
+	}
+	*ret = w->gaddr[sym];
+	return w->gstate[sym] == 1;
+}
+
+bool
+irs_walk_global(struct walk *w, struct frame *f, const struct lfield *fd,
+		bool say, uint64_t *ret)
+{
+	const struct lglob *g = fd->glob;
+	uint64_t a;
+	char tmp[48];
+	if (!sym_address(w, g->sym, fd, &a)) {
+		if (say) {
+			outs(w, "<no global ");
+			outs(w, w->lo->syms[g->sym].name);
+			outs(w, ">");
+		}
+		return false;
+	}
+	for (uint32_t i = 0; i < g->nops; i++) {
+		const struct lgop *op = &g->ops[i];
+		switch (op->code) {
+		case GOP_OFF:
+			a += op->k;
+			break;
+		case GOP_DEREF: {
+			uint64_t p;
+			struct irs_error *err = irs_walk_read(w, a, &p, 8);
+			if (err) {
+				if (err->code != IRS_ERROR_LIMIT)
+					irs_walk_error(w, fd, a, "global %s: "
+						       "unreadable pointer at "
+						       "0x%llx", g->spelled,
+						       (unsigned long long)a);
+				irs_error_destroy(err);
+				if (say)
+					out_fail(w, a);
+				return false;
+			}
+			if (!p) {
+				if (say)
+					outs(w, "<null>");
+				return false;
+			}
+			a = p;
+			break;
+		}
+		case GOP_INDEX: {
+			int64_t v = op->at.is_signed
+				? irs_load_i(f->data, &op->at)
+				: (int64_t)irs_load_u(f->data, &op->at);
+			if (v < 0 || (op->count && (uint64_t)v >= op->count)) {
+				irs_walk_error(w, fd, 0, "global %s: index "
+					       "%lld is outside its %llu "
+					       "elements", g->spelled,
+					       (long long)v,
+					       (unsigned long long)op->count);
+				if (say) {
+					int n = snprintf(tmp, sizeof(tmp),
+						 "<bad index %lld>",
+						 (long long)v);
+					out(w, tmp, (size_t)n);
+				}
+				return false;
+			}
+			a += (uint64_t)v * op->k;
+			break;
+		}
+		}
+	}
+	*ret = a;
+	return true;
+}
+
+// {f} of a global field: what lies at the address its path names, read
+// and rendered detached (a global is referred to, never owned).
+static void
+render_global(struct walk *w, struct frame *f, const struct lfield *fd,
+	      const struct top *op)
+{
+	const struct lglob *g = fd->glob;
+	uint64_t a;
+	if (!irs_walk_global(w, f, fd, true, &a))
+		return;
+	const struct lfield *v = g->value;
+	if (v->kind == LK_EMBED) {
+		const struct ltype *t = &w->lo->types[v->type];
+		if (t->node)
+			irs_walk_render_ref(w, t, a, 0, fd);
+		else
+			render_detached(w, t, a, &t->text, fd);
+		return;
+	}
+	// what lies at an address renders the same all walk long (an
+	// opcode's name, once per opcode): kept as detached renderings are
+	static const struct ltext plain = { .kind = TX_TEMPLATE };
+	uint32_t key = 0x80000000u | g->id;
+	struct rcache *e = NULL;
+	if (w->text && (w->rcache || (w->rcache = calloc(IRS_RCACHE_SIZE,
+						sizeof(*w->rcache))))) {
+		e = rcache_at(w, a, key);
+		if (e->addr == a && e->key == key) {
+			out(w, e->text, e->len);
+			return;
+		}
+	}
+	struct rmark m;
+	rcache_mark(w, &m);
+	struct frame *sf = irs_walk_push_slot(w, a, NULL, g->value_size);
+	if (!sf) {
+		out_fail(w, a);
+		return;
+	}
+	w->detached++;
+	render_field(w, sf, v, op);
+	w->detached--;
+	irs_walk_pop(w);
+	if (e)
+		rcache_put(w, e, key, a, &plain, &m);
+}
+
+/* }====================================================== */
+
+void
+irs_walk_bad_index(struct walk *w, const struct lfield *fd, int64_t i,
+		   struct frame *enc)
+{
+	struct seqinfo tmp;
+	const struct seqinfo *si = irs_seq_info(w, enc, fd->index_seq, &tmp);
+	if (si->bad == SEQ_COUNT)	// its count was refused: say so, not "0"
+		irs_walk_error(w, fd, 0, "index %lld into %s.%s, whose count "
+			       "%llu was refused", (long long)i, enc->t->name,
+			       fd->index_seq->name,
+			       (unsigned long long)si->bad_addr);
+	else
+		irs_walk_error(w, fd, 0, "index %lld out of range: %s.%s has "
+			       "%llu elements", (long long)i, enc->t->name,
+			       fd->index_seq->name, (unsigned long long)si->n);
+}
+
+static void
+out_seq_marker(struct walk *w, const struct seqinfo *si)
+{
+	char tmp[80];
+	int n = 0;
+	switch (si->bad) {
+	case SEQ_FAULT:
+		out_addr_marker(w, "unreadable", si->bad_addr);
+		return;
+	case SEQ_CYCLE:
+		out_addr_marker(w, "cycle at", si->bad_addr);
+		return;
+	case SEQ_COUNT:
+		n = snprintf(tmp, sizeof(tmp), "<bad count %llu>",
+			     (unsigned long long)si->bad_addr);
+		break;
+	case SEQ_NULL:
+		n = snprintf(tmp, sizeof(tmp), "<null>");
+		break;
+	default:
+		return;
+	}
+	out(w, tmp, (size_t)n);
+}
+
+// One element of sequence @p fd, at @p addr (bytes in @p data if read).
+static void
+render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
+	    const unsigned char *data, bool as_ref)
+{
+	const struct lseq *s = fd->seq;
+	const struct lfield *e = s->elem;
+	if (e->kind == LK_EMBED) {
+		const struct ltype *t = &w->lo->types[e->type];
+		if (as_ref)
+			irs_walk_render_ref(w, t, addr, 0, fd);
+		else if (!t->node)
+			render_value(w, t, addr, data, fd);
+		else
+			render_struct(w, t, addr, data, fd);
+		return;
+	}
+	struct frame *sf = push(w, NULL, addr, data, s->stride, NULL);
+	if (!sf) {
+		out_fail(w, addr);
+		return;
+	}
+	if (as_ref) {
+		uint64_t p = irs_load_ptr(sf, e);
+		if (p)
+			irs_walk_render_ref(w, &w->lo->types[e->type], p, addr,
+					    fd);
+		else
+			outs(w, "<null>");
+	} else {
+		render_field(w, sf, e, NULL);
+	}
+	irs_walk_pop(w);
+}
+
+static void
+render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
+	   const char *sep, size_t seplen, bool as_ref)
+{
+	struct seq_iter it;
+	uint64_t addr;
+	const unsigned char *data;
+	uint64_t k = 0;
+	const struct lfield *e = fd->seq->elem;
+	const struct ltype *vt = e->kind == LK_EMBED ? &w->lo->types[e->type]
+		: NULL;
+	if (as_ref)
+		irs_seq_begin(w, f, fd, &it);
+	else
+		irs_seq_begin_visit(w, f, fd, &it);
+	if (!as_ref && vt && vt->node && !w->detached) {
+		// nodes owned in order (instructions in a block)
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			irs_walk_visit(w, vt, addr, data, true, fd);
+			if (w->stop)
+				break;
+		}
+	} else if (!as_ref && vt && !vt->node &&
+		   vt->text.kind == TX_TEMPLATE) {
+		// values rendered by a template (operands): straight to it
+		const struct ltemplate *tpl = vt->text.tpl;
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			struct frame *g = push(w, vt, addr, data, vt->size, fd);
+			if (!g) {
+				out_fail(w, addr);
+			} else {
+				run_template(w, g, tpl);
+				irs_walk_pop(w);
+			}
+			if (w->stop)
+				break;
+		}
+	} else {
+		while (irs_seq_next(w, &it, &addr, &data)) {
+			if (k++)
+				out(w, sep, seplen);
+			render_elem(w, fd, addr, data, as_ref);
+			if (w->stop)
+				break;
+		}
+	}
+	if (w->stop)
+		return;
+	struct seqinfo tmp;
+	const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+	if (si->bad || it.fault) {
+		if (k)
+			out(w, sep, seplen);
+		if (it.fault)
+			out_addr_marker(w, "unreadable", it.fault);
+		else
+			out_seq_marker(w, si);
+	}
+}
+
+static bool truthy(struct walk *w, struct frame *f, const struct lfield *fd,
+		   uint64_t *fault);
+
+// A non-empty string: its first byte is not the NUL. One that cannot be
+// read is true, with *fault set, so that {?f} shows its marker instead of
+// taking it for NULL.
+static bool
+truthy_cstr(struct walk *w, const struct lfield *fd, uint64_t p,
+	    uint64_t *fault)
+{
+	char c;
+	struct irs_error *err = irs_walk_read(w, p, &c, 1);
+	if (err) {
+		bool limit = err->code == IRS_ERROR_LIMIT;
+		irs_walk_unreadable_string(w, fd, p, err);
+		if (limit)
+			return false;
+		*fault = p;
+		return true;
+	}
+	return c != '\0';
+}
+
+// Whether @p fd is true, as {?f} asks; *fault is set (and true returned)
+// when what decides it could not be read.
+static __attribute__((noinline)) bool
+truthy(struct walk *w, struct frame *f, const struct lfield *fd,
+       uint64_t *fault)
+{
+	struct seqinfo tmp;
+	switch (fd->kind) {
+	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
+		return irs_load_u(f->data, &fd->at) != 0;
+	case LK_FLOAT:
+		return irs_load_f(f->data, &fd->at) != 0.0;
+	case LK_CSTR: {
+		uint64_t p = irs_load_u(f->data, &fd->at);
+		return p && truthy_cstr(w, fd, p, fault);
+	}
+	case LK_CHARS:
+		return f->data[fd->at.offset] != 0;
+	case LK_STRN:
+		return irs_string_addr(f, fd) &&
+		       irs_load_u(f->data, &fd->len);
+	case LK_PTR: case LK_REF:
+		return irs_load_ptr(f, fd) != 0;
+	case LK_EMBED:
+		return true;
+	case LK_UNION: {
+		const struct lfield *c = irs_union_case(w, f, fd, true);
+		return c && truthy(w, f, c, fault);
+	}
+	case LK_SEQ: {
+		// a damaged sequence is shown, so that its marker is
+		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+		return si->n > 0 || si->bad != SEQ_OK;
+	}
+	case LK_GLOBAL: {	// what it names is there: non-NULL
+		uint64_t a;
+		return irs_walk_global(w, f, fd, false, &a);
+	}
+	case LK_COMPUTED: {
+		if (!irs_walk_call_lua(w, f, fd->fn, fd, false,
+				       fd->pure))
+			return false;
+		lua_State *L = irs_lua_state(w->lo->lua);
+		bool v = lua_toboolean(L, -1);
+		lua_pop(L, 1);
+		return v;
+	}
+	}
+	return false;
+}
+
+// {f:FMT}: the value converted to what the format wants.
+static void
+render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
+		 const struct top *op)
+{
+	char buf[1200];
+	int n = 0;
+	if (fd->kind == LK_UNION) {
+		const struct lfield *c = irs_union_case(w, f, fd, true);
+		if (c)
+			render_formatted(w, f, c, op);
+		else
+			outs(w, "<bad tag>");
+		return;
+	}
+	// a numeric format on what is not a number (a union's struct case,
+	// say) leaves it as it renders
+	if (op->fmt_class == 's' || fd->kind == LK_COMPUTED ||
+	    fd->kind == LK_GLOBAL ||
+	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
+	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
+	    fd->kind == LK_EMBED || fd->kind == LK_INDEX ||
+	    fd->kind == LK_PTR || fd->kind == LK_REF) {
+		// render normally into a side sink, then format that
+		struct irs_sink side, *saved = w->text;
+		if (irs_sink_init(&side, NULL, false)) {
+			w->fatal = &irs_enomem;
+			w->stop = true;
+			return;
+		}
+		w->text = &side;
+		w->detached++;
+		render_field(w, f, fd, NULL);
+		w->detached--;
+		w->text = saved;
+		char *s = irs_sink_steal(&side, NULL);
+		irs_sink_deinit(&side);
+		if (!s)
+			return;
+		if (op->fmt_class == 's') {
+			char *o;
+			n = asprintf(&o, op->fmt, s);
+			if (n > 0)
+				out(w, o, (size_t)n);
+			if (n >= 0)
+				free(o);
+		} else {
+			out(w, s, strlen(s));
+		}
+		free(s);
+		return;
+	}
+	if (op->fmt_class == 'f') {
+		double d = fd->kind == LK_FLOAT ? irs_load_f(f->data, &fd->at)
+			: fd->at.is_signed ? (double)irs_field_int(f, fd)
+			: (double)irs_load_u(f->data, &fd->at);
+		n = snprintf(buf, sizeof(buf), op->fmt, d);
+	} else {
+		int64_t v = fd->kind == LK_FLOAT
+			? (int64_t)irs_load_f(f->data, &fd->at)
+			: (fd->kind == LK_PTR || fd->kind == LK_REF)
+			? (int64_t)irs_load_ptr(f, fd)
+			: irs_field_int(f, fd);
+		if (op->fmt_class == 'c')
+			n = snprintf(buf, sizeof(buf), op->fmt, (int)v);
+		else
+			n = snprintf(buf, sizeof(buf), op->fmt, (long long)v);
+	}
+	if (n > 0)
+		out(w, buf, (size_t)n < sizeof(buf) ? (size_t)n
+		    : sizeof(buf) - 1);
+}
+
+// {f} of an integer or enum field, inline; false for other kinds.
+HOT bool
+render_int(struct walk *w, const struct frame *f, const struct lfield *fd)
+{
+	char tmp[24];
+	size_t n;
+	switch (fd->kind) {
+	case LK_INT:
+		n = irs_fmt_i64(tmp, irs_load_i(f->data, &fd->at));
+		break;
+	case LK_UINT:
+		n = irs_fmt_u64(tmp, irs_load_u(f->data, &fd->at));
+		break;
+	case LK_ENUM: {
+		int64_t v = irs_field_int(f, fd);
+		const char *name = irs_lenum_name(fd->en, v);
+		if (name) {
+			outs(w, name);
+			return true;
+		}
+		n = irs_fmt_i64(tmp, v);
+		break;
+	}
+	default:
+		return false;
+	}
+	out(w, tmp, n);
+	return true;
+}
+
+// {f} of a number: integers and enums as render_int(), then bools and
+// floats.
+static void
+render_number(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	char tmp[40];
+	if (render_int(w, f, fd))
+		return;
+	if (fd->kind == LK_BOOL) {
+		if (irs_load_u(f->data, &fd->at))
+			out(w, "true", 4);
+		else
+			out(w, "false", 5);
+		return;
+	}
+	out(w, tmp, irs_fmt_double(tmp, irs_load_f(f->data, &fd->at)));	// LK_FLOAT
+}
+
+static void
+render_field(struct walk *w, struct frame *f, const struct lfield *fd,
+	     const struct top *op)
+{
+	if (op && op->fmt) {
+		render_formatted(w, f, fd, op);
+		return;
+	}
+	switch (fd->kind) {
+	case LK_INT: case LK_UINT: case LK_BOOL: case LK_FLOAT: case LK_ENUM:
+		render_number(w, f, fd);
+		return;
+	case LK_CSTR: case LK_STRN:
+		render_string(w, f, fd);
+		return;
+	case LK_CHARS: {
+		const char *s = (const char *)f->data + fd->at.offset;
+		const char *nul = memchr(s, 0, fd->nchars);
+		out(w, s, nul ? (size_t)(nul - s) : fd->nchars);
+		return;
+	}
+	case LK_PTR: {
+		uint64_t p = irs_load_ptr(f, fd);
+		if (p)
+			render_struct(w, &w->lo->types[fd->type], p, NULL, fd);
+		else
+			outs(w, "<null>");
+		return;
+	}
+	case LK_REF: {
+		uint64_t p = irs_load_ptr(f, fd);
+		if (p)
+			irs_walk_render_ref(w, &w->lo->types[fd->type], p,
+					    f->addr + fd->at.offset, fd);
+		else
+			outs(w, "<null>");
+		return;
+	}
+	case LK_EMBED:
+		render_struct(w, &w->lo->types[fd->type],
+			      f->addr + fd->at.offset,
+			      f->data + fd->at.offset, fd);
+		return;
+	case LK_INDEX:
+		render_index(w, f, fd);
+		return;
+	case LK_UNION: {
+		const struct lfield *c = union_case(w, f, fd);
+		if (!c)
+			outs(w, "<bad tag>");
+		else if (!render_int(w, f, c))
+			render_field(w, f, c, op);
+		return;
+	}
+	case LK_SEQ:
+		render_seq(w, f, fd, "", 0, false);
+		return;
+	case LK_COMPUTED: {
+		if (!irs_walk_call_lua(w, f, fd->fn, fd, true,
+				       fd->pure)) {
+			outs(w, "<error>");
+			return;
+		}
+		lua_State *L = irs_lua_state(w->lo->lua);
+		size_t len;
+		const char *s = lua_tolstring(L, -1, &len);	// a string
+		out(w, s, len);
+		lua_pop(L, 1);
+		return;
+	}
+	case LK_GLOBAL:
+		render_global(w, f, fd, op);
+		return;
+	}
+}
+
+// Follows op's path through ptr/ref/embed fields; returns the frame that
+// holds the last field, after pushing *npushed frames (0 for a plain
+// field), or NULL when a pointer on the way is NULL or unreadable
+// (rendered as such when @p say; *fault, if given, set to an unreadable
+// one).
+static struct frame *
+follow_path(struct walk *w, struct frame *f, const struct lfield *const *path,
+	    uint32_t npath, bool say, uint32_t *npushed, uint64_t *fault)
+{
+	*npushed = 0;
+	for (uint32_t i = 0; i + 1 < npath; i++) {
+		const struct lfield *fd = path[i];
+		const struct ltype *t = &w->lo->types[fd->type];
+		struct frame *next;
+		if (fd->kind == LK_EMBED) {
+			next = irs_walk_push(w, t, f->addr + fd->at.offset,
+					     f->data + fd->at.offset, fd);
+		} else {
+			uint64_t p = irs_load_ptr(f, fd);
+			if (!p) {
+				if (say)
+					outs(w, "<null>");
+				return NULL;
+			}
+			next = irs_walk_push(w, t, p, NULL, fd);
+			if (!next && fault && !w->stop && !w->too_deep)
+				*fault = p;
+			if (!next && say)
+				out_fail(w, p);
+		}
+		if (!next)
+			return NULL;
+		++*npushed;
+		f = next;
+	}
+	return f;
+}
+
+static struct frame *
+follow(struct walk *w, struct frame *f, const struct top *op, bool say,
+       uint32_t *npushed, uint64_t *fault)
+{
+	return follow_path(w, f, op->path, op->npath, say, npushed, fault);
+}
+
+static void
+unfollow(struct walk *w, uint32_t npushed)
+{
+	while (npushed--)
+		irs_walk_pop(w);
+}
+
+// {f.g}: following a path only reads, it visits nothing.
+static void
+run_op_path(struct walk *w, struct frame *f, const struct top *op)
+{
+	uint32_t np;
+	w->detached++;
+	struct frame *g = follow(w, f, op, true, &np, NULL);
+	if (g)
+		render_field(w, g, op->path[op->npath - 1], op);
+	unfollow(w, np);
+	w->detached--;
+}
+
+// Notes that field @p fd of node frame @p f was rendered whole when no
+// error happened since @p nfail: its nodes are all visited.
+static void
+mark_done(struct walk *w, struct frame *f, const struct lfield *fd,
+	  uint64_t nfail)
+{
+	size_t i = (size_t)(fd - f->t->fields);
+	if (w->nfail == nfail && !w->stop && !w->detached && i < 64)
+		f->done |= 1ull << i;
+}
+
+// {f} without a format in a value's frame (an operand), for the kinds a
+// value holds most: references and unions of them, inline; false for the
+// others (render_field() then).
+static inline bool
+render_plain(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	if (fd->kind == LK_UNION) {
+		const struct lfield *c = union_case(w, f, fd);
+		if (!c) {
+			outs(w, "<bad tag>");
+			return true;
+		}
+		if (render_int(w, f, c))
+			return true;
+		if (c->kind != LK_REF) {
+			render_field(w, f, c, NULL);
+			return true;
+		}
+		fd = c;
+	} else if (fd->kind != LK_REF) {
+		return false;
+	}
+	uint64_t p = irs_load_ptr(f, fd);
+	if (p)
+		render_ref(w, &w->lo->types[fd->type], p,
+			   f->addr + fd->at.offset, fd);
+	else
+		outs(w, "<null>");
+	return true;
+}
+
+// Whether field @p fd is true, as {?f} asks: integers inline.
+HOT bool
+truthy_fast(struct walk *w, struct frame *f, const struct lfield *fd,
+	    uint64_t *fault)
+{
+	switch (fd->kind) {
+	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
+		return irs_load_u(f->data, &fd->at) != 0;
+	default:
+		return truthy(w, f, fd, fault);
+	}
+}
+
+// {?f.g}: follows the path (reading, visiting nothing); an unreadable
+// pointer on the way is true, as an unreadable string is.
+static bool
+truthy_path(struct walk *w, struct frame *f, const struct lfield *const *path,
+	    uint32_t npath, uint64_t *fault)
+{
+	uint32_t np;
+	struct frame *g = follow_path(w, f, path, npath, false, &np, fault);
+	bool yes = g ? truthy(w, g, path[npath - 1], fault) : *fault != 0;
+	unfollow(w, np);
+	return yes;
+}
+
+// Whether the body of the {?...} at @p op shows the value at @p path:
+// else its marker goes before the body, so that what could not be read is
+// in the text (and its hash) whatever the body shows.
+static bool
+body_shows(const struct top *ops, const struct top *op,
+	   const struct lfield *const *path, uint32_t npath)
+{
+	for (const struct top *b = op + 1; b < ops + op->jump; b++) {
+		if ((b->code != TOP_FIELD && b->code != TOP_SEQ &&
+		     b->code != TOP_REFOF) || b->npath != npath)
+			continue;
+		uint32_t i = 0;
+		while (i < npath && b->path[i] == path[i])
+			i++;
+		if (i == npath)
+			return true;
+	}
+	return false;
+}
+
+/* {====================================================== conditions */
+
+// A value a condition compares.
+struct cnum {
+	bool is_float, is_unsigned;
+	int64_t i;
+	double d;
+};
+
+// The value of field @p fd of frame @p f; false when it has none (a union
+// whose tag has no case: the error is recorded).
+static bool
+cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
+	   struct cnum *r)
+{
+	switch (fd->kind) {
+	case LK_FLOAT:
+		r->is_float = true;
+		r->d = irs_load_f(f->data, &fd->at);
+		return true;
+	case LK_PTR: case LK_REF:
+		r->is_unsigned = true;
+		r->i = (int64_t)irs_load_ptr(f, fd);
+		return true;
+	case LK_UNION: {
+		const struct lfield *c = irs_union_case(w, f, fd, true);
+		return c && c->kind != LK_UNION && cond_field(w, f, c, r);
+	}
+	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
+		r->is_unsigned = !fd->at.is_signed;
+		r->i = irs_field_int(f, fd);
+		return true;
+	default:	// the compiler refuses the others
+		return false;
+	}
+}
+
+// The value of operand @p v; false when it has none or cannot be read
+// (then *fault is the address, *bad the operand).
+static bool
+cond_value(struct walk *w, struct frame *f, const struct lcval *v,
+	   struct cnum *r, uint64_t *fault, const struct lcval **bad)
+{
+	memset(r, 0, sizeof(*r));
+	if (!v->npath) {
+		r->i = v->k;
+		return true;
+	}
+	uint32_t np;
+	uint64_t at = 0;
+	struct frame *g = follow_path(w, f, v->path, v->npath, false, &np,
+				      &at);
+	bool ok = g && cond_field(w, g, v->path[v->npath - 1], r);
+	unfollow(w, np);
+	if (at && !*fault) {
+		*fault = at;
+		*bad = v;
+	}
+	return ok;
+}
+
+// -1, 0 or 1 as x is less than, equal to or greater than y; integers
+// compare by value whatever their signedness.
+static int
+cnum_cmp(const struct cnum *x, const struct cnum *y)
+{
+	if (x->is_float || y->is_float) {
+		double a = x->is_float ? x->d : x->is_unsigned
+			? (double)(uint64_t)x->i : (double)x->i;
+		double b = y->is_float ? y->d : y->is_unsigned
+			? (double)(uint64_t)y->i : (double)y->i;
+		return (a > b) - (a < b);
+	}
+	bool xneg = !x->is_unsigned && x->i < 0;
+	bool yneg = !y->is_unsigned && y->i < 0;
+	if (xneg != yneg)
+		return xneg ? -1 : 1;
+	uint64_t a = (uint64_t)x->i, b = (uint64_t)y->i;
+	return (a > b) - (a < b);
+}
+
+// Whether {?EXPR} holds; a value that cannot be read sets *fault (and
+// *bad), and the caller takes the condition as true.
+static bool
+cond_eval(struct walk *w, struct frame *f, const struct lcond *k,
+	  uint64_t *fault, const struct lcval **bad)
+{
+	switch (k->code) {
+	case LC_TEST: {
+		uint64_t at = 0;
+		bool yes = truthy_path(w, f, k->x.path, k->x.npath, &at);
+		if (at && !*fault) {
+			*fault = at;
+			*bad = &k->x;
+		}
+		return yes;
+	}
+	case LC_AND:
+		return cond_eval(w, f, k->a, fault, bad) &&
+		       cond_eval(w, f, k->b, fault, bad);
+	case LC_OR:
+		return cond_eval(w, f, k->a, fault, bad) ||
+		       cond_eval(w, f, k->b, fault, bad);
+	case LC_NOT:
+		return !cond_eval(w, f, k->a, fault, bad);
+	}
+	struct cnum x, y;
+	if (!cond_value(w, f, &k->x, &x, fault, bad) ||
+	    !cond_value(w, f, &k->y, &y, fault, bad))
+		return false;
+	int c = cnum_cmp(&x, &y);
+	switch (k->code) {
+	case LC_EQ: return c == 0;
+	case LC_NE: return c != 0;
+	case LC_LT: return c < 0;
+	case LC_LE: return c <= 0;
+	case LC_GT: return c > 0;
+	default: return c >= 0;		// LC_GE
+	}
+}
+
+// {?EXPR} at @p op: true, with the marker, when a value it needs cannot be
+// read, as {?f} is.
+static bool
+run_cond(struct walk *w, struct frame *f, const struct top *ops,
+	 const struct top *op)
+{
+	uint64_t fault = 0;
+	const struct lcval *bad = NULL;
+	bool yes = cond_eval(w, f, op->cond, &fault, &bad);
+	if (!fault)
+		return yes;
+	if (!body_shows(ops, op, bad->path, bad->npath))
+		out_addr_marker(w, "unreadable", fault);
+	return true;
+}
+
+/* }====================================================== */
+
+// {s*SEP}, {@f}, {@s*SEP} through a path or not.
+static void
+run_op_seq(struct walk *w, struct frame *f, const struct ltemplate *tpl,
+	   const struct top *op)
+{
+	uint32_t np;
+	uint64_t nfail = w->nfail;
+	if (op->npath > 1)
+		w->detached++;
+	struct frame *g = follow(w, f, op, true, &np, NULL);
+	const struct lfield *fd = op->path[op->npath - 1];
+	if (g && (op->code == TOP_SEQ || op->is_seq)) {
+		render_seq(w, g, fd, tpl->lits + op->lit, op->len,
+			   op->code == TOP_REFOF);
+		if (op->code == TOP_SEQ && op->npath == 1 && f->is_node)
+			mark_done(w, f, fd, nfail);
+	} else if (g && fd->kind == LK_EMBED) {
+		irs_walk_render_ref(w, &w->lo->types[fd->type],
+				    g->addr + fd->at.offset, 0, fd);
+	} else if (g && irs_load_ptr(g, fd)) {
+		irs_walk_render_ref(w, &w->lo->types[fd->type],
+				    irs_load_ptr(g, fd),
+				    g->addr + fd->at.offset, fd);
+	} else if (g) {
+		outs(w, "<null>");
+	}
+	unfollow(w, np);
+	if (op->npath > 1)
+		w->detached--;
+}
+
+static void
+run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
+{
+	// in locals: what out() writes might alias anything in memory
+	const struct top *ops = tpl->ops, *op = ops, *end = ops + tpl->nops;
+	const char *lits = tpl->lits;
+	while (op < end) {
+		// the walk stops after any instruction but a jump, a literal
+		// prefix (struct top's pre) included
+		if (op->pre_len) {
+			out(w, lits + op->pre, op->pre_len);
+			if (w->stop)
+				return;
+		}
+		switch (op->code) {
+		case TOP_LIT:
+			out(w, lits + op->lit, op->len);
+			break;
+		case TOP_FIELD: {
+			const struct lfield *fd = op->path[0];
+			if (op->npath > 1) {
+				run_op_path(w, f, op);
+				break;
+			}
+			if (!op->fmt && render_int(w, f, fd))
+				break;
+			if (!op->fmt && !f->is_node && render_plain(w, f, fd))
+				break;
+			uint64_t nfail = w->nfail;
+			render_field(w, f, fd, op);
+			if (f->is_node)
+				mark_done(w, f, fd, nfail);
+			break;
+		}
+		case TOP_SEQ: case TOP_REFOF:
+			run_op_seq(w, f, tpl, op);
+			break;
+		case TOP_IF: {
+			uint64_t fault = 0;
+			bool yes = op->cond ? run_cond(w, f, ops, op)
+				: op->npath == 1
+				? truthy_fast(w, f, op->path[0], &fault)
+				: truthy_path(w, f, op->path, op->npath,
+					      &fault);
+			if (fault && !body_shows(ops, op, op->path,
+						 op->npath))
+				out_addr_marker(w, "unreadable", fault);
+			if (!yes) {
+				op = ops + op->jump;
+				continue;
+			}
+			break;
+		}
+		case TOP_JUMP:
+			op = ops + op->jump;
+			continue;
+		case TOP_SELFREF:
+			render_selfref(w, f);
+			break;
+		}
+		if (w->stop)
+			return;
+		op++;
+	}
+}
+
+static void
+render_text(struct walk *w, struct frame *f, const struct ltext *tx)
+{
+	switch (tx->kind) {
+	case TX_NONE:
+		return;
+	case TX_TEMPLATE:
+		run_template(w, f, tx->tpl);
+		return;
+	case TX_BY: {
+		int64_t v = irs_field_int(f, tx->by);
+		for (uint32_t i = 0; i < tx->ncases; i++)
+			if (tx->values[i] == v) {
+				run_template(w, f, tx->cases[i]);
+				return;
+			}
+		if (tx->deflt) {
+			run_template(w, f, tx->deflt);
+			return;
+		}
+		irs_walk_error(w, tx->by, 0, "no text for %s = %lld",
+			       tx->by->name, (long long)v);
+		outs(w, "<bad ");
+		outs(w, tx->by->name);
+		outs(w, ">");
+		return;
+	}
+	case TX_LUA: {
+		if (!irs_walk_call_lua(w, f, tx->fn, NULL, true,
+				       tx->pure)) {
+			outs(w, "<error>");
+			return;
+		}
+		lua_State *L = irs_lua_state(w->lo->lua);
+		size_t len;
+		const char *s = lua_tolstring(L, -1, &len);
+		out(w, s, len);
+		lua_pop(L, 1);
+		return;
+	}
+	}
+}
+
+void
+irs_walk_render_into(struct walk *w, struct frame *f, const struct lfield *fd,
+		     struct irs_sink *side)
+{
+	struct irs_sink *saved = w->text;
+	w->text = side;
+	w->detached++;
+	if (fd)
+		render_field(w, f, fd, NULL);
+	else
+		render_text(w, f, &f->t->text);
+	w->detached--;
+	w->text = saved;
+}
+
+/* }====================================================== */
+
+/* {====================================================== nodes */
+
+// The node record of @p f up to its fields.
+static void
+write_head(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	   uint64_t end)
+{
+	struct irs_sink *j = w->json;
+	char tmp[96];
+	size_t n;
+	if (w->nodes_written++)
+		irs_sink_put(j, ",\n", 2);
+	irs_sink_put(j, "{\"id\":\"", 7);
+	n = irs_fmt_hex(tmp, f->addr);
+	irs_sink_put(j, tmp, n);
+	irs_sink_put(j, "\",\"type\":", 9);
+	irs_sink_put(j, f->t->json_name, strlen(f->t->json_name));
+	if (f->parent_node != IRS_NONE) {
+		irs_sink_put(j, ",\"parent\":\"", 11);
+		n = irs_fmt_hex(tmp, w->frames[f->parent_node]->addr);
+		irs_sink_put(j, tmp, n);
+		irs_sink_put(j, "\"", 1);
+	} else {
+		irs_sink_put(j, ",\"parent\":null", 14);
+	}
+	if (spanned) {
+		n = 0;
+		memcpy(tmp, ",\"span\":[", 9);
+		n = 9 + irs_fmt_u64(tmp + 9, start);
+		tmp[n++] = ',';
+		n += irs_fmt_u64(tmp + n, end);
+		tmp[n++] = ']';
+		irs_sink_put(j, tmp, n);
+	}
+	irs_sink_put(j, ",\"fields\":", 10);
+}
+
+// The record of a node whose fields are in its frame's buffer.
+static void
+write_record(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	     uint64_t end)
+{
+	write_head(w, f, spanned, start, end);
+	irs_sink_put(w->json, f->json.data, f->json.len);
+	irs_sink_put(w->json, "}", 1);
+}
+
+// The record of a node that owns no nodes: no other record can come in
+// the middle of its fields, which go straight into the sink.
+static void
+write_leaf(struct walk *w, struct frame *f, bool spanned, uint64_t start,
+	   uint64_t end)
+{
+	struct irs_buf b;
+	write_head(w, f, spanned, start, end);
+	irs_sink_lend(w->json, &b);
+	irs_json_fields(w, f, &b, ~0ull);
+	bool oom = b.oom;
+	irs_sink_take_back(w->json, &b);
+	irs_sink_put(w->json, "}", 1);
+	if (oom) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+	}
+}
+
+bool
+irs_walk_interrupted(struct walk *w)
+{
+	if (!irs_interrupted())
+		return false;
+	if (!w->fatal)
+		w->fatal = irs_error_format(IRS_ERROR_INTERRUPTED,
+					    "interrupted after %llu nodes",
+					    (unsigned long long)w->nodes);
+	w->stop = true;
+	return true;
+}
+
+void
+irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
+	       const void *data, bool render, const struct lfield *via)
+{
+	if (w->stop || irs_walk_interrupted(w)) {
+		if (render)
+			outs(w, "<truncated>");
+		return;
+	}
+	// one probe of the visited set per node: add, and take it back if
+	// the node turns out unreadable
+	bool added;
+	if (!irs_visited_add(&w->visited, addr, &added)) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return;
+	}
+	if (!added) {
+		if (render)
+			render_backref(w, t, addr, via);
+		return;
+	}
+	if (w->nodes >= w->lim.max_nodes) {
+		irs_visited_remove(&w->visited, addr);
+		limit_reached(w, "max nodes", w->lim.max_nodes);
+		if (render)
+			outs(w, "<truncated>");
+		return;
+	}
+	struct frame *f = irs_walk_push(w, t, addr, data, via);
+	if (!f) {
+		irs_visited_remove(&w->visited, addr);
+		if (render)
+			out_fail(w, addr);
+		return;
+	}
+	w->nodes++;
+	if (w->on_node && !w->on_node(w->on_node_arg, t, addr)) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+	}
+	uint32_t saved_node = w->node_frame;
+	f->is_node = true;
+	f->span_mark = w->nspans;
+	w->node_frame = w->depth - 1;
+
+	bool spanned = render && w->text;
+	uint64_t start = text_pos(w);
+	if (spanned)
+		render_text(w, f, &t->text);
+	uint64_t end = text_pos(w);
+	// the fields, which also visits owned nodes the text did not show;
+	// without JSON, only the fields that may still hold such nodes
+	uint64_t need = w->json ? ~0ull : t->owns_mask & ~f->done;
+	if (w->json && !t->owns) {
+		write_leaf(w, f, spanned, start, end);
+	} else if (need || (!w->json && t->owns && t->nfields > 64)) {
+		f->json.len = 0;
+		irs_json_fields(w, f, &f->json, need);
+		if (f->json.oom) {
+			w->fatal = &irs_enomem;
+			w->stop = true;
+		}
+	}
+	if (w->json && t->owns)
+		write_record(w, f, spanned, start, end);
+	w->nspans = f->span_mark;
+	w->node_frame = saved_node;
+	irs_walk_pop(w);
+}
+
+/* }====================================================== */
+
+/* {====================================================== the walk */
+
+// The lowest address the walk may push the C stack to: recursion through
+// deep IR becomes a "too deep" error instead of a crash.
+static const char *
+stack_limit(void)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return NULL;
+	int rc = pthread_attr_getstack(&attr, &addr, &size);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return NULL;
+	size_t reserve = 256 << 10;	// for Lua, printf, the debugger
+	if (size < 2 * reserve)
+		reserve = size / 2;
+	return (const char *)addr + reserve;
+}
+
+struct irs_error *
+irs_walk_init(struct walk *w, const struct irs_layout *lo,
+	      struct irs_memory *mem, const struct irs_limits *limits)
+{
+	memset(w, 0, sizeof(*w));
+	w->lo = lo;
+	w->mem = mem;
+	if (limits)
+		w->lim = *limits;
+	if (!w->lim.max_nodes)
+		w->lim.max_nodes = 50000000;
+	if (!w->lim.max_bytes)
+		w->lim.max_bytes = 4ull << 30;
+	if (!w->lim.max_depth)
+		w->lim.max_depth = 10000;
+	if (!w->lim.max_string)
+		w->lim.max_string = 64 << 10;
+	w->node_frame = IRS_NONE;
+	irs_visited_init(&w->visited);
+	irs_visited_init(&w->error_keys);
+	irs_buf_init(&w->json_errors);
+	irs_buf_init(&w->scratch);
+	w->stack_limit = stack_limit();
+	return NULL;
+}
+
+void
+irs_walk_deinit(struct walk *w)
+{
+	for (uint32_t i = 0; i < w->nframes; i++) {
+		struct frame *f = w->frames[i];
+		if (!f)
+			continue;
+		free(f->own);
+		free(f->seqs);
+		free(f->chunk);
+		irs_buf_deinit(&f->json);
+		free(f);
+	}
+	free(w->frames);
+	free(w->spans);
+	for (uint32_t i = 0; i < w->nerrors; i++)
+		free(w->errors[i]);
+	free(w->errors);
+	irs_buf_deinit(&w->json_errors);
+	irs_buf_deinit(&w->scratch);
+	irs_visited_deinit(&w->visited);
+	irs_visited_deinit(&w->error_keys);
+	free(w->rcache);
+	free(w->gaddr);
+	free(w->gstate);
+	if (w->lua_sink_ready)
+		irs_sink_deinit(&w->lua_sink);
+	irs_error_destroy(w->fatal);
+	memset(w, 0, sizeof(*w));
+}
+
+// The walk from the root, Ctrl-C making it stop (irs_walk_interrupted).
+static struct irs_error *
+walk_root(struct walk *w, const struct ltype *t, uint64_t root)
+{
+	unsigned char *data = malloc(t->size);
+	if (!data)
+		return &irs_enomem;
+	struct irs_error *err = irs_walk_read(w, root, data, t->size);
+	if (err) {
+		struct irs_error *e = irs_error_fault(root, "cannot read the "
+			"IR root, a %s at 0x%llx: %s", t->name,
+			(unsigned long long)root, err->message);
+		irs_error_destroy(err);
+		free(data);
+		return e;
+	}
+	if (t->node)
+		irs_walk_visit(w, t, root, data, true, NULL);
+	else
+		render_value(w, t, root, data, NULL);
+	free(data);
+	return NULL;
+}
+
+struct irs_error *
+irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
+{
+	if (!root)
+		return irs_error_format(IRS_ERROR_FAULT, "the IR root (%s) is "
+					"a NULL pointer", t->name);
+	irs_interrupt_begin();
+	struct irs_error *err = walk_root(w, t, root);
+	irs_interrupt_end();
+	if (err)
+		return err;
+	if (w->fatal) {
+		err = w->fatal;
+		w->fatal = NULL;
+		return err;
+	}
+	return NULL;
+}
+
+/* }====================================================== */

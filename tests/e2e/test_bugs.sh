@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Each toyc bug mode traced under $DEBUGGER in batch mode: crashes and
+# assertions give a failure.json naming the right pass and signal with that
+# pass's before snapshot, and the debugger's exit status is the one it
+# gives for a program that died; --verify catches the invariant-breaking
+# bug at the pass that broke it, not at the one that crashed later; memory
+# corruption gives snapshots with recorded walk errors, and never a hang;
+# the intermittent crash is caught whenever it happens.
+source "$(dirname "$0")/../lib.sh"
+source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+
+# trace_bug BUG LOG [TRACE-OPTIONS]: traces toyc --bug=BUG on the demo;
+# appends the debugger's status to LOG and prints the run directory.
+trace_bug() {
+	local bug=$1 log=$2; shift 2
+	rm -f "$RUNS/latest"
+	dbg_batch "$log" -o "ir-trace on $*" -o run \
+		-- "$TOYC" --bug="$bug" "$DEMO"
+	echo "status $?" >>"$log"
+	latest_run
+}
+# died_of SIGNO LOG: LOG ends with the status of a batch whose program
+# died of SIGNO.
+died_of() { tail -1 "$2" | grep -qxE "status $(dbg_says crash-status "$1")"; }
+
+# fj RUN PYEXPR: a value from RUN's failure.json.
+fj() { json_get "$1/failure.json" "$2"; }
+
+check "toyc lists its bugs" test "$("$TOYC" --bug=help | wc -l)" -ge 7
+
+# --- a deterministic crash and an assertion ------------------------------
+for spec in crash:SIGSEGV:11 assert:SIGABRT:6; do
+	IFS=: read -r bug sig signo <<<"$spec"
+	pass=$(bug_pass "$bug")
+	# (in a subshell that does not exec toyc, so that the shell's crash
+	# notice goes to /dev/null)
+	( "$TOYC" --print-before-all --bug="$bug" "$DEMO" >/dev/null \
+		2>"$TMP/$bug.err"; : ) 2>/dev/null
+	# toyc's last "Before" dump is the input of the pass that died.
+	last=$(grep -c "^; \*\*\* IR Dump Before $pass \*\*\*" "$TMP/$bug.err")
+	toyc_dump "$TMP/$bug.err" Before "$pass" "$last" >"$TMP/$bug.want"
+	run=$(trace_bug "$bug" "$TMP/$bug.log")
+	check_eq "--bug=$bug: failure.json names $sig in pass $pass" \
+		"signal $sig $pass" \
+		"$(fj "$run" 'd["kind"] + " " + d["signal"]["name"] + " " + d["pass"]["name"]')"
+	check_files_eq "--bug=$bug: its before snapshot is $pass's input" \
+		"$TMP/$bug.want" \
+		"$run/$(fj "$run" 'd["before_snapshot"]["text"]')"
+	check "--bug=$bug: $DBG_NAME printed where failure.json is" \
+		grep -q "^irsnap: $sig in pass '$pass'; failure report: $run/failure.json" \
+		"$TMP/$bug.log"
+	check "--bug=$bug: the backtrace goes through pm_run_pass" \
+		test "$(fj "$run" '[f["function"] for f in d["backtrace"]].count("pm_run_pass")')" -ge 1
+	check_eq "--bug=$bug: the manifest says the run failed" failed \
+		"$(json_get "$run/manifest.json" 'd["status"]')"
+	check "--bug=$bug: the run validates" "$IRSNAP" validate "$run"
+	check "--bug=$bug: $DBG_BATCH exits with status $(dbg_says crash-status "$signo")" \
+		died_of "$signo" "$TMP/$bug.log"
+done
+
+# --- an invariant broken in one pass, a crash in a later one -------------
+broken=$(bug_pass break-invariant)
+run=$(trace_bug break-invariant "$TMP/inv.log" --verify)
+check_eq "break-invariant: the crash itself comes later, in constfold" \
+	"constfold" "$(fj "$run" 'd["pass"]["name"]')"
+check_eq "--verify: the first pass whose output fails a verifier is $broken" \
+	"$broken" \
+	"$(json_get "$run/manifest.json" \
+		'[e["pass"] for e in d["events"] if any(v["problems"] for v in e["verifiers"])][0]')"
+check "--verify: the in-process verifier ran (a call $DBG_NAME made)" \
+	test "$(json_get "$run/manifest.json" \
+		'sum(1 for e in d["events"] for v in e["verifiers"] if v["name"] == "toyc_verify")')" -ge 1
+check "--verify: $DBG_NAME named the pass that broke the IR" \
+	grep -q "^irsnap: pass '$broken' (event [0-9]*) broke the IR" \
+	"$TMP/inv.log"
+run=$(trace_bug break-invariant "$TMP/stop.log" --stop-on-verify)
+check_eq "--stop-on-verify: failure.json is a verifier failure in $broken" \
+	"verifier $broken" "$(fj "$run" 'd["kind"] + " " + d["pass"]["name"]')"
+check "--stop-on-verify: the debuggee stopped before the later crash" \
+	bash -c "! grep -q SIGSEGV '$TMP/stop.log'"
+check "--stop-on-verify: and the run validates" "$IRSNAP" validate "$run"
+
+# --- memory corruption: walk errors, bounded walks ------------------------
+for bug in corrupt-dangling corrupt-cycle corrupt-count; do
+	start=$SECONDS
+	run=$(trace_bug "$bug" "$TMP/$bug.log")
+	check "--bug=$bug: $DBG_NAME finished on its own, no hang" \
+		died_of 11 "$TMP/$bug.log"
+	check "--bug=$bug: failure.json for the crash" \
+		test "$(fj "$run" 'd["signal"]["name"]')" = SIGSEGV
+	nerr=$(python3 - "$run" <<-'EOF'
+	import json, os, sys
+	run = sys.argv[1]
+	f = json.load(open(os.path.join(run, "failure.json")))
+	m = json.load(open(os.path.join(run, "manifest.json")))
+	crash = (f.get("crash_snapshot") or {}).get("walk_errors") or []
+	walked = sum(e["walk_errors"] for e in m["events"])
+	print(len(crash) + walked)
+	EOF
+	)
+	check "--bug=$bug: the snapshots record walk errors ($nerr)" \
+		test "$nerr" -gt 0
+	check "--bug=$bug: in $((SECONDS - start)) s" \
+		test $((SECONDS - start)) -lt 60
+done
+
+# --- the intermittent crash: every run either completes or is caught ------
+pass=$(bug_pass flaky)
+bad=""
+for i in 1 2 3; do
+	run=$(trace_bug flaky "$TMP/flaky$i.log")
+	status=$(json_get "$run/manifest.json" 'd["status"]')
+	if [ "$status" = completed ] && [ "$(tail -1 "$TMP/flaky$i.log")" = "status 0" ]; then
+		:
+	elif [ "$status" = failed ] && died_of 11 "$TMP/flaky$i.log"; then
+		[ "$(fj "$run" 'd["signal"]["name"] + " " + d["pass"]["name"]')" \
+		  = "SIGSEGV $pass" ] || bad+="run $i: wrong failure; "
+	else
+		bad+="run $i: $status, $(tail -1 "$TMP/flaky$i.log"); "
+	fi
+done
+check_eq "--bug=flaky: each run completes, or fails in $pass with SIGSEGV" \
+	"" "$bad"
+
+done_testing

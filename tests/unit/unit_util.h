@@ -1,0 +1,58 @@
+/*
+ * unit_util.h — what unit tests share beside their fake target: scratch
+ * directories, files in them, the toyc demo module, console commands.
+ * Each helper fails the running cmocka test (fail_msg) when it cannot do
+ * its job, so call them from a test or a setup only.
+ */
+#ifndef UNIT_UTIL_H
+#define UNIT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fake_target;
+struct Module;		/* toyc's (tests/fixtures/toyc/ir.h) */
+#include "irsnap.h"
+
+/** Makes a fresh directory /tmp/irsnap-TAG.XXXXXX, its path in @p buf. */
+void unit_tmpdir(char *buf, size_t len, const char *tag);
+/** Removes @p dir and everything below it (links are not followed). */
+void unit_rmtree(const char *dir);
+/** Writes @p text to DIR/REL, making the directories REL names. */
+void unit_put(const char *dir, const char *rel, const char *text);
+/**
+ * Replaces *lo (destroyed, then NULL) with the layout @p src compiled as
+ * file @p name against @p t; returns the error, which the caller owns.
+ */
+struct irs_error *unit_layout_try(struct irs_target *t, const char *src,
+				  const char *name, struct irs_layout **lo);
+/** The same, failing the test (with the message) unless it compiles. */
+void unit_layout_load(struct irs_target *t, const char *src,
+		      const char *name, struct irs_layout **lo);
+/** Destroys @p lo, then the fake target @p ft it was compiled against
+ *  (in that order: a layout holds what the target told it). */
+void unit_layout_teardown(struct fake_target *ft, struct irs_layout *lo);
+/** The toyc file @p rel (under the source tree) parsed by toyc; free it
+ *  with module_destroy. */
+struct Module *unit_toyc_module(const char *rel);
+/** The same for tests/fixtures/toyc/demo.ir. */
+struct Module *unit_demo_module(void);
+/** The module of about @p n instructions that `toyc --gen=N --seed=S`
+ *  writes, parsed by toyc. */
+struct Module *unit_generated_module(uint64_t n, uint64_t seed);
+/**
+ * Runs the console command NAME ARGS and returns its output, which
+ * replaces (and frees) the previous one in *out; fails the test if the
+ * command fails.
+ */
+const char *unit_console_run(struct irs_console *c, const char *name,
+			     const char *args, char **out);
+/**
+ * A console over @p t writing run directories under @p dir, with toyc's
+ * layout loaded (its output in *out, as unit_console_run leaves it).
+ * Destroy with irs_console_destroy().
+ */
+struct irs_console *unit_toyc_console(struct irs_target *t, const char *dir,
+				      char **out);
+
+#endif
