@@ -80,6 +80,26 @@ PY
 check "the crashing pass is labelled as crashed, not unchanged" \
 	grep -q "crashed before changing the IR$" <<<"$summary"
 
+# The crashed pass has no after event, so its CPU time comes from
+# failure.json: the time from its before stop to the crash.
+fcpu=$(json "$RUN/failure.json" 'd["pass"].get("cpu_s")')
+check "failure.json gives the crashed pass's CPU time" \
+	python3 -c 'import sys; sys.exit(not 0 < float(sys.argv[1]) < 60)' "$fcpu"
+fcell=$(python3 - "$TMP/dom.html" "$fpass" <<'PY'
+import html, re, sys
+dom = open(sys.argv[1]).read()
+table = dom.split('class="timeline"', 1)[1].split("</table>", 1)[0]
+for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
+    cells = [html.unescape(re.sub("<[^>]+>", "", c)).strip()
+             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    if cells[0] == sys.argv[2]:
+        print(cells[2])
+PY
+)
+check "... and the timeline's row of the crashed pass shows it in ms" \
+	python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2]) * 1000) > 0.006)' \
+	"${fcell:-x}" "$fcpu"
+
 # ---- a verifier that finds many problems: the count, in the timeline ------
 gdb_trace "$TMP/ver" "--verify" --bug=break-invariant "$DEMO"
 VRUN=$(readlink -f "$TMP/ver/latest")
