@@ -80,16 +80,29 @@ find_run(const char *arg, char **dir_ret)
 
 /* }==== The pass table =================================================== */
 
+// A pass's CPU time: its after event's, or for the pass that crashed
+// (no after event), the time failure.json measured up to the crash.
+static const json_t *
+pass_cpu(const struct irs_manifest_pass *r, const json_t *failure)
+{
+	const json_t *fpass = json_object_get(failure, "pass");
+	if (r->after)
+		return json_object_get(r->after, "cpu_s");
+	if (r->seq > 0 && json_integer_value(json_object_get(fpass, "seq"))
+			  == r->seq)
+		return json_object_get(fpass, "cpu_s");
+	return NULL;
+}
+
 static void
 print_row(const struct irs_manifest_pass *r, const json_t *failure)
 {
 	const json_t *last = r->after ? r->after : r->before;
 	long long seq = r->seq;
-	const json_t *cpu = r->after ? json_object_get(r->after, "cpu_s")
-				     : NULL;
 	const json_t *fpass = json_object_get(failure, "pass");
 	bool failed_here = json_integer_value(json_object_get(fpass, "seq"))
 			   == seq && seq > 0;
+	const json_t *cpu = pass_cpu(r, failure);
 	char cpu_ms[32], verdict[80];
 
 	if (json_is_number(cpu))
@@ -131,8 +144,7 @@ print_passes(const json_t *events, const json_t *failure)
 	       "nodes", "text bytes", "changed", "verifier");
 	for (size_t i = 0; i < nrows; i++) {
 		print_row(&rows[i], failure);
-		total += json_number_value(json_object_get(rows[i].after,
-							   "cpu_s"));
+		total += json_number_value(pass_cpu(&rows[i], failure));
 	}
 	printf("%zu pass%s, %.1f ms CPU in passes\n", nrows,
 	       nrows == 1 ? "" : "es", total * 1000);

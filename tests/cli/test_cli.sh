@@ -99,7 +99,7 @@ EOF
 cat >"$RUN/failure.json" <<EOF
 { "schema": "irsnap.failure/1", "run_id": "$ID", "kind": "signal",
   "signal": { "number": 11, "name": "SIGSEGV" }, "message": null,
-  "pass": { "name": "cse", "seq": 3 },
+  "pass": { "name": "cse", "seq": 3, "cpu_s": 0.0042 },
   "backtrace": [
     { "index": 0, "pc": "0x401234", "function": "cse_block", "file": "cse.c", "line": 88 },
     { "index": 1, "pc": "0x401300", "function": null, "file": null, "line": null }
@@ -178,9 +178,9 @@ check_eq "show: constfold row (cpu ms, nodes, bytes, changed, verifier)" \
 	" 1 constfold 12.3 4 39 yes ok" "$(row 1 constfold)"
 check_eq "show: dce row, unchanged, verifier problems" \
 	" 2 dce 500.0 5 30 no 2 problems" "$(row 2 dce)"
-check_eq "show: cse row, the failing pass" " 3 cse - 4 39 FAILED -" \
+check_eq "show: cse row, the failing pass, CPU up to the crash" " 3 cse 4.2 4 39 FAILED -" \
 	"$(row 3 cse)"
-has "show: total CPU time" "3 passes, 512.3 ms CPU in passes"
+has "show: total CPU time, the crashed pass included" "3 passes, 516.5 ms CPU in passes"
 has "show: the failure" "failure: SIGSEGV (signal 11) in pass cse (seq 3)"
 has "show: the top frame" "#0  0x401234           cse_block at cse.c:88"
 has "show: a frame without debug info" "#1  0x401300           ??"
