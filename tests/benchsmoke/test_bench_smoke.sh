@@ -11,6 +11,9 @@ out=$TMP/bench
 work=$out/work
 export BENCH_INSTRUCTIONS=2000 BENCH_TRACE_INSTRUCTIONS=2000
 export BENCH_REDUCE_INSTRUCTIONS=1000 BENCH_RUNS=2 BENCH_PY_RUNS=1
+# Lua 5.4's step builds luac from Debian's source when build/real lacks
+# it; a small chunk keeps the smoke run short.
+export BENCH_LUA54_LINES=2000
 export BENCH_OUT=$out/bench.json BENCH_README=$out/bench-readme.md
 export BENCH_WORK=$work BENCH_KEEP=1
 # The reducer's corpus (scripts/bench-reduce) on its smallest case only:
@@ -33,7 +36,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines lua54_dump lua54_dump lua54_luac_l peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -50,7 +53,8 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "reduce_cvise_lines peak_rss_gdb_mb peak_rss_lldb_mb "
 	        "snapshot_text_mb instructions "
 	        "reduce_corpus_toyc_crash_irsnap_lines "
-	        "reduce_corpus_toyc_crash_irsnap_tests").split()
+	        "reduce_corpus_toyc_crash_irsnap_tests lua54_dump_s "
+	        "lua54_luac_l_s lua54_lines").split()
 	bad = []
 	for k in keys:
 	    v = d.get(k, "missing")
@@ -110,6 +114,11 @@ done
 check_eq "trace: ten after snapshots, each toyc's --print-after-all dump" \
 	"10 0" "$n $bad"
 
+check "lua54: each dump at luaU_dump is luac -l -l's listing" \
+	cmp "$work/lua54.0.ir" "$work/lua54.listing"
+check "... the second too" cmp "$work/lua54.1.ir" "$work/lua54.listing"
+check "... of the whole chunk (luac printed it)" \
+	test "$(grep -c '^function' "$work/lua54.listing")" -gt 1
 check_eq "reduce: irsnap's result still crashes toyc --bug=crash" 139 \
 	"$(sh -c '"$1" --bug=crash "$2" >/dev/null 2>&1; echo $?' sh "$TOYC" \
 		"$out/bench-reduce/irsnap.ir")"
