@@ -8,6 +8,7 @@
 
 CASES=$IRSNAP_ROOT/tests/toyc/cases
 DEMO=$FIXTURES/toyc/demo.ir
+PHI=$FIXTURES/toyc/phi.ir
 DEFAULT_PIPELINE=constfold,copyprop,cse,dce,simplifycfg,strength,constfold,cse,dce,simplifycfg
 
 if [ ! -x "$TOYC" ]; then
@@ -32,7 +33,7 @@ instrs() { grep -c '^  ' "$1"; }
 # ---- text round trip ------------------------------------------------------
 
 "$TOYC" --gen=5000 --seed=11 >"$TMP/gen.ir"
-for input in "$DEMO" "$TMP/gen.ir" "$CASES/pipeline-default.ir"; do
+for input in "$DEMO" "$TMP/gen.ir" "$CASES/pipeline-default.ir" "$PHI"; do
 	name=$(basename "$input")
 	"$TOYC" --passes=dce --print-before-all "$input" >/dev/null 2>"$TMP/dumps"
 	first_dump <"$TMP/dumps" >"$TMP/first"
@@ -82,7 +83,7 @@ check "gen: the module has self-xors (--bug=crash) a few per thousand" \
 
 # ---- verifier ---------------------------------------------------------------
 
-for input in "$DEMO" "$TMP/gen.ir" "$TMP/big.ir" "$CASES/verify-valid.ir"; do
+for input in "$DEMO" "$TMP/gen.ir" "$TMP/big.ir" "$CASES/verify-valid.ir" "$PHI"; do
 	check_eq "verify: $(basename "$input") is valid" "0:" \
 		"$(rc "$TOYC" --passes= --verify "$input"):$(cat "$TMP/err")"
 done
@@ -104,6 +105,11 @@ for spec in 200:1 2000:2 5000:3 20000:4; do
 done
 check_eq "verify: default pipeline, --verify after each pass, demo.ir" "0:" \
 	"$(rc "$TOYC" --verify "$DEMO"):$(cat "$TMP/err")"
+# Phis: the passes that delete edges or merge blocks keep them consistent.
+check_eq "verify: default pipeline, --verify after each pass, phi.ir" "0:" \
+	"$(rc "$TOYC" --verify "$PHI"):$(cat "$TMP/err")"
+check_eq "verify: the pipeline backwards, --verify after each pass, phi.ir" "0:" \
+	"$(rc "$TOYC" --verify --passes=simplifycfg,dce,cse,constfold,strength,simplifycfg,dce,cse,copyprop,constfold "$PHI"):$(cat "$TMP/err")"
 
 # ---- passes -----------------------------------------------------------------
 
@@ -118,6 +124,9 @@ done
 "$TOYC" "$CASES/pipeline-default.ir" >"$TMP/out"
 golden "pipeline: the default pipeline gives the golden output" \
 	"$CASES/pipeline-default.expected" "$TMP/out"
+"$TOYC" "$PHI" >"$TMP/out"
+golden "pipeline: phi.ir: a folded branch and a merged block update the phis" \
+	"$CASES/pipeline-phi.expected" "$TMP/out"
 "$TOYC" --passes=$DEFAULT_PIPELINE "$DEMO" >"$TMP/explicit"
 "$TOYC" "$DEMO" >"$TMP/implicit"
 check_files_eq "pipeline: the default is $DEFAULT_PIPELINE" "$TMP/explicit" "$TMP/implicit"
