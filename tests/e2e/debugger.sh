@@ -272,7 +272,7 @@ expect_output() {
 		DBG_ERR=""		# before an error line
 		DBG_ECHO='^[(]gdb[)] '	# an echoed command (none in batch mode)
 		DBG_MANIFEST='^gdb [0-9]'	# the manifest's "debugger"
-		DBG_USER_STOP='^(Breakpoint|Program received)'	# a stop shown
+		DBG_USER_STOP='^(Breakpoint [0-9]+, |Program received)'	# a stop shown (not "Breakpoint N at", which sets one)
 		DBG_EXITED_0='exited normally'	# the program exited with 0
 		DBG_INTERNAL_ERROR='Traceback'	# irsnap failed in the debugger
 		DBG_HELP_USAGE='Usage: ir-dump'	# help's usage line
