@@ -461,12 +461,18 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 		struct lseq tmp;
 		memset(&tmp, 0, sizeof(tmp));
 		compile_elem(c, a, line, aq, &tmp);
-		if (tmp.elem->kind == LK_EMBED)
+		// An inline struct is a value here (the tuple it sits in
+		// lies nowhere, so it cannot be a node of the graph).
+		if (tmp.elem->kind == LK_EMBED &&
+		    lo->types[tmp.elem->type].node)
 			irs_lua_raisef(L, line, "%s: a zip's elements are "
-				       "pointers or scalars (of = ref \"T\", "
-				       "u32 {})", aq);
+				       "pointers, scalars or value structs "
+				       "(of = ref \"T\", u32 {}, a struct with "
+				       "node = false); %s is a node", aq,
+				       lo->types[tmp.elem->type].name);
 		z->stride = tmp.stride;
-		z->size = tmp.elem->at.size;
+		z->size = tmp.elem->kind == LK_EMBED
+			  ? lo->types[tmp.elem->type].size : tmp.elem->at.size;
 		z->off = off;
 		struct lfield *cf = &t->fields[i];
 		*cf = *tmp.elem;

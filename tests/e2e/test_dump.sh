@@ -109,7 +109,7 @@ check "... and writes what it walked" test -s "$TMP/limited.ir"
 
 show=$(dbg_section "$TMP/log" @@SHOW @@BOUNDARY)
 check_eq "ir-layout show: types with sizes and offsets, boundaries" \
-	"struct Instr: 56 bytes, node
+	"struct Instr: 72 bytes, node
   pm_run_pass: pass pass->name, ir m (Module)" \
 	"$(grep -E '^struct Instr:|^  pm_run_pass:' <<<"$show")"
 check_eq "ir-status names the layout, root and boundary" 1 \
@@ -206,5 +206,47 @@ if only_under gdb "LLDB's breakpoint list is the SB API's; deleting one there is
 	check "... and irsnap says which of its breakpoints went, and what stops" \
 		grep -q "^irsnap: breakpoint [0-9]* at pm_run_pass was irsnap's pass boundary: ir-trace and ir-break no longer see passes there" "$TMP/del.log"
 fi
+
+# ---- phis: a zip of parallel arrays, chosen by a condition ---------------
+# toyc's phi keeps its values and incoming blocks as parallel arrays; the
+# layout zips them and picks them by the opcode. Live, through a trace
+# whose passes fold, merge and delete what the phis name, and on a core.
+PHI=$FIXTURES/toyc/phi.ir
+"$TOYC" --print-before-all --print-after-all "$PHI" >/dev/null 2>"$TMP/phi.err"
+toyc_dump "$TMP/phi.err" Before constfold 1 >"$TMP/phi.want"
+check "toyc prints phis in phi.ir" grep -q ' = phi \[' "$TMP/phi.want"
+dbg_batch "$TMP/phi.log" -o 'ir-break ^constfold$' -o run \
+	-o "ir-dump -f both -o $TMP/phi.ir m" -o kill -- "$TOYC" "$PHI"
+check_files_eq "phis: ir-dump equals toyc's printer" "$TMP/phi.want" "$TMP/phi.ir"
+check_eq "... and the JSON zips each phi's value and block" \
+	"[['OPK_CONST', True], ['OPK_VALUE', True]]" \
+	"$(json_get "$TMP/phi.ir.json" 'next([[t["value"]["kind"], t["block"]["ref"] in {b["id"] for b in d["nodes"] if b["type"] == "Block"}] for t in n["fields"]["incoming"]] for n in d["nodes"] if n["type"] == "Instr" and n["fields"]["opcode"] == "OP_PHI")')"
+check "... and validates" "$IRSNAP" validate "$TMP/phi.ir.json"
+DBG_TIMEOUT=90 dbg_batch "$TMP/phi-trace.log" -o 'ir-trace on' -o run \
+	-- "$TOYC" "$PHI"
+prun=$(latest_run)
+bad= n=0
+declare -A nth=()
+for snap in "$prun"/snapshots/*.after.ir; do	# in pipeline order
+	name=$(basename "$snap" .after.ir) n=$((n + 1))
+	pass=${name#*-}
+	nth[$pass]=$((${nth[$pass]:-0} + 1))
+	toyc_dump "$TMP/phi.err" After "$pass" "${nth[$pass]}" |
+		cmp -s - "$snap" || bad="$bad $name"
+done
+check_eq "phis: the trace recorded the ten passes" 10 "$n"
+check_eq "phis: every pass's after snapshot of the trace is toyc's dump" "" "$bad"
+check "... and the passes changed the phis" \
+	grep -q '%r = phi \[%y, \^entry\]$' "$prun"/snapshots/*simplifycfg.after.ir
+# constfold crashes in @boom, before it changes the phis after it.
+{ head -1 "$PHI"; printf '\nfunc @boom(%%x) {\nentry:\n  %%0 = xor %%x, %%x\n  ret %%0\n}\n'
+  tail -n +2 "$PHI"; } >"$TMP/phi-crash.ir"
+dbg_crash_core "$TMP/phi-live.log" "$TMP/phi-live.ir" "$TMP/phi.core" \
+	-- "$TOYC" --bug=crash "$TMP/phi-crash.ir"
+dbg_batch "$TMP/phi-core.log" -o "ir-dump --boundary -f text -o $TMP/phi-core.ir" \
+	-c "$TMP/phi.core" "$TOYC"
+"$TOYC" --passes= "$TMP/phi-crash.ir" >"$TMP/phi-crash.want"
+check_files_eq "phis: ir-dump --boundary on a core equals toyc's printer" \
+	"$TMP/phi-crash.want" "$TMP/phi-core.ir"
 
 done_testing

@@ -33,13 +33,17 @@ by_itself() {
 }
 crash_of() { fj "$1" 'd["kind"] + " " + d["signal"]["name"] + " " + d["pass"]["name"]'; }
 
+# The lines of toyc.lua's boundary and call verifier, which the errors name.
+bline=$(grep -n '^boundary {' "$FIXTURES/toyc/toyc.lua" | cut -d: -f1)
+vline=$(grep -n '^verifier { name = "toyc_verify"' "$FIXTURES/toyc/toyc.lua" | cut -d: -f1)
+
 # --- a layout's expressions only read ------------------------------------
 toyc_layout_with "$TMP/system.lua" \
 	's|ir = "m"|ir = "((int)system(\\"touch pwned\\"), m)"|'
 trace "$TMP/system.log" "$TMP/system.lua" on "$TOYC" "$DEMO"
 check "an ir expression calling system() runs nothing" test ! -e pwned
 check_eq "... it is one layout error naming the boundary's line" 1 \
-	"$(grep -c "system.lua:84: boundary: .*system" "$TMP/system.log")"
+	"$(grep -c "system.lua:$bline: boundary: .*system" "$TMP/system.log")"
 
 fresh hook
 tiny_layout "$TMP/hook.lua" '"((*hook)(), n)"'
@@ -56,14 +60,14 @@ toyc_layout_with "$TMP/vsys.lua" \
 trace "$TMP/vsys.log" "$TMP/vsys.lua" 'on --verify' "$TOYC" "$DEMO"
 check "a call verifier that is not a plain call runs nothing" test ! -e pwned
 check_eq "... it is one layout error naming the verifier's line" 1 \
-	"$(grep -c "vsys.lua:88: verifier 'toyc_verify': " "$TMP/vsys.log")"
+	"$(grep -c "vsys.lua:$vline: verifier 'toyc_verify': " "$TMP/vsys.log")"
 fresh varg
 toyc_layout_with "$TMP/varg.lua" \
 	's|call = "toyc_verify({ir}, stderr)"|call = "toyc_verify({ir}, system(\\"touch pwned\\"))"|'
 trace "$TMP/varg.log" "$TMP/varg.lua" 'on --verify' "$TOYC" "$DEMO"
 check "a call verifier's arguments cannot call either" test ! -e pwned
 check_eq "... also a layout error naming the line" 1 \
-	"$(grep -c "varg.lua:88: verifier 'toyc_verify': " "$TMP/varg.log")"
+	"$(grep -c "varg.lua:$vline: verifier 'toyc_verify': " "$TMP/varg.log")"
 
 fresh pwnv
 tiny_layout "$TMP/pwnv.lua" '"n"' '"pwn()"'

@@ -568,7 +568,9 @@ test_zip_errors(void **state)
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			" z = zip { count = \"x\", of = { a = { ptr = \"next\", "
 			"of = \"Pt\" } } } } }\n", 3,
-			"a zip's elements are pointers or scalars");
+			"a zip's elements are pointers, scalars or value "
+			"structs (of = ref \"T\", u32 {}, a struct with node = "
+			"false); Pt is a node");
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			" z = zip { count = \"x\", of = { a = { ptr = \"next\", "
 			"of = ref \"Pt\", bad = 1 } } } } }\n", 3,

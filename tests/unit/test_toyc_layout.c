@@ -111,6 +111,16 @@ test_demo_text_is_toyc_print(void **state)
 	assert_same_text(f);
 }
 
+// Phis, their values and incoming blocks zipped under one count and
+// chosen by a template condition on the opcode, too.
+static void
+test_phi_text_is_toyc_print(void **state)
+{
+	struct fixture *f = *state;
+	f->m = unit_toyc_module("tests/fixtures/toyc/phi.ir");
+	assert_same_text(f);
+}
+
 // Generated modules (floats, symbols, negative constants, calls) too.
 static void
 test_generated_text_is_toyc_print(void **state)
@@ -568,6 +578,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_phi_text_is_toyc_print,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_demo_text_is_toyc_print,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(

@@ -115,12 +115,18 @@ static const OpInfo test_optab[3] = { { "nop", 0 }, { "add", 2 },
 				      { "ret", 1 } };
 static StrTab test_strtab = { 3, { "zero", "one", "two", NULL } };
 
-// Parallel arrays under one count, as a phi keeps its arguments.
+// Parallel arrays under one count, as a phi keeps its arguments; use is
+// an array of inline structs, as LLVM keeps a phi's Use objects.
+typedef struct Use {
+	int32_t k;
+	Item *def;
+} Use;
 typedef struct Phi {
 	Item **arg;
 	const char **blk;
 	int32_t *w;
 	uint32_t narg;
+	Use *use;
 } Phi;
 
 struct fixture {
@@ -229,6 +235,10 @@ register_types(struct fake_target *ft)
 	FAKE_PTR(ft, Phi, blk, "char *");
 	FAKE_PTR(ft, Phi, w, "int32_t");
 	FAKE_UINT(ft, Phi, narg);
+	FAKE_PTR(ft, Phi, use, "Use");
+	FAKE_TYPE(ft, Use);
+	FAKE_INT(ft, Use, k);
+	FAKE_PTR(ft, Use, def, "Item");
 	fake_global(ft, "optab", (uintptr_t)test_optab, sizeof(test_optab),
 		    IRS_TYPE_ARRAY, "const OpInfo [3]", "const OpInfo", 3);
 	fake_global(ft, "strtab", (uintptr_t)&test_strtab,
@@ -758,7 +768,7 @@ test_zip_of_parallel_arrays(void **state)
 	Item *args[] = { &i1, &i2 };
 	const char *blks[] = { "a", "b" };
 	int32_t ws[] = { 5, -6 };
-	Phi phi = { args, blks, ws, 2 };
+	Phi phi = { args, blks, ws, 2, NULL };
 	load(f, "layout { name = \"w\", root = \"Phi\" }\n"
 	     "struct \"Item\" { fields = { v = scalar \"v\" }, text = \"{v}\","
 	     " ref = \"%{v}\" }\n"
@@ -790,6 +800,38 @@ test_zip_of_parallel_arrays(void **state)
 	phi.narg = 0;
 	walk(f, &phi, NULL);
 	assert_string_equal(f->text, "phi |||");
+}
+
+// A zip whose array holds inline value structs (a phi's uses beside its
+// blocks): each tuple's struct renders from its own bytes, in the text,
+// in conditions through it, and as an object in the JSON.
+static void
+test_zip_of_inline_structs(void **state)
+{
+	struct fixture *f = *state;
+	Item i1 = { .v = 1 }, i2 = { .v = 2 };
+	Use uses[] = { { 7, &i1 }, { 8, &i2 }, { 9, NULL } };
+	const char *blks[] = { "a", "b", "c" };
+	Phi phi = { .blk = blks, .narg = 3, .use = uses };
+	load(f, "layout { name = \"w\", root = \"Phi\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" }, text = \"{v}\","
+	     " ref = \"%{v}\" }\n"
+	     "struct \"Use\" { node = false, fields = { k = scalar \"k\","
+	     " def = ref(\"def\", \"Item\") }, text = \"{k}:{def}\" }\n"
+	     "struct \"Phi\" { fields = { inc = zip { count = \"narg\", of = {"
+	     "\n u = { ptr = \"use\", of = \"Use\" },\n"
+	     " blk = { ptr = \"blk\", of = cstr {} } },\n"
+	     " text = \"[{u}, ^{blk}{?u.k == 8}!{/}]\" } },\n"
+	     " text = \"phi {inc*, }\" }\n");
+	walk(f, &phi, NULL);
+	assert_string_equal(f->text, "phi [7:%1, ^a], [8:%2, ^b!], "
+			    "[9:<null>, ^c]");
+	json_t *a = field(node_at(f, &phi), "inc");
+	assert_int_equal(json_array_size(a), 3);
+	json_t *u = json_object_get(json_array_get(a, 1), "u");
+	assert_int_equal(json_integer_value(json_object_get(u, "k")), 8);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(a, 2), "blk")), "c");
 }
 
 // Lua's access to rendering: render() of a node's field by its template,
@@ -1373,6 +1415,7 @@ main(void)
 		T(test_globals),
 		T(test_tail_strings_and_global_cases),
 		T(test_zip_of_parallel_arrays),
+		T(test_zip_of_inline_structs),
 		T(test_lua_render_and_deref),
 		T(test_formats_conditionals_lua),
 		T(test_unreadable_pointer),

@@ -55,6 +55,8 @@ register_nodes(struct fake_target *ft)
 	FAKE_BITFIELD(ft, Instr, visited, IRS_TYPE_UINT);
 	FAKE_BITFIELD(ft, Instr, spare, IRS_TYPE_UINT);
 	FAKE_UINT(ft, Instr, nops);
+	FAKE_UINT(ft, Instr, npreds);
+	FAKE_PTR(ft, Instr, preds, "Block *");
 	FAKE_PTR(ft, Instr, ops, "Operand");
 	FAKE_PTR(ft, Instr, parent, "Block");
 
@@ -101,7 +103,7 @@ register_enums(struct fake_target *ft)
 	E(ft, Opcode, OP_SHR); E(ft, Opcode, OP_EQ); E(ft, Opcode, OP_LT);
 	E(ft, Opcode, OP_LOAD); E(ft, Opcode, OP_STORE);
 	E(ft, Opcode, OP_CALL); E(ft, Opcode, OP_BR);
-	E(ft, Opcode, OP_CONDBR); E(ft, Opcode, OP_RET);
+	E(ft, Opcode, OP_CONDBR); E(ft, Opcode, OP_RET); E(ft, Opcode, OP_PHI);
 	E(ft, Opcode, OP__COUNT);
 	// the anonymous enum of Const.kind, by its member
 	fake_enumerator(ft, "Const.kind", "CK_INT", CK_INT);
