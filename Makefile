@@ -155,7 +155,7 @@ demo: deps
 
 bench:
 	@scripts/install-deps --bench
-	@$(MAKE) --no-print-directory $(JOBS) all
+	@$(MAKE) --no-print-directory $(JOBS) all $(BUILD)/bench/walk_bench
 	@BUILD=$(BUILD) scripts/bench
 
 fuzz:

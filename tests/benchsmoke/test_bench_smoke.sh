@@ -29,6 +29,7 @@ else
 	export BENCH_SKIP_CVISE=1
 fi
 
+make --no-print-directory -s BUILD="$BUILD" "$BUILD/bench/walk_bench" >/dev/null
 timeout 150 scripts/bench >"$TMP/bench.log" 2>&1
 status=$?
 check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
@@ -36,7 +37,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines lua54_dump lua54_dump lua54_luac_l peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -54,7 +55,8 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "snapshot_text_mb instructions "
 	        "reduce_corpus_toyc_crash_irsnap_lines "
 	        "reduce_corpus_toyc_crash_irsnap_tests lua54_dump_s "
-	        "lua54_luac_l_s lua54_lines").split()
+	        "lua54_luac_l_s lua54_lines walk_toyc_s walk_plain_s "
+	        "walk_toyc_nodes_per_s trace_pure_copied").split()
 	bad = []
 	for k in keys:
 	    v = d.get(k, "missing")
@@ -82,9 +84,11 @@ t = [d[k] for k in ("dump_gdb_s", "dump_gdb_call_s", "dump_lldb_s", "dump_core_s
 print("ok" if min(t) > 0 and d["dump_gdb_python_s"] > max(t) else t + [d["dump_gdb_python_s"]])' "$BENCH_OUT")"
 
 check_eq "the traces copied every later pass's before snapshot (same_as)" \
-	"9 9" "$(python3 -c 'import json,sys
+	"9 9 9" "$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-print(d["trace_copied"], d["trace_text_copied"])' "$BENCH_OUT")"
+print(d["trace_copied"], d["trace_text_copied"], d["trace_pure_copied"])' "$BENCH_OUT")"
+check "... the one with a pure Lua text too, its snapshots toyc's dumps" \
+	bash -c "! grep -q 'pure trace' '$TMP/bench.log'"
 
 # The dumps against toyc's own printer, at the same state: before the
 # first pass.
