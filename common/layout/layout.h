@@ -375,6 +375,10 @@ void irs_lua_budget_next(struct irs_lua *x, uint64_t extra);
 /** The instruction budget of each call: the one given to irs_lua_create(),
  *  else $IRSNAP_LUA_STEPS, else the default. */
 uint64_t irs_lua_step_limit(const struct irs_lua *x);
+/** Whether CPU time is charged to the instruction budget (on by default):
+ *  off, the steps a chunk takes depend on what it does alone, not on how
+ *  busy the machine is (for tests that count them). */
+void irs_lua_count_time(struct irs_lua *x, bool on);
 /** VM instructions (and charged C work) the last irs_lua_pcall() ran. */
 uint64_t irs_lua_steps_used(const struct irs_lua *x);
 /** True when the last irs_lua_pcall() failed because its instruction

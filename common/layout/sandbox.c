@@ -91,6 +91,7 @@ struct irs_lua {
 	uint64_t gc_steps;		// charged for collections at the limit
 	bool c_spent;			// C work ran the budget out
 	bool t_spent;			// CPU time ran the budget out
+	bool no_time;			// irs_lua_count_time(x, false)
 	uint64_t next_look;		// coarse clock: when to read it again
 	uint64_t last_cpu;		// thread CPU time at the last look
 	uint64_t spent_at_look;		// steps_given - steps_left then
@@ -198,6 +199,8 @@ clock_ns(clockid_t id)
 static void
 charge_time(struct irs_lua *x)
 {
+	if (x->no_time)
+		return;
 	uint64_t now = clock_ns(CLOCK_MONOTONIC_COARSE);
 	if (now < x->next_look)
 		return;
@@ -590,6 +593,12 @@ uint64_t
 irs_lua_step_limit(const struct irs_lua *x)
 {
 	return x->step_limit;
+}
+
+void
+irs_lua_count_time(struct irs_lua *x, bool on)
+{
+	x->no_time = !on;
 }
 
 uint64_t

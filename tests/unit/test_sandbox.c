@@ -1138,9 +1138,10 @@ static const struct {
 	  "local i = s:find(\"^(.*)%1d\")", 100000 },
 };
 
-// The steps @p src takes, the collector stopped: when it runs, it may
-// shrink Lua's stack between two calls that then grow it again (charged
-// as allocations), so that the count would depend on its timing.
+// The steps @p src takes, the collector stopped (when it runs, it may
+// shrink Lua's stack between two calls that then grow it again, charged
+// as allocations) and CPU time not charged: so that the count does not
+// depend on timing or on how busy the machine is.
 static struct irs_error *
 steps_of(const char *src, uint64_t *used)
 {
@@ -1149,6 +1150,7 @@ steps_of(const char *src, uint64_t *used)
 	if (err)
 		return err;
 	lua_gc(irs_lua_state(x), LUA_GCSTOP);
+	irs_lua_count_time(x, false);
 	err = irs_lua_run_chunk(x, src, strlen(src));
 	*used = irs_lua_steps_used(x);
 	irs_lua_destroy(x);
