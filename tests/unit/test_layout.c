@@ -607,6 +607,23 @@ test_typos_are_errors(void **state)
 			"struct \"Pt\" declared twice");
 }
 
+// layout{} and reduce{} are made once; their lists hold names.
+static void
+test_declarations_once_and_lists_of_names(void **state)
+{
+	struct fixture *f = *state;
+	assert_fails_at(f, HEAD HEAD, 2, "layout: declared twice");
+	assert_fails_at(f, HEAD "reduce { }\nreduce { }\n", 3,
+			"reduce: declared twice");
+	assert_fails_at(f, HEAD "reduce { units = { \"Pt\", 3 } }\n", 2,
+			"reduce: 'units' must hold type names");
+	assert_fails_at(f, HEAD "boundary { functions = { \"a\", {} }, "
+			"ir = \"fn\" }\n", 2,
+			"boundary: 'functions' must hold strings");
+	assert_fails_at(f, HEAD "boundary { functions = { }, ir = \"fn\" }\n",
+			2, "boundary: 'functions' is empty");
+}
+
 // Without layout{} there is nothing to name the layout by.
 static void
 test_missing_layout_declaration(void **state)
@@ -934,6 +951,7 @@ main(void)
 		T(test_raw_reads_and_explicit_sizes),
 		T(test_template_errors),
 		T(test_typos_are_errors),
+		T(test_declarations_once_and_lists_of_names),
 		T(test_missing_layout_declaration),
 		T(test_prelude_errors_name_user_line),
 		T(test_nested_unions_are_bounded),
