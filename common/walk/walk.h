@@ -483,6 +483,12 @@ struct irs_error *irs_walk_cstr(struct walk *w, uint64_t addr,
  *  the memory cache or in w->scratch, valid until the walk's next read. */
 struct irs_error *irs_walk_str(struct walk *w, uint64_t addr, const char **s,
 			       size_t *len, bool *cut);
+/** The @p len bytes of a counted string at @p addr in *s: in the memory
+ *  cache when they lie in one page (no copy, counted as a read), else read
+ *  into w->scratch, a read error in *err; *s is valid until the walk's
+ *  next read. False when the scratch cannot grow: the walk is stopped. */
+bool irs_walk_strn(struct walk *w, uint64_t addr, uint64_t len,
+		   const char **s, struct irs_error **err);
 
 /** Visits node @p addr of type @p t, owned by the current node; renders its
  *  text when @p render (a node already visited renders as a reference). */
