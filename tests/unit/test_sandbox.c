@@ -629,21 +629,8 @@ test_walk_time_code_is_confined(void **state)
 			 "  c = computed(function(n) %s end) },\n"
 			 "  text = \"{x}:{c}:{x}\" }\n", body);
 		assert_null(load(f, src));
-		char *text;
-		struct irs_snapshot *snap;
-		assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-					      (uintptr_t)&p, NULL, NULL, &text,
-					      &snap));
-		assert_string_equal(text, "7:<error>:7");
-		struct irs_snapshot_stats st;
-		irs_snapshot_get_stats(snap, &st);
-		assert_int_equal(st.nerrors, 1);
-		const char *e = irs_snapshot_error(snap, 0);
-		if (!strstr(e, "t.lua:4: "))
-			fprintf(stderr, "walk error: %s\n", e);
-		assert_non_null(strstr(e, "t.lua:4: "));
-		free(text);
-		irs_snapshot_destroy(snap);
+		unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&p,
+				   "7:<error>:7", 1, "t.lua:4: ");
 
 		// the same code as a verifier
 		snprintf(src, sizeof(src), GOOD "verifier { name = \"v\", "
