@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -130,6 +131,26 @@ unit_assert_render(struct irs_layout *lo, struct irs_memory *mem,
 	if (nerrors)
 		assert_non_null(strstr(first, error));
 	free(text);
+}
+
+static double
+seconds_of(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double
+unit_now(void)
+{
+	return seconds_of(CLOCK_MONOTONIC);
+}
+
+double
+unit_cpu(void)
+{
+	return seconds_of(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static Module *

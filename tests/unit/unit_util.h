@@ -59,6 +59,11 @@ struct unit_layout_fixture {
 int unit_layout_fixture_setup(void **state);
 /** cmocka teardown: the layout, the target, then the fixture. */
 int unit_layout_fixture_teardown(void **state);
+/** Seconds on the monotonic clock, for timing what a test runs. */
+double unit_now(void);
+/** CPU seconds this process has used: steadier than the clock on a busy
+ *  machine. */
+double unit_cpu(void);
 /** The toyc file @p rel (under the source tree) parsed by toyc; free it
  *  with module_destroy. */
 struct Module *unit_toyc_module(const char *rel);
