@@ -323,25 +323,20 @@ cmd_show(int argc, char **argv)
 	struct irs_error *err;
 	char *dir = NULL;
 	json_t *man = NULL, *failure = NULL;
+	int rc;
 
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: irsnap show RUN|REPLAY\n"
-		       "RUN is a run directory or the folder holding "
-		       "`latest`;\nREPLAY a directory irsnap replay or "
-		       "irsnap merge wrote (its replay.json).\n"
-		       "Example: irsnap show irsnap-out\n");
-		return EXIT_OK;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: irsnap show RUN\n");
-		return EXIT_USAGE;
-	}
+	if (cli_one_operand(argc, argv, "usage: irsnap show RUN|REPLAY\n"
+			    "RUN is a run directory or the folder holding "
+			    "`latest`;\nREPLAY a directory irsnap replay or "
+			    "irsnap merge wrote (its replay.json).\n"
+			    "Example: irsnap show irsnap-out\n",
+			    "usage: irsnap show RUN", &rc))
+		return rc;
 	// A replay directory (irsnap replay, irsnap merge) has replay.json.
 	char *rj = irs_path_join(argv[1], "replay.json");
 	struct stat rst;
 	if (rj && lstat(rj, &rst) == 0 && S_ISREG(rst.st_mode)) {
-		int rc = show_replay(argv[1], rj);
+		rc = show_replay(argv[1], rj);
 		free(rj);
 		return rc;
 	}

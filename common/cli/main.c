@@ -34,6 +34,34 @@ usage(FILE *fp)
 		"2 usage or input error\n");
 }
 
+bool
+cli_one_operand(int argc, char **argv, const char *help, const char *usage,
+		int *ret)
+{
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(help, stdout);
+		*ret = EXIT_OK;
+		return true;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "%s\n", usage);
+		*ret = EXIT_USAGE;
+		return true;
+	}
+	return false;
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg,
+		const char *after)
+{
+	fprintf(stderr, "irsnap %s: ", cmd);
+	fprintf(stderr, fmt, cli_shown(arg));
+	fputs(after, stderr);
+	return EXIT_USAGE;
+}
+
 int
 cli_fail(struct irs_error *err)
 {
