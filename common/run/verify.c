@@ -79,14 +79,7 @@ static void
 push_vnode(lua_State *L, struct vctx *v, const struct vnode *vn)
 {
 	struct walk *w = &v->w;
-	const struct ltype *t = &w->lo->types[vn->type];
-	struct frame *f = irs_walk_push(w, t, vn->addr, NULL, NULL);
-	if (!f) {
-		lua_pushnil(L);
-		return;
-	}
-	irs_lua_push_node(L, w, f);
-	irs_walk_pop(w);
+	irs_lua_push_at(L, w, &w->lo->types[vn->type], vn->addr, NULL, NULL);
 }
 
 static int

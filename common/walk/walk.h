@@ -600,6 +600,11 @@ void irs_walk_render_into(struct walk *w, struct frame *f,
 			  const struct lfield *fd, struct irs_sink *side);
 /** Pushes a Lua table of frame @p f's fields; raises on error. */
 void irs_lua_push_node(lua_State *L, struct walk *w, struct frame *f);
+/** The same for type @p t at @p addr (its bytes @p data, or read when
+ *  NULL), in a frame of its own; nil when the frame cannot be had. */
+void irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
+		     uint64_t addr, const void *data,
+		     const struct lfield *via);
 /**
  * Calls Lua function @p ref with the node table of @p f; on success its
  * result is left on the Lua stack (as a string when @p want_string) and the
