@@ -36,6 +36,10 @@ bool cli_one_operand(int argc, char **argv, const char *help,
  *  stderr, then @p after; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, const char *arg,
 		    const char *after);
+/** The run directory @p arg names: itself when it holds manifest.json,
+ *  else the run beside it its `latest` link points at (as irsnap makes
+ *  it). *ret freed with free(), written on success only. */
+struct irs_error *cli_run_dir(const char *arg, char **ret);
 /** Prints "irsnap: <message>" for @p err, frees it, returns EXIT_USAGE. */
 int cli_fail(struct irs_error *err);
 /** @p s with its control characters shown escaped, for printing what a
