@@ -39,9 +39,13 @@ struct callback_scope {
 static void sync_exit_break(glue *gl, lldb::SBTarget target, bool want,
 			    bool live);
 
+// Runs @p body(gl) as a breakpoint callback and returns whether to stop:
+// not while a command is talking to the console (no stop then), with
+// writes past RLIMIT_FSIZE failing rather than killing LLDB, in a
+// callback_scope; nothing @p body throws unwinds into LLDB (no stop).
+template <typename F>
 static bool
-on_hit(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
-       lldb::SBBreakpointLocation &)
+run_callback(lldb::SBProcess &process, lldb::SBThread &thread, F body)
 {
 	glue *gl = g;
 	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
@@ -50,6 +54,17 @@ on_hit(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
 	try {
 		xfsz_scope writes;
 		callback_scope scope(gl, process, thread);
+		return body(gl);
+	} catch (...) {
+		return false;	// nothing may unwind into LLDB
+	}
+}
+
+static bool
+on_hit(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
+       lldb::SBBreakpointLocation &)
+{
+	return run_callback(process, thread, [&](glue *gl) {
 		bool stop = false;
 		char *out = NULL;
 
@@ -60,22 +75,14 @@ on_hit(void *baton, lldb::SBProcess &process, lldb::SBThread &thread,
 		if (gl->want_exit_bp && !gl->exit_bp.IsValid())
 			sync_exit_break(gl, process.GetTarget(), true, true);
 		return stop;
-	} catch (...) {
-		return false;	// nothing may unwind into LLDB
-	}
+	});
 }
 
 static bool
 on_exit_call(void *, lldb::SBProcess &process, lldb::SBThread &thread,
 	     lldb::SBBreakpointLocation &)
 {
-	glue *gl = g;
-	std::unique_lock<std::recursive_mutex> hold(gl->lock, std::try_to_lock);
-	if (!hold.owns_lock())
-		return false;	// a command is talking to the console
-	try {
-		xfsz_scope writes;
-		callback_scope scope(gl, process, thread);
+	return run_callback(process, thread, [&](glue *gl) {
 		// _exit(status): the first argument, in whatever register the
 		// ABI says ("arg1" is LLDB's generic name for it).
 		lldb::SBValue reg = thread.GetFrameAtIndex(0)
@@ -87,9 +94,8 @@ on_exit_call(void *, lldb::SBProcess &process, lldb::SBThread &thread,
 		track_process(gl, process);
 		report_exited(gl, reg.IsValid() && e.Success() ?
 			      (int32_t)(status & 0xff) : -1);
-	} catch (...) {
-	}
-	return false;
+		return false;	// _exit goes on: the process ends
+	});
 }
 
 static lldb::SBTarget

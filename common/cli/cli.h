@@ -7,6 +7,7 @@
 #ifndef IRSNAP_CLI_H
 #define IRSNAP_CLI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,22 @@ int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
+/**
+ * The start of a subcommand of one operand, argv[1]: with -h or --help
+ * alone it prints @p help to stdout and *ret is EXIT_OK; with no operand,
+ * more, or an option, it prints @p usage (one line) to stderr and *ret is
+ * EXIT_USAGE. Returns true then: the subcommand is done.
+ */
+bool cli_one_operand(int argc, char **argv, const char *help,
+		     const char *usage, int *ret);
+/** Prints "irsnap @p cmd: " and @p fmt with @p arg (cli_shown()) to
+ *  stderr, then @p after; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg,
+		    const char *after);
+/** The run directory @p arg names: itself when it holds manifest.json,
+ *  else the run beside it its `latest` link points at (as irsnap makes
+ *  it). *ret freed with free(), written on success only. */
+struct irs_error *cli_run_dir(const char *arg, char **ret);
 /** Prints "irsnap: <message>" for @p err, frees it, returns EXIT_USAGE. */
 int cli_fail(struct irs_error *err);
 /** @p s with its control characters shown escaped, for printing what a

@@ -203,31 +203,6 @@ side_from_run(struct side *s, const char *dir, const json_t *snap)
 	return NULL;
 }
 
-// The run directory @p run names: itself, or what its latest points at.
-static struct irs_error *
-run_dir(const char *run, char **ret)
-{
-	struct irs_error *err;
-	struct stat st;
-	char *mp = irs_path_join(run, "manifest.json");
-	if (!mp)
-		return &irs_enomem;
-	bool here = lstat(mp, &st) == 0;
-	free(mp);
-	if (here) {
-		*ret = strdup(run);
-		return *ret ? NULL : &irs_enomem;
-	}
-	if ((err = irs_rundir_latest(run, ret)))
-		return err->code == IRS_ERROR_NOT_FOUND
-		       ? (irs_error_destroy(err), irs_error_format(
-				  IRS_ERROR_NOT_FOUND, "%s: not a run directory "
-				  "(no manifest.json, no latest/manifest.json)",
-				  run))
-		       : err;
-	return *ret ? NULL : &irs_enomem;
-}
-
 // One side of `irsnap diff RUN1 RUN2 [PASS|SEQ]`: in run @p run, the IR
 // pass @p which (a seq, or a name: its last run) left, that is its after
 // snapshot, else the crash snapshot if it failed there, else its before;
@@ -239,7 +214,7 @@ run_final_side(const char *run, const char *which, struct side *s)
 	json_t *man = NULL, *fail = NULL;
 	char *dir = NULL;
 
-	if ((err = run_dir(run, &dir)))
+	if ((err = cli_run_dir(run, &dir)))
 		return err;
 	if ((err = run_doc(dir, "manifest.json", &man)))
 		goto out;
@@ -304,7 +279,7 @@ run_sides(const char *run, const char *which, struct side *a, struct side *b)
 		return &irs_enomem;
 	free(mp);
 	(void)st;
-	if ((err = run_dir(run, &dir)))
+	if ((err = cli_run_dir(run, &dir)))
 		return err;
 	if ((err = run_doc(dir, "manifest.json", &man)))
 		goto out;
@@ -660,7 +635,7 @@ cmd_diff(int argc, char **argv)
 		a.arg = b.arg = NULL;
 		for (int k = 1; k <= 2; k++) {
 			char *d = NULL;
-			if ((err = run_dir(argv[k], &d))) {
+			if ((err = cli_run_dir(argv[k], &d))) {
 				struct irs_error *e = irs_error_format(
 					err->code, "%s: a directory, but not a "
 					"run directory: give two snapshot "

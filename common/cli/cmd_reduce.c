@@ -75,10 +75,8 @@ static const char help[] =
 static int
 bad(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "irsnap reduce: ");
-	fprintf(stderr, fmt, cli_shown(arg));
-	fprintf(stderr, " (try irsnap reduce --help)\n");
-	return EXIT_USAGE;
+	return cli_usage_error("reduce", fmt, arg,
+			       " (try irsnap reduce --help)\n");
 }
 
 static bool

@@ -56,9 +56,8 @@ static const char replay_help[] =
 static int
 replay_fail_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "irsnap replay: ");
-	fprintf(stderr, fmt, cli_shown(arg));
-	fprintf(stderr, "\n%s", replay_usage);
+	cli_usage_error("replay", fmt, arg, "\n");
+	fputs(replay_usage, stderr);
 	return EXIT_USAGE;
 }
 

@@ -48,36 +48,6 @@ load(const char *path, json_t **ret)
 	return NULL;
 }
 
-// RUN is a run directory, or the folder above one that holds `latest`
-// (a link to a run beside it, as irsnap makes it).
-static struct irs_error *
-find_run(const char *arg, char **dir_ret)
-{
-	struct stat st;
-	char *man = irs_path_join(arg, "manifest.json");
-	char *dir = NULL;
-
-	if (!man)
-		return &irs_enomem;
-	bool here = lstat(man, &st) == 0;
-	free(man);
-	if (here) {
-		*dir_ret = strdup(arg);
-		return *dir_ret ? NULL : &irs_enomem;
-	}
-	struct irs_error *err = irs_rundir_latest(arg, &dir);
-	if (err && err->code == IRS_ERROR_NOT_FOUND) {
-		irs_error_destroy(err);
-		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: not a run "
-					"directory (no manifest.json, no "
-					"latest/manifest.json)", arg);
-	}
-	if (err)
-		return err;
-	*dir_ret = dir;
-	return NULL;
-}
-
 /* }==== The pass table =================================================== */
 
 // A pass's CPU time: its after event's, or for the pass that crashed
@@ -323,30 +293,25 @@ cmd_show(int argc, char **argv)
 	struct irs_error *err;
 	char *dir = NULL;
 	json_t *man = NULL, *failure = NULL;
+	int rc;
 
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: irsnap show RUN|REPLAY\n"
-		       "RUN is a run directory or the folder holding "
-		       "`latest`;\nREPLAY a directory irsnap replay or "
-		       "irsnap merge wrote (its replay.json).\n"
-		       "Example: irsnap show irsnap-out\n");
-		return EXIT_OK;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: irsnap show RUN\n");
-		return EXIT_USAGE;
-	}
+	if (cli_one_operand(argc, argv, "usage: irsnap show RUN|REPLAY\n"
+			    "RUN is a run directory or the folder holding "
+			    "`latest`;\nREPLAY a directory irsnap replay or "
+			    "irsnap merge wrote (its replay.json).\n"
+			    "Example: irsnap show irsnap-out\n",
+			    "usage: irsnap show RUN", &rc))
+		return rc;
 	// A replay directory (irsnap replay, irsnap merge) has replay.json.
 	char *rj = irs_path_join(argv[1], "replay.json");
 	struct stat rst;
 	if (rj && lstat(rj, &rst) == 0 && S_ISREG(rst.st_mode)) {
-		int rc = show_replay(argv[1], rj);
+		rc = show_replay(argv[1], rj);
 		free(rj);
 		return rc;
 	}
 	free(rj);
-	err = find_run(argv[1], &dir);
+	err = cli_run_dir(argv[1], &dir);
 	char *mpath = NULL, *fpath = NULL;
 	// Neither document through a link: a run is what is in its folder.
 	if (!err)

@@ -9,21 +9,17 @@ cmd_validate(int argc, char **argv)
 {
 	struct irs_buf out;
 	uint32_t nproblems = 0, nfiles = 0;
+	int rc;
 
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: irsnap validate PATH\n"
-		       "Checks a run directory (manifest.json, failure.json, "
-		       "every snapshot they name)\nor one JSON file (schema "
-		       "from its \"schema\" member) against irsnap's schemas.\n"
-		       "Exit status: 0 valid, 1 invalid, 2 unreadable.\n"
-		       "Example: irsnap validate irsnap-out/latest\n");
-		return EXIT_OK;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: irsnap validate PATH\n");
-		return EXIT_USAGE;
-	}
+	if (cli_one_operand(argc, argv, "usage: irsnap validate PATH\n"
+			    "Checks a run directory (manifest.json, "
+			    "failure.json, every snapshot they name)\nor one "
+			    "JSON file (schema from its \"schema\" member) "
+			    "against irsnap's schemas.\n"
+			    "Exit status: 0 valid, 1 invalid, 2 unreadable.\n"
+			    "Example: irsnap validate irsnap-out/latest\n",
+			    "usage: irsnap validate PATH", &rc))
+		return rc;
 	irs_buf_init(&out);
 	struct irs_error *err = irs_validate_path(argv[1], &out, &nproblems,
 						  &nfiles);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -32,6 +33,61 @@ usage(FILE *fp)
 		fprintf(fp, "  irsnap %s\n", commands[i].usage);
 	fprintf(fp, "\nexit status: 0 success, 1 the thing checked is bad, "
 		"2 usage or input error\n");
+}
+
+bool
+cli_one_operand(int argc, char **argv, const char *help, const char *usage,
+		int *ret)
+{
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(help, stdout);
+		*ret = EXIT_OK;
+		return true;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "%s\n", usage);
+		*ret = EXIT_USAGE;
+		return true;
+	}
+	return false;
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg,
+		const char *after)
+{
+	fprintf(stderr, "irsnap %s: ", cmd);
+	fprintf(stderr, fmt, cli_shown(arg));
+	fputs(after, stderr);
+	return EXIT_USAGE;
+}
+
+struct irs_error *
+cli_run_dir(const char *arg, char **ret)
+{
+	struct stat st;
+	char *man = irs_path_join(arg, "manifest.json");
+
+	if (!man)
+		return &irs_enomem;
+	bool here = lstat(man, &st) == 0;
+	free(man);
+	if (here) {
+		char *dir = strdup(arg);
+		if (!dir)
+			return &irs_enomem;
+		*ret = dir;
+		return NULL;
+	}
+	struct irs_error *err = irs_rundir_latest(arg, ret);
+	if (err && err->code == IRS_ERROR_NOT_FOUND) {
+		irs_error_destroy(err);
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: not a run "
+					"directory (no manifest.json, no "
+					"latest/manifest.json)", arg);
+	}
+	return err;
 }
 
 int

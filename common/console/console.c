@@ -309,6 +309,30 @@ console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 }
 
 struct irs_error *
+console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
+		  char **ret)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	uint64_t addr;
+
+	if (bi->pass_name) {
+		char *pass = strdup(bi->pass_name);
+		if (!pass)
+			return &irs_enomem;
+		*ret = pass;
+		return NULL;
+	}
+	if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+		return err;
+	if ((err = console_memory(c, &mem)))
+		return err;
+	if ((err = console_read_cstr(mem, addr, ret)))
+		return irs_error_prefix(err, bi->pass_expr);
+	return NULL;
+}
+
+struct irs_error *
 console_need_layout(const struct irs_console *c, const char *cmd)
 {
 	if (c->layout)
@@ -374,24 +398,13 @@ site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 	  char **pass_ret, uint64_t *root_ret)
 {
 	struct irs_error *err;
-	struct irs_memory *mem;
-	uint64_t addr, root;
+	uint64_t root;
 	char *pass;
 
 	if ((err = console_eval_ir(c, bi, &root)))
 		return err;
-	if (bi->pass_name) {
-		pass = strdup(bi->pass_name);
-		if (!pass)
-			return &irs_enomem;
-	} else {
-		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
-			return err;
-		if ((err = console_memory(c, &mem)))
-			return err;
-		if ((err = console_read_cstr(mem, addr, &pass)))
-			return irs_error_prefix(err, bi->pass_expr);
-	}
+	if ((err = console_eval_pass(c, bi, &pass)))
+		return err;
 	*pass_ret = pass;
 	*root_ret = root;
 	return NULL;

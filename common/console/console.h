@@ -264,6 +264,12 @@ struct irs_error *console_eval_typed(struct irs_console *c, const char *expr,
 struct irs_error *console_eval_ir(struct irs_console *c,
 				  const struct irs_boundary_info *bi,
 				  uint64_t *ret);
+/** The pass name of boundary @p bi: the layout's literal name, or the C
+ *  string its pass expression points at in the frame eval() uses.
+ *  *ret freed with free(); untouched on error. */
+struct irs_error *console_eval_pass(struct irs_console *c,
+				    const struct irs_boundary_info *bi,
+				    char **ret);
 /** The error "no layout loaded" for @p cmd, or NULL when one is. */
 struct irs_error *console_need_layout(const struct irs_console *c,
 				      const char *cmd);

@@ -342,6 +342,37 @@ append_file(struct irs_buf *out, const char *path)
 	free(data);
 }
 
+// A private temporary directory under $TMPDIR (or /tmp) and the two
+// files a dump writes in it before they are copied where they belong.
+struct dump_tmp {
+	char dir[4096], text[4200], json[4200];
+};
+
+static struct irs_error *
+dump_tmp_create(struct dump_tmp *t)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(t->dir, sizeof(t->dir), "%s/irsnap-dump.XXXXXX", tmp);
+	if (!mkdtemp(t->dir))
+		return irs_error_format(IRS_ERROR_IO, "ir-dump: cannot create "
+					"a temporary directory in %s", tmp);
+	snprintf(t->text, sizeof(t->text), "%s/dump.ir", t->dir);
+	snprintf(t->json, sizeof(t->json), "%s/dump.json", t->dir);
+	return NULL;
+}
+
+// Removes the files (whichever were written) and the directory.
+static void
+dump_tmp_remove(const struct dump_tmp *t)
+{
+	unlink(t->text);
+	unlink(t->json);
+	rmdir(t->dir);
+}
+
 // Prints JSON (and text) without -o: written to a private temporary
 // directory, read back, removed.
 static struct irs_error *
@@ -350,28 +381,19 @@ dump_print_files(struct irs_console *c, struct irs_memory *mem,
 		 struct irs_snapshot **snap_ret)
 {
 	struct irs_error *err;
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], text[4200], json[4200];
+	struct dump_tmp t;
 
-	snprintf(dir, sizeof(dir), "%s/irsnap-dump.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return irs_error_format(IRS_ERROR_IO, "ir-dump: cannot create "
-					"a temporary directory in %s",
-					tmp && *tmp ? tmp : "/tmp");
-	snprintf(text, sizeof(text), "%s/dump.ir", dir);
-	snprintf(json, sizeof(json), "%s/dump.json", dir);
+	if ((err = dump_tmp_create(&t)))
+		return err;
 	bool both = !strcmp(r->format, "both");
 	err = irs_snapshot_write(c->layout, mem, r->root, r->type, &r->limits,
-				 both ? text : NULL, json, snap_ret);
+				 both ? t.text : NULL, t.json, snap_ret);
 	if (!err) {
 		if (both)
-			append_file(out, text);
-		append_file(out, json);
+			append_file(out, t.text);
+		append_file(out, t.json);
 	}
-	unlink(text);
-	unlink(json);
-	rmdir(dir);
+	dump_tmp_remove(&t);
 	return err;
 }
 
@@ -395,22 +417,15 @@ dump_both_in_place(struct irs_console *c, struct irs_memory *mem,
 {
 	struct irs_error *err;
 	struct irs_atomic_file af;
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], text[4200], json[4200];
+	struct dump_tmp t;
 
-	snprintf(dir, sizeof(dir), "%s/irsnap-dump.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return irs_error_format(IRS_ERROR_IO, "ir-dump: cannot create "
-					"a temporary directory in %s",
-					tmp && *tmp ? tmp : "/tmp");
-	snprintf(text, sizeof(text), "%s/dump.ir", dir);
-	snprintf(json, sizeof(json), "%s/dump.json", dir);
+	if ((err = dump_tmp_create(&t)))
+		return err;
 	err = irs_snapshot_write(c->layout, mem, r->root, r->type, &r->limits,
-				 text, json, snap_ret);
+				 t.text, t.json, snap_ret);
 	if (!err && !(err = irs_atomic_open(&af, r->path))) {
-		if ((err = irs_atomic_append_file(&af, text, 0)) ||
-		    (err = irs_atomic_append_file(&af, json, 0)))
+		if ((err = irs_atomic_append_file(&af, t.text, 0)) ||
+		    (err = irs_atomic_append_file(&af, t.json, 0)))
 			irs_atomic_abort(&af);
 		else
 			err = irs_atomic_commit(&af);
@@ -419,9 +434,7 @@ dump_both_in_place(struct irs_console *c, struct irs_memory *mem,
 			*snap_ret = NULL;
 		}
 	}
-	unlink(text);
-	unlink(json);
-	rmdir(dir);
+	dump_tmp_remove(&t);
 	return err;
 }
 

@@ -630,24 +630,13 @@ event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 	   struct console_event *ev)
 {
 	struct irs_error *err;
-	struct irs_memory *mem;
-	uint64_t addr;
 
 	const char *type = bi->ir_type ? bi->ir_type :
 			   irs_layout_root_type(c->layout);
 	if (!(ev->type = strdup(type)))
 		return &irs_enomem;
-	if (bi->pass_name) {
-		if (!(ev->pass = strdup(bi->pass_name)))
-			return &irs_enomem;
-	} else {
-		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
-			return err;
-		if ((err = console_memory(c, &mem)))
-			return err;
-		if ((err = console_read_cstr(mem, addr, &ev->pass)))
-			return irs_error_prefix(err, bi->pass_expr);
-	}
+	if ((err = console_eval_pass(c, bi, &ev->pass)))
+		return err;
 	console_note_pass(c, ev->pass);
 	return console_eval_ir(c, bi, &ev->root);
 }
@@ -685,6 +674,24 @@ trace_begin(struct irs_console *c, struct console_event *ev,
 	ev->gen = c->gen;
 	c->ntraced++;
 	return NULL;
+}
+
+// Hands @p out over as *out_ret, made printable (console_printable()).
+// Takes and returns @p err, or destroys it and returns &irs_enomem when
+// the output ran out of memory: a half-written message is no message.
+static struct irs_error *
+hand_out(struct irs_buf *out, char **out_ret, struct irs_error *err)
+{
+	if (out->oom) {
+		irs_buf_deinit(out);
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	if (!(*out_ret = console_printable(irs_buf_steal(out)))) {
+		irs_error_destroy(err);
+		return &irs_enomem;
+	}
+	return err;
 }
 
 struct irs_error *
@@ -745,16 +752,7 @@ console_boundary_enter(struct irs_console *c, const char *function,
 				       ev->type, ev->root);
 		}
 	}
-	if (out.oom) {
-		irs_buf_deinit(&out);
-		irs_error_destroy(err);
-		return &irs_enomem;
-	}
-	if (!(*out_ret = console_printable(irs_buf_steal(&out)))) {
-		irs_error_destroy(err);
-		return &irs_enomem;
-	}
-	return err;
+	return hand_out(&out, out_ret, err);
 }
 
 static struct irs_error *
@@ -862,16 +860,7 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 			console_event_deinit(&ev);
 		}
 	}
-	if (out.oom) {
-		irs_buf_deinit(&out);
-		irs_error_destroy(err);
-		return &irs_enomem;
-	}
-	if (!(*out_ret = console_printable(irs_buf_steal(&out)))) {
-		irs_error_destroy(err);
-		return &irs_enomem;
-	}
-	return err;
+	return hand_out(&out, out_ret, err);
 }
 
 static struct irs_error *

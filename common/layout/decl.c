@@ -52,6 +52,19 @@ opt_string(lua_State *L, int idx, const char *k, const char *what)
 	return s;
 }
 
+// Raises "@p what must hold @p items" unless every element of the list
+// at -1 is a string.
+static void
+check_strings(lua_State *L, const char *what, const char *items)
+{
+	lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+	for (lua_Integer i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+			luaL_error(L, "%s must hold %s", what, items);
+		lua_pop(L, 1);
+	}
+}
+
 // Appends the table at -1, with its line, to decls[list]; pops it.
 static void
 record(lua_State *L, const char *list)
@@ -78,6 +91,23 @@ copy_table(lua_State *L, int idx)
 	}
 }
 
+// Records a copy of the table at 1, with its line, as decls[@p key]: a
+// declaration a layout makes once (raises if it already did).
+static void
+declare_once(lua_State *L, const char *key)
+{
+	irs_decl_push(L);
+	if (lua_getfield(L, -1, key) != LUA_TNIL)
+		luaL_error(L, "%s: declared twice", key);
+	lua_pop(L, 2);
+	copy_table(L, 1);
+	lua_pushinteger(L, irs_lua_user_line(L));
+	lua_setfield(L, -2, "line");
+	irs_decl_push(L);
+	lua_insert(L, -2);
+	lua_setfield(L, -2, key);
+}
+
 // layout { name = N, root = T }
 static int
 l_layout(lua_State *L)
@@ -88,16 +118,7 @@ l_layout(lua_State *L)
 	if (!opt_string(L, 1, "name", "layout"))
 		luaL_error(L, "layout: 'name' is required");
 	opt_string(L, 1, "root", "layout");
-	irs_decl_push(L);
-	if (lua_getfield(L, -1, "layout") != LUA_TNIL)
-		luaL_error(L, "layout: declared twice");
-	lua_pop(L, 2);
-	copy_table(L, 1);
-	lua_pushinteger(L, irs_lua_user_line(L));
-	lua_setfield(L, -2, "line");
-	irs_decl_push(L);
-	lua_insert(L, -2);
-	lua_setfield(L, -2, "layout");
+	declare_once(L, "layout");
 	return 0;
 }
 
@@ -205,15 +226,9 @@ l_boundary(lua_State *L)
 		return luaL_error(L, "boundary: 'pass' (the pass name "
 				  "expression) is required with 'at'");
 	if (t == LUA_TTABLE) {
-		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-		if (n == 0)
+		if (lua_rawlen(L, -1) == 0)
 			return luaL_error(L, "boundary: 'functions' is empty");
-		for (lua_Integer i = 1; i <= n; i++) {
-			if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
-				return luaL_error(L, "boundary: 'functions' "
-						  "must hold strings");
-			lua_pop(L, 1);
-		}
+		check_strings(L, "boundary: 'functions'", "strings");
 	}
 	lua_pop(L, 1);
 	copy_table(L, 1);
@@ -269,26 +284,10 @@ l_reduce(lua_State *L)
 	if (t != LUA_TNIL && t != LUA_TTABLE)
 		return luaL_error(L, "reduce: 'units' must be a list of "
 				  "type names");
-	if (t == LUA_TTABLE) {
-		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-		for (lua_Integer i = 1; i <= n; i++) {
-			if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
-				return luaL_error(L, "reduce: 'units' must "
-						  "hold type names");
-			lua_pop(L, 1);
-		}
-	}
+	if (t == LUA_TTABLE)
+		check_strings(L, "reduce: 'units'", "type names");
 	lua_pop(L, 1);
-	irs_decl_push(L);
-	if (lua_getfield(L, -1, "reduce") != LUA_TNIL)
-		return luaL_error(L, "reduce: declared twice");
-	lua_pop(L, 2);
-	copy_table(L, 1);
-	lua_pushinteger(L, irs_lua_user_line(L));
-	lua_setfield(L, -2, "line");
-	irs_decl_push(L);
-	lua_insert(L, -2);
-	lua_setfield(L, -2, "reduce");
+	declare_once(L, "reduce");
 	return 0;
 }
 

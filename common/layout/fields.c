@@ -542,16 +542,11 @@ irs_fields_register(lua_State *L)
 	reg_closure(L, "range", l_table_ctor, "range");
 	reg_closure(L, "list", l_table_ctor, "list");
 	reg_closure(L, "zip", l_table_ctor, "zip");
-	lua_pushcfunction(L, l_bits);
-	lua_setfield(L, -2, "bits");
-	lua_pushcfunction(L, l_enum);
-	lua_setfield(L, -2, "enum");
-	lua_pushcfunction(L, l_strn);
-	lua_setfield(L, -2, "strn");
-	lua_pushcfunction(L, l_index);
-	lua_setfield(L, -2, "index");
-	lua_pushcfunction(L, l_computed);
-	lua_setfield(L, -2, "computed");
+	static const luaL_Reg plain[] = {
+		{"bits", l_bits}, {"enum", l_enum}, {"strn", l_strn},
+		{"index", l_index}, {"computed", l_computed}, {NULL, NULL},
+	};
+	luaL_setfuncs(L, plain, 0);
 
 	lua_newtable(L);			// the global markers' metatable
 	lua_pushcfunction(L, l_global_index);

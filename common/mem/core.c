@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,21 +355,35 @@ parse_elf(struct core_source *c, Elf *elf)
 
 /* {=========== reading =================================================== */
 
+// The index of the first of the @p n entries at @p base (@p size bytes
+// each, sorted by the uint64_t @p key bytes into each) whose key is above
+// @p addr; n when there is none.
+static size_t
+first_above(const void *base, size_t n, size_t size, size_t key,
+	    uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+		memcpy(&k, (const char *)base + mid * size + key, sizeof(k));
+		if (k <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 // The segment holding @p addr, or NULL; *next_ret the start of the first
 // segment above it (UINT64_MAX: none).
 static const struct segment *
 find_segment(const struct core_source *c, uint64_t addr, uint64_t *next_ret)
 {
-	size_t lo = 0, hi = c->nsegs;	// first segment with vaddr > addr
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->segs[mid].vaddr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*next_ret = lo < c->nsegs ? c->segs[lo].vaddr : UINT64_MAX;
-	const struct segment *s = lo ? &c->segs[lo - 1] : NULL;
+	size_t i = first_above(c->segs, c->nsegs, sizeof(*c->segs),
+			       offsetof(struct segment, vaddr), addr);
+	*next_ret = i < c->nsegs ? c->segs[i].vaddr : UINT64_MAX;
+	const struct segment *s = i ? &c->segs[i - 1] : NULL;
 	return s && addr - s->vaddr < s->memsz ? s : NULL;
 }
 
@@ -376,16 +391,10 @@ find_segment(const struct core_source *c, uint64_t addr, uint64_t *next_ret)
 static const struct mapping *
 find_mapping(const struct core_source *c, uint64_t addr, uint64_t *next_ret)
 {
-	size_t lo = 0, hi = c->nmaps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*next_ret = lo < c->nmaps ? c->maps[lo].start : UINT64_MAX;
-	const struct mapping *m = lo ? &c->maps[lo - 1] : NULL;
+	size_t i = first_above(c->maps, c->nmaps, sizeof(*c->maps),
+			       offsetof(struct mapping, start), addr);
+	*next_ret = i < c->nmaps ? c->maps[i].start : UINT64_MAX;
+	const struct mapping *m = i ? &c->maps[i - 1] : NULL;
 	return m && addr < m->end ? m : NULL;
 }
 

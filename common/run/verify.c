@@ -79,14 +79,7 @@ static void
 push_vnode(lua_State *L, struct vctx *v, const struct vnode *vn)
 {
 	struct walk *w = &v->w;
-	const struct ltype *t = &w->lo->types[vn->type];
-	struct frame *f = irs_walk_push(w, t, vn->addr, NULL, NULL);
-	if (!f) {
-		lua_pushnil(L);
-		return;
-	}
-	irs_lua_push_node(L, w, f);
-	irs_walk_pop(w);
+	irs_lua_push_at(L, w, &w->lo->types[vn->type], vn->addr, NULL, NULL);
 }
 
 static int
@@ -212,13 +205,12 @@ l_run_check(lua_State *L)
 	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &snap_mt_key) == LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_newtable(L);
+		static const luaL_Reg methods[] = {
+			{"nodes", l_nodes}, {"node", l_node}, {"root", l_root},
+			{NULL, NULL},
+		};
 		lua_newtable(L);
-		lua_pushcfunction(L, l_nodes);
-		lua_setfield(L, -2, "nodes");
-		lua_pushcfunction(L, l_node);
-		lua_setfield(L, -2, "node");
-		lua_pushcfunction(L, l_root);
-		lua_setfield(L, -2, "root");
+		luaL_setfuncs(L, methods, 0);
 		lua_setfield(L, -2, "__index");
 		lua_pushcfunction(L, l_len);
 		lua_setfield(L, -2, "__len");

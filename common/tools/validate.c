@@ -101,6 +101,25 @@ problem_err(struct check *c, struct irs_error *err)
 	irs_error_destroy(err);
 }
 
+// Reads @p file into *text (the caller frees it) and marks it checked.
+// Unreadable is a problem, and NULL returned with *text NULL, unless
+// @p hard, when it is the caller's error (as running out of memory is).
+static struct irs_error *
+read_checked(struct check *c, const char *file, bool hard, char **text,
+	     size_t *len)
+{
+	struct irs_error *err = irs_file_read(file, text, len);
+	if (err == &irs_enomem || (err && hard))
+		return err;
+	mark(c, file);
+	if (err) {
+		*text = NULL;
+		problem(c, file, "%s", err->message);
+		irs_error_destroy(err);
+	}
+	return NULL;
+}
+
 // Parses @p file. Unreadable or malformed files are problems (NULL
 // returned) unless @p hard, when unreadable is the caller's error.
 static struct irs_error *
@@ -111,15 +130,9 @@ load(struct check *c, const char *file, bool hard, json_t **ret)
 	json_error_t je;
 
 	*ret = NULL;
-	struct irs_error *err = irs_file_read(file, &text, &len);
-	if (err == &irs_enomem || (err && hard))
+	struct irs_error *err = read_checked(c, file, hard, &text, &len);
+	if (err || !text)
 		return err;
-	mark(c, file);
-	if (err) {
-		problem(c, file, "%s", err->message);
-		irs_error_destroy(err);
-		return NULL;
-	}
 	// JSON_ALLOW_NUL: strings read from debuggee memory may hold NUL bytes,
 	// which the walker writes as \u0000, valid JSON.
 	*ret = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
@@ -402,15 +415,9 @@ snapshot_file(struct check *c, const char *file, bool own_text, bool hard,
 	char *text;
 	size_t len, nnodes = 0;
 	json_t *frame = NULL;
-	struct irs_error *err = irs_file_read(file, &text, &len);
-	if (err == &irs_enomem || (err && hard))
+	struct irs_error *err = read_checked(c, file, hard, &text, &len);
+	if (err || !text)
 		return err;
-	mark(c, file);
-	if (err) {
-		problem(c, file, "%s", err->message);
-		irs_error_destroy(err);
-		return NULL;
-	}
 	if (!snapshot_pieces(c, file, text, len, &err, &frame, &nnodes)) {
 		json_error_t je;
 		json_t *doc = json_loadb(text, len, LOAD_FLAGS, &je);

@@ -20,27 +20,33 @@ irs_buf_deinit(struct irs_buf *b)
 }
 
 bool
+irs_grow(char **data, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 64;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return false;
+		n *= 2;
+	}
+	char *p = realloc(*data, n);
+	if (!p)
+		return false;
+	*data = p;
+	*cap = n;
+	return true;
+}
+
+bool
 irs_buf_reserve(struct irs_buf *b, size_t extra)
 {
 	if (b->oom)
 		return false;
 	if (b->len + extra + 1 <= b->cap)
 		return true;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + extra + 1) {
-		if (cap > SIZE_MAX / 2) {
-			b->oom = true;
-			return false;
-		}
-		cap *= 2;
-	}
-	char *p = realloc(b->data, cap);
-	if (!p) {
+	if (!irs_grow(&b->data, &b->cap, b->len + extra + 1)) {
 		b->oom = true;
 		return false;
 	}
-	b->data = p;
-	b->cap = cap;
 	return true;
 }
 

@@ -31,6 +31,10 @@ struct irs_buf {
 
 void irs_buf_init(struct irs_buf *b);
 void irs_buf_deinit(struct irs_buf *b);
+/** Grows the @p *cap bytes at *data (realloc) to hold @p need, doubling
+ *  *cap (from 64 when 0); false, both untouched, past SIZE_MAX or when
+ *  memory ran out. */
+bool irs_grow(char **data, size_t *cap, size_t need);
 /** Room for @p extra more bytes and a NUL (doubling); false (oom set)
  *  when memory ran out. For writers that fill b->data themselves. */
 bool irs_buf_reserve(struct irs_buf *b, size_t extra);

@@ -28,13 +28,7 @@ push_struct(lua_State *L, struct walk *w, const struct ltype *t,
 		push_id(L, addr);
 		return;
 	}
-	struct frame *f = irs_walk_push(w, t, addr, data, via);
-	if (!f) {
-		lua_pushnil(L);
-		return;
-	}
-	irs_lua_push_node(L, w, f);
-	irs_walk_pop(w);
+	irs_lua_push_at(L, w, t, addr, data, via);
 }
 
 static void
@@ -197,6 +191,19 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 		return;
 	}
 	}
+}
+
+void
+irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
+		uint64_t addr, const void *data, const struct lfield *via)
+{
+	struct frame *f = irs_walk_push(w, t, addr, data, via);
+	if (!f) {
+		lua_pushnil(L);
+		return;
+	}
+	irs_lua_push_node(L, w, f);
+	irs_walk_pop(w);
 }
 
 void

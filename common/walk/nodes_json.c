@@ -73,7 +73,6 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 		irs_json_lit(out, "null");
 		return;
 	}
-	struct irs_buf *b = &w->scratch;
 	struct irs_error *err = NULL;
 	bool cut = false;
 	const char *str = "";
@@ -88,25 +87,8 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_json_lit(out, "null");
 			return;
 		}
-		const uint8_t *q;
-		if (len && w->bytes + len <= w->lim.max_bytes &&
-		    (q = irs_memory_peek_tlb(w->mem, p, len))) {
-			// in one cached page: no copy (counted as a read)
-			w->bytes += len;
-			w->reads++;
-			irs_json_str(out, (const char *)q, len);
+		if (!irs_walk_strn(w, p, len, &str, &err))
 			return;
-		}
-		b->len = 0;
-		if (!irs_walk_room(b, len)) {
-			w->fatal = &irs_enomem;
-			w->stop = true;
-			return;
-		}
-		if (len)
-			err = irs_walk_read(w, p, b->data, len);
-		b->len = len;
-		str = b->data;
 		slen = len;
 	}
 	if (err) {

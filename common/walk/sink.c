@@ -72,22 +72,11 @@ irs_sink_reserve(struct irs_sink *s, size_t n)
 	// in memory (or one write bigger than the buffer): grow
 	if (s->len + n <= s->cap)
 		return true;
-	size_t cap = s->cap;
-	while (cap < s->len + n) {
-		if (cap > SIZE_MAX / 2) {
-			s->failed = true;
-			return false;
-		}
-		cap *= 2;
-	}
-	char *p = realloc(s->buf, cap);
-	if (!p) {
+	if (!irs_grow(&s->buf, &s->cap, s->len + n)) {
 		s->failed = true;
-		s->err_no = 0;
+		s->err_no = 0;	// ran out of memory (or SIZE_MAX), not a write
 		return false;
 	}
-	s->buf = p;
-	s->cap = cap;
 	return true;
 }
 

@@ -483,6 +483,12 @@ struct irs_error *irs_walk_cstr(struct walk *w, uint64_t addr,
  *  the memory cache or in w->scratch, valid until the walk's next read. */
 struct irs_error *irs_walk_str(struct walk *w, uint64_t addr, const char **s,
 			       size_t *len, bool *cut);
+/** The @p len bytes of a counted string at @p addr in *s: in the memory
+ *  cache when they lie in one page (no copy, counted as a read), else read
+ *  into w->scratch, a read error in *err; *s is valid until the walk's
+ *  next read. False when the scratch cannot grow: the walk is stopped. */
+bool irs_walk_strn(struct walk *w, uint64_t addr, uint64_t len,
+		   const char **s, struct irs_error **err);
 
 /** Visits node @p addr of type @p t, owned by the current node; renders its
  *  text when @p render (a node already visited renders as a reference). */
@@ -594,6 +600,11 @@ void irs_walk_render_into(struct walk *w, struct frame *f,
 			  const struct lfield *fd, struct irs_sink *side);
 /** Pushes a Lua table of frame @p f's fields; raises on error. */
 void irs_lua_push_node(lua_State *L, struct walk *w, struct frame *f);
+/** The same for type @p t at @p addr (its bytes @p data, or read when
+ *  NULL), in a frame of its own; nil when the frame cannot be had. */
+void irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
+		     uint64_t addr, const void *data,
+		     const struct lfield *via);
 /**
  * Calls Lua function @p ref with the node table of @p f; on success its
  * result is left on the Lua stack (as a string when @p want_string) and the

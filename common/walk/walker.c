@@ -290,6 +290,35 @@ irs_walk_str(struct walk *w, uint64_t addr, const char **s, size_t *len,
 	return err;
 }
 
+bool
+irs_walk_strn(struct walk *w, uint64_t addr, uint64_t len, const char **s,
+	      struct irs_error **err)
+{
+	const uint8_t *q;
+	struct irs_buf *b = &w->scratch;
+
+	*err = NULL;
+	if (len && w->bytes + len <= w->lim.max_bytes &&
+	    (q = irs_memory_peek_tlb(w->mem, addr, len))) {
+		// in one cached page: no copy (counted as a read)
+		w->bytes += len;
+		w->reads++;
+		*s = (const char *)q;
+		return true;
+	}
+	b->len = 0;
+	if (!irs_walk_room(b, len)) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return false;
+	}
+	if (len)
+		*err = irs_walk_read(w, addr, b->data, len);
+	b->len = len;
+	*s = b->data;
+	return true;
+}
+
 /* }====================================================== */
 
 bool
@@ -675,30 +704,13 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 		outs(w, "<null>");
 		return;
 	}
-	struct irs_buf *b = &w->scratch;
 	struct irs_error *err;
 	bool cut = false;
 	const char *str;
 	size_t slen;
 	if (fd->kind == LK_STRN) {
-		const uint8_t *q;
-		if (w->bytes + len <= w->lim.max_bytes &&
-		    (q = irs_memory_peek_tlb(w->mem, p, len))) {
-			// in one cached page: no copy (counted as a read)
-			w->bytes += len;
-			w->reads++;
-			out(w, (const char *)q, len);
+		if (!irs_walk_strn(w, p, len, &str, &err))
 			return;
-		}
-		b->len = 0;
-		if (!irs_walk_room(b, len)) {
-			w->fatal = &irs_enomem;
-			w->stop = true;
-			return;
-		}
-		err = irs_walk_read(w, p, b->data, len);
-		b->len = len;
-		str = b->data;
 		slen = len;
 	} else {
 		err = irs_walk_str(w, p, &str, &slen, &cut);

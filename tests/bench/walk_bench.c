@@ -29,33 +29,33 @@ clock_s(clockid_t id)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-// Peak resident set since the last reset_peak(), in kB.
+// The kB figure of /proc/self/status's line @p key ("VmRSS:"); -1 when
+// there is none.
 static long
-peak_kb(void)
+status_kb(const char *key)
 {
 	FILE *fp = fopen("/proc/self/status", "r");
 	char line[256];
 	long kb = -1;
 	while (fp && fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "VmHWM:", 6))
-			kb = atol(line + 6);
+		if (!strncmp(line, key, strlen(key)))
+			kb = atol(line + strlen(key));
 	if (fp)
 		fclose(fp);
 	return kb;
 }
 
+// Peak resident set since the last reset_peak(), in kB.
+static long
+peak_kb(void)
+{
+	return status_kb("VmHWM:");
+}
+
 static long
 rss_kb(void)
 {
-	FILE *fp = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = -1;
-	while (fp && fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "VmRSS:", 6))
-			kb = atol(line + 6);
-	if (fp)
-		fclose(fp);
-	return kb;
+	return status_kb("VmRSS:");
 }
 
 static void

@@ -17,6 +17,12 @@ B=snapshots/0001-constfold.before
 copy() {	# NAME: a fresh copy of the run, its path printed
 	rm -rf "$TMP/$1"; cp -r "$RUN" "$TMP/$1"; echo "$TMP/$1"
 }
+edit_json() {	# FILE STATEMENT: runs the Python STATEMENT on FILE's doc
+	python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(doc, open(sys.argv[1], "w"))' "$1" "$2"
+}
 
 # ---- validate: snapshot files against the manifest ------------------------
 d=$(copy cut); head -c 100 "$RUN/$B.ir" >"$d/$B.ir"
@@ -35,24 +41,14 @@ has "... by its hash" "but $B.ir hashes to"
 hasnt "... (the length agrees)" "text_bytes"
 
 d=$(copy ten)
-python3 - "$d/$B.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["nodes"] = doc["nodes"][:10]
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+edit_json "$d/$B.json" 'doc["nodes"] = doc["nodes"][:10]'
 nodes=$(json_get "$RUN/manifest.json" 'd["events"][0]["nodes"]')
 expect_rc "validate: a .json with 10 of its $nodes nodes is invalid" 1 "$IRSNAP" validate "$d"
 has "... the event's node count" "\$.events[0].nodes: $nodes, but $B.json holds 10 nodes"
 has "... and the snapshot's own stats" "$d/$B.json: \$.stats.nodes: $nodes, but the file holds 10 nodes"
 
 d=$(copy stats)
-python3 - "$d/$B.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["stats"]["hash"] = "0123456789abcdef"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+edit_json "$d/$B.json" 'doc["stats"]["hash"] = "0123456789abcdef"'
 expect_rc "validate: a .json whose stats say another hash is invalid" 1 "$IRSNAP" validate "$d"
 has "... naming both" "says (its stats.hash) 0123456789abcdef"
 
@@ -85,12 +81,7 @@ expect_rc "reduce RUN: a failure.json link is refused" 2 "$IRSNAP" reduce "$d"
 has "... as a link" "$d/failure.json: a symbolic link"
 
 d=$(copy dotdot)
-python3 - "$d/failure.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["before_snapshot"]["text"] = "../../../../../../etc/passwd"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+edit_json "$d/failure.json" 'doc["before_snapshot"]["text"] = "../../../../../../etc/passwd"'
 expect_rc "reduce RUN: a before snapshot outside the run is refused" 2 \
 	"$IRSNAP" reduce "$d" --test 'true {}'
 has "... saying it leaves the run" "leaves the run directory"

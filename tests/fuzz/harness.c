@@ -410,19 +410,30 @@ fz_image_add(struct fz_image_out *o, const void *addr, size_t len)
 
 /* {====================================================== kitchen */
 
+// Member @p name of struct @p type at @p offset, a struct KLink, and its
+// prev and next, as debug info would list them.
+static void
+klink_field(struct fake_target *ft, const char *type, const char *name,
+	    uint64_t offset)
+{
+	char path[64];
+	fake_field(ft, type, name, offset, sizeof(struct KLink),
+		   IRS_TYPE_STRUCT, "struct KLink", "", 0);
+	snprintf(path, sizeof(path), "%s.prev", name);
+	fake_field(ft, type, path, offset + offsetof(struct KLink, prev), 8,
+		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
+	snprintf(path, sizeof(path), "%s.next", name);
+	fake_field(ft, type, path, offset + offsetof(struct KLink, next), 8,
+		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
+}
+
 void
 fz_kitchen_register(struct fake_target *ft)
 {
 	FAKE_TYPE(ft, KItem);
 	FAKE_INT(ft, KItem, v);
 	FAKE_PTR(ft, KItem, next, "KItem");
-	fake_field(ft, "KItem", "link", offsetof(KItem, link),
-		   sizeof(struct KLink), IRS_TYPE_STRUCT, "struct KLink", "",
-		   0);
-	fake_field(ft, "KItem", "link.prev", offsetof(KItem, link.prev), 8,
-		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
-	fake_field(ft, "KItem", "link.next", offsetof(KItem, link.next), 8,
-		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
+	klink_field(ft, "KItem", "link", offsetof(KItem, link));
 	FAKE_PTR(ft, KItem, peer, "KItem");
 	FAKE_UINT(ft, KItem, tagged);
 
@@ -462,13 +473,7 @@ fz_kitchen_register(struct fake_target *ft)
 	fake_field(ft, "KRoot", "end", offsetof(KRoot, end), 8,
 		   IRS_TYPE_POINTER, "KItem **", "KItem *", 0);
 	FAKE_PTR(ft, KRoot, first, "KItem");
-	fake_field(ft, "KRoot", "ring", offsetof(KRoot, ring),
-		   sizeof(struct KLink), IRS_TYPE_STRUCT, "struct KLink", "",
-		   0);
-	fake_field(ft, "KRoot", "ring.prev", offsetof(KRoot, ring.prev), 8,
-		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
-	fake_field(ft, "KRoot", "ring.next", offsetof(KRoot, ring.next), 8,
-		   IRS_TYPE_POINTER, "struct KLink *", "KLink", 0);
+	klink_field(ft, "KRoot", "ring", offsetof(KRoot, ring));
 	FAKE_STRUCT(ft, KRoot, leaf, "KLeaf");
 	FAKE_PTR(ft, KRoot, child, "KRoot");
 }

@@ -24,6 +24,20 @@ dom() {
 		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" \
 		--dump-dom "file://$1" 2>/dev/null
 }
+# timeline_cell DOM SEQ COLUMN: the text of cell COLUMN (a Python index:
+# -1 is the last) of the timeline's row for event SEQ.
+timeline_cell() {
+	python3 - "$@" <<'PY'
+import html, re, sys
+dom = open(sys.argv[1]).read()
+table = dom.split('class="timeline"', 1)[1].split("</table>", 1)[0]
+for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
+    cells = [html.unescape(re.sub("<[^>]+>", "", c)).strip()
+             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    if cells[0] == sys.argv[2]:
+        print(cells[int(sys.argv[3])])
+PY
+}
 # gdb_trace DIR TRACE-OPTIONS ARGS...: toyc ARGS traced under GDB into DIR.
 gdb_trace() {
 	local dir=$1 opts=$2; shift 2
@@ -85,17 +99,7 @@ check "the crashing pass is labelled as crashed, not unchanged" \
 fcpu=$(json "$RUN/failure.json" 'd["pass"].get("cpu_s")')
 check "failure.json gives the crashed pass's CPU time" \
 	python3 -c 'import sys; sys.exit(not 0 < float(sys.argv[1]) < 60)' "$fcpu"
-fcell=$(python3 - "$TMP/dom.html" "$fpass" <<'PY'
-import html, re, sys
-dom = open(sys.argv[1]).read()
-table = dom.split('class="timeline"', 1)[1].split("</table>", 1)[0]
-for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
-    cells = [html.unescape(re.sub("<[^>]+>", "", c)).strip()
-             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-    if cells[0] == sys.argv[2]:
-        print(cells[2])
-PY
-)
+fcell=$(timeline_cell "$TMP/dom.html" "$fpass" 2)
 check "... and the timeline's row of the crashed pass shows it in ms" \
 	python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2]) * 1000) > 0.006)' \
 	"${fcell:-x}" "$fcpu"
@@ -107,17 +111,7 @@ VRUN=$(readlink -f "$TMP/ver/latest")
 dom "$TMP/ver.html" >"$TMP/vdom.html"
 read -r vseq vcount < <(json "$VRUN/manifest.json" '[("%d %d" % (e["seq"], sum(v["problems"] for v in e["verifiers"]))) for e in d["events"] if e["phase"] == "after" and any(v["problems"] for v in e["verifiers"])][0]')
 check "the verifier found more than one problem" test "${vcount:-0}" -gt 1
-cell=$(python3 - "$TMP/vdom.html" "$vseq" <<'PY'
-import html, re, sys
-dom = open(sys.argv[1]).read()
-table = dom.split('class="timeline"', 1)[1].split("</table>", 1)[0]
-for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
-    cells = [html.unescape(re.sub("<[^>]+>", "", c)).strip()
-             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-    if cells[0] == sys.argv[2]:
-        print(cells[-1])
-PY
-)
+cell=$(timeline_cell "$TMP/vdom.html" "$vseq" -1)
 check_eq "the timeline's verifier cell says $vcount problems, not 1" \
 	"$vcount problems" "$cell"
 

@@ -45,6 +45,43 @@ elapsed() {
 		pt = t; pc = c }' "$1"
 }
 
+# robust_session DBG LOG SECONDS CMD... -- PROGRAM ARGS...: PROGRAM under
+# DBG (GDB or LLDB) with irsnap loaded runs each CMD (in DBG's own syntax;
+# =STAMP is DBG's STAMP_* command), then prints @@END; LLDB then kills
+# PROGRAM, which batch mode would wait on. DBG gets SECONDS, LOG all it
+# prints; returns DBG's status.
+robust_session() {
+	local dbg=$1 log=$2 secs=$3 args=()
+	shift 3
+	if [ "$dbg" = GDB ]; then
+		while [ "$1" != -- ]; do
+			case $1 in
+			=STAMP) args+=(-ex "$STAMP_GDB") ;;
+			*) args+=(-ex "$1") ;;
+			esac
+			shift
+		done
+		shift
+		GDB_TIMEOUT=$secs run_gdb "$log" "${args[@]}" \
+			-ex 'echo @@END\n' --args "$@"
+	else
+		{
+			echo "plugin load $PLUGIN"
+			while [ "$1" != -- ]; do
+				case $1 in
+				=STAMP) echo "$STAMP_LLDB" ;;
+				*) echo "$1" ;;
+				esac
+				shift
+			done
+			echo 'platform shell echo @@END'
+			echo kill
+		} >"$log.cmds"
+		shift
+		LLDB_TIMEOUT=$secs lldb_session "$log" "$log.cmds" -- "$@"
+	fi
+}
+
 # descendants PID: every process below PID, parents first.
 descendants() {
 	local p

@@ -40,32 +40,11 @@ for dbg in GDB LLDB; do
 		( "$TOYC" --bug="$bug" --print-before-all -o /dev/null "$DEMO" \
 			2>"$out.toyc" >/dev/null || : ) 2>/dev/null
 		nfuncs=$(toyc_dump "$out.toyc" Before "$pass" 1 | grep -c '^func @')
-		if [ $dbg = GDB ]; then
-			GDB_TIMEOUT=30 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
-				-ex "ir-break --after $pass" -ex run \
-				-ex "$STAMP_GDB" \
-				-ex "ir-dump -f both -o $out.1.ir m" \
-				-ex "$STAMP_GDB" \
-				-ex "ir-dump -f both -o $out.2.ir m" \
-				-ex 'ir-status' -ex 'echo @@END\n' \
-				--args "$TOYC" --bug="$bug" -o /dev/null "$DEMO"
-		else
-			cat >"$out.cmds" <<-EOF
-			plugin load $PLUGIN
-			ir-layout load $LAYOUT
-			ir-break --after $pass
-			run
-			$STAMP_LLDB
-			ir-dump -f both -o $out.1.ir m
-			$STAMP_LLDB
-			ir-dump -f both -o $out.2.ir m
-			ir-status
-			platform shell echo @@END
-			kill
-			EOF
-			LLDB_TIMEOUT=30 lldb_session "$log" "$out.cmds" \
-				-- "$TOYC" --bug="$bug" -o /dev/null "$DEMO"
-		fi
+		robust_session $dbg "$log" 30 "ir-layout load $LAYOUT" \
+			"ir-break --after $pass" run \
+			=STAMP "ir-dump -f both -o $out.1.ir m" \
+			=STAMP "ir-dump -f both -o $out.2.ir m" ir-status \
+			-- "$TOYC" --bug="$bug" -o /dev/null "$DEMO"
 		label="$dbg, --bug=$bug, after $pass"
 		check "$label: stopped after the corrupting pass" \
 			grep -q "^irsnap: stopped after pass '$pass'" "$log"
@@ -106,30 +85,13 @@ for dbg in GDB LLDB; do
 	log=$out.log
 	bad "a name pointer set to 0x10 under $dbg"
 	lhs='((Function *)m->funcs.next)->params[0]->name'
-	if [ $dbg = GDB ]; then
-		GDB_TIMEOUT=30 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
-			-ex 'break pm_run_pass' -ex run \
-			-ex "ir-dump -f text -o $out.0.ir m" \
-			-ex "set var $lhs = (char *)16" \
-			-ex "ir-dump -f both -o $out.1.ir m" \
-			-ex 'ir-status' -ex 'echo @@END\n' \
-			--args "$TOYC" -o /dev/null "$DEMO"
-	else
-		cat >"$out.cmds" <<-EOF
-		plugin load $PLUGIN
-		ir-layout load $LAYOUT
-		breakpoint set -n pm_run_pass
-		run
-		ir-dump -f text -o $out.0.ir m
-		expression -- $lhs = (const char *)16
-		ir-dump -f both -o $out.1.ir m
-		ir-status
-		platform shell echo @@END
-		kill
-		EOF
-		LLDB_TIMEOUT=30 lldb_session "$log" "$out.cmds" \
-			-- "$TOYC" -o /dev/null "$DEMO"
-	fi
+	assign="set var $lhs = (char *)16"
+	[ $dbg = LLDB ] && assign="expression -- $lhs = (const char *)16"
+	robust_session $dbg "$log" 30 "ir-layout load $LAYOUT" \
+		"$(spell ${dbg,,} break pm_run_pass)" run \
+		"ir-dump -f text -o $out.0.ir m" "$assign" \
+		"ir-dump -f both -o $out.1.ir m" ir-status \
+		-- "$TOYC" -o /dev/null "$DEMO"
 	check "$dbg: the text marks the name: func @f0(%<unreadable 0x10>, ...)" \
 		grep -q '^func @f0(%<unreadable 0x10>, %b) {$' "$out.1.ir"
 	check "$dbg: ... and its uses: shr %<unreadable 0x10>, 9" \

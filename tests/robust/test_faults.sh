@@ -185,12 +185,11 @@ idline=$(grep -n '^    id *= scalar "id",$' "$LAYOUT" | cut -d: -f1)
 sed "${idline}a\\    spin = computed(function(node) while true do end end)," \
 	"$LAYOUT" >"$TMP/lay/spin.lua"
 bad "a computed field that loops forever, walked over the demo (GDB)"
-GDB_TIMEOUT=60 bounded 6 run_gdb "$TMP/spin.log" \
-	-ex "ir-layout load $TMP/lay/spin.lua" -ex 'break pm_run_pass' \
-	-ex run -ex "$STAMP_GDB" -ex "ir-dump -f both -o $TMP/spin.ir m" \
-	-ex "$STAMP_GDB" -ex "ir-layout load $LAYOUT" \
-	-ex "ir-dump -f text -o $TMP/after-spin.ir m" -ex 'echo @@END\n' \
-	--args "$TOYC" -o /dev/null "$DEMO"
+bounded 6 robust_session GDB "$TMP/spin.log" 60 \
+	"ir-layout load $TMP/lay/spin.lua" 'break pm_run_pass' run \
+	=STAMP "ir-dump -f both -o $TMP/spin.ir m" =STAMP \
+	"ir-layout load $LAYOUT" "ir-dump -f text -o $TMP/after-spin.ir m" \
+	-- "$TOYC" -o /dev/null "$DEMO"
 check_eq "GDB: the session survived a runaway computed field" 0 "$?"
 read -r wall cpu <<<"$(elapsed "$TMP/spin.log")"
 figure "GDB: ir-dump with a runaway computed field returned after ${cpu:-(never)} s CPU, ${wall:-(never)} s wall"
@@ -222,29 +221,12 @@ for dbg in GDB LLDB; do
 	killer "$out" &
 	kpid=$!
 	t0=$(now_us)
-	if [ $dbg = GDB ]; then
-		GDB_TIMEOUT=90 bounded 60 run_gdb "$log" \
-			-ex "ir-layout load $LAYOUT" -ex 'break pm_run_pass' \
-			-ex run -ex "$STAMP_GDB" -ex "ir-dump -f both -o $out m" \
-			-ex "$STAMP_GDB" -ex 'ir-status' \
-			-ex "ir-dump -f text -o $out.next m" -ex 'echo @@END\n' \
-			--args "$TOYC" -o /dev/null "$TMP/huge.ir"
-	else
-		cat >"$TMP/huge.cmds" <<-EOF
-		plugin load $PLUGIN
-		ir-layout load $LAYOUT
-		breakpoint set -n pm_run_pass
-		run
-		$STAMP_LLDB
-		ir-dump -f both -o $out m
-		$STAMP_LLDB
-		ir-status
-		ir-dump -f text -o $out.next m
-		platform shell echo @@END
-		EOF
-		LLDB_TIMEOUT=90 bounded 60 lldb_session "$log" "$TMP/huge.cmds" \
-			-- "$TOYC" -o /dev/null "$TMP/huge.ir"
-	fi
+	# (LLDB's closing kill finds toyc gone: one more error line)
+	bounded 60 robust_session $dbg "$log" 90 "ir-layout load $LAYOUT" \
+		"$(spell ${dbg,,} break pm_run_pass)" run \
+		=STAMP "ir-dump -f both -o $out m" =STAMP ir-status \
+		"ir-dump -f text -o $out.next m" \
+		-- "$TOYC" -o /dev/null "$TMP/huge.ir"
 	status=$?
 	total=$(( ($(now_us) - t0) / 1000 ))
 	wait "$kpid"

@@ -38,16 +38,13 @@ struct Holder {
 	uint32_t n;
 };
 
-struct fixture {
-	struct fake_target ft;
-	struct irs_layout *lo;
-};
-
+// The fixture's target knows struct Pt, struct Holder and enum Kind.
 static int
 setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	fake_target_init(&f->ft);
+	if (unit_layout_fixture_setup(state))
+		return -1;
+	struct unit_layout_fixture *f = *state;
 	FAKE_TYPE(&f->ft, struct Pt);
 	fake_type(&f->ft, "Pt", sizeof(struct Pt));
 	fake_type(&f->ft, "Holder", sizeof(struct Holder));
@@ -74,17 +71,8 @@ setup(void **state)
 	return 0;
 }
 
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-	unit_layout_teardown(&f->ft, f->lo);
-	free(f);
-	return 0;
-}
-
 static struct irs_error *
-load(struct fixture *f, const char *src)
+load(struct unit_layout_fixture *f, const char *src)
 {
 	return unit_layout_try(&f->ft.target, src, "t.lua", &f->lo);
 }
@@ -92,7 +80,7 @@ load(struct fixture *f, const char *src)
 // Loading @p src fails with a layout error at line @p line whose message
 // contains @p what; the layout out-parameter is untouched.
 static void
-assert_fails_at(struct fixture *f, const char *src, int line,
+assert_fails_at(struct unit_layout_fixture *f, const char *src, int line,
 		const char *what)
 {
 	struct irs_error *err = load(f, src);
@@ -119,7 +107,7 @@ assert_fails_at(struct fixture *f, const char *src, int line,
 static void
 test_minimal_layout_loads(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_null(load(f, HEAD
 		"struct \"Pt\" { fields = { x = scalar \"x\", "
 		"name = chars \"name\" }, text = \"{x} {name}\" }\n"));
@@ -145,7 +133,7 @@ test_minimal_layout_loads(void **state)
 static void
 test_root_defaults_to_first_struct(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_null(load(f, "layout { name = \"t\" }\n"
 		"struct \"Holder\" { fields = { n = u32 \"n\" } }\n"
 		"struct \"Pt\" { fields = { x = i32 \"x\" } }\n"));
@@ -156,7 +144,7 @@ test_root_defaults_to_first_struct(void **state)
 static void
 test_boundaries_verifiers_reduce(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct irs_boundary_info bi;
 	struct irs_verifier_info vi;
 	assert_null(load(f, HEAD
@@ -204,7 +192,7 @@ test_boundaries_verifiers_reduce(void **state)
 static void
 test_reduce_syntax(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	static const char pt[] =
 		"struct \"Pt\" { fields = { next = ptr(\"next\", \"Pt\") } }\n";
 	char src[512];
@@ -241,7 +229,7 @@ test_reduce_syntax(void **state)
 static void
 test_boundary_ir_names(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct irs_boundary_info bi;
 	assert_null(load(f, HEAD
 		"struct \"Pt\" { fields = { next = ptr(\"next\", \"Pt\") } }\n"
@@ -273,7 +261,7 @@ test_boundary_ir_names(void **state)
 static void
 test_describe_shows_offsets(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_null(load(f, HEAD
 		"struct \"Pt\" { fields = { z = scalar \"z\", "
 		"k = enum \"kind\", b = bits { offset = 1, bit = 3, "
@@ -297,7 +285,7 @@ test_describe_shows_offsets(void **state)
 static void
 test_explicit_offsets_need_no_debug_info(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct irs_target bare = { 0 };		// no callbacks at all
 	const char *src = HEAD
 		"struct \"Pt\" { size = 64, fields = { x = i32 { offset = 0 },"
@@ -332,14 +320,8 @@ test_explicit_offsets_need_no_debug_info(void **state)
 				      &bare, &f->lo));
 	struct Pt inner = { .x = 2, .s = "in" };
 	struct Pt outer = { .x = 1, .s = "out", .next = &inner };
-	char *text;
-	struct irs_snapshot *snap;
-	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-				      (uintptr_t)&outer, NULL, NULL, &text,
-				      &snap));
-	assert_string_equal(text, "1 out [2 in ]");
-	free(text);
-	irs_snapshot_destroy(snap);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&outer,
+			   "1 out [2 in ]", 0, NULL);
 	// and without a size, a struct cannot be sized
 	irs_layout_destroy(f->lo);
 	f->lo = NULL;
@@ -356,7 +338,7 @@ test_explicit_offsets_need_no_debug_info(void **state)
 static void
 test_enum_names_from_debug_info(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_null(load(f, HEAD "struct \"Pt\" { fields = { "
 		"k = enum(\"kind\", { strip = \"K_\", lower = true }) } }\n"));
 	const struct lfield *k = irs_ltype_field(
@@ -373,7 +355,7 @@ test_enum_names_from_debug_info(void **state)
 static void
 test_load_from_file(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	char path[] = "/tmp/irsnap-layout-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -424,7 +406,7 @@ test_unknown_field(void **state)
 static void
 test_wrong_kind(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { s = scalar "
 			"\"s\" } }\n", 2, "Pt.s: scalar needs an integer, bool "
 			"or float, but debug info says 'const char *' is a "
@@ -453,7 +435,7 @@ test_wrong_kind(void **state)
 static void
 test_template_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar "
 			"\"x\" }, text = \"a {nope} b\" }\n", 2,
 			"struct Pt: text \"a {nope} b\": unknown field 'nope' "
@@ -483,7 +465,7 @@ test_template_errors(void **state)
 static void
 test_condition_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 #define COND(t) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
 	"k = enum \"kind\", s = cstr \"s\", n = chars \"name\" }, " \
 	"text = \"" t "\" }\n"
@@ -524,7 +506,7 @@ test_condition_errors(void **state)
 static void
 test_raw_reads_and_explicit_sizes(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { a = u64 \"x\" } }\n",
 			2, "u64 reads 8 bytes, but debug info says 'int32_t' "
 			"is 4");
@@ -561,7 +543,7 @@ test_raw_reads_and_explicit_sizes(void **state)
 static void
 test_zip_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			" z = zip { count = \"x\" } } }\n", 3,
 			"Pt.z: zip needs of = { NAME = { ptr = P, of = E }");
@@ -593,7 +575,7 @@ test_zip_errors(void **state)
 static void
 test_typos_are_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scaler "
 			"\"x\" } }\n", 2, "unknown name 'scaler'");
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar "
@@ -607,11 +589,28 @@ test_typos_are_errors(void **state)
 			"struct \"Pt\" declared twice");
 }
 
+// layout{} and reduce{} are made once; their lists hold names.
+static void
+test_declarations_once_and_lists_of_names(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_fails_at(f, HEAD HEAD, 2, "layout: declared twice");
+	assert_fails_at(f, HEAD "reduce { }\nreduce { }\n", 3,
+			"reduce: declared twice");
+	assert_fails_at(f, HEAD "reduce { units = { \"Pt\", 3 } }\n", 2,
+			"reduce: 'units' must hold type names");
+	assert_fails_at(f, HEAD "boundary { functions = { \"a\", {} }, "
+			"ir = \"fn\" }\n", 2,
+			"boundary: 'functions' must hold strings");
+	assert_fails_at(f, HEAD "boundary { functions = { }, ir = \"fn\" }\n",
+			2, "boundary: 'functions' is empty");
+}
+
 // Without layout{} there is nothing to name the layout by.
 static void
 test_missing_layout_declaration(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct irs_error *err = load(f, "struct \"Pt\" { }\n");
 	assert_int_equal(err->code, IRS_ERROR_LAYOUT);
 	assert_string_equal(err->message, "t.lua: no layout { name = ..., "
@@ -658,7 +657,7 @@ nested_unions(char *src, size_t size, int depth, const char *body)
 static void
 test_nested_unions_are_bounded(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	char src[1024];
 	static const int too_deep[] = { IRS_LAYOUT_MAX_NESTING + 1, 30, 60,
 					200, 5000 };
@@ -671,14 +670,8 @@ test_nested_unions_are_bounded(void **state)
 		      "cases = { K_ONE = f }");
 	assert_null(load(f, src));
 	struct Pt p = { .x = 42, .kind = 1 };
-	char *text;
-	struct irs_snapshot *snap;
-	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-				      (uintptr_t)&p, NULL, NULL, &text,
-				      &snap));
-	assert_string_equal(text, "42");
-	free(text);
-	irs_snapshot_destroy(snap);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&p, "42", 0,
+			   NULL);
 	// a descriptor shared by many cases is compiled once per use: three
 	// cases on each of 12 levels would be 3^12 fields
 	nested_unions(src, sizeof(src), 12,
@@ -692,7 +685,7 @@ test_nested_unions_are_bounded(void **state)
 static void
 test_self_referencing_descriptors_are_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "local cases = {}\n"
 			"local u = union { tag = \"kind\", cases = cases }\n"
 			"cases.K_ONE = u\n"
@@ -743,7 +736,7 @@ test_step_budget_stops_infinite_loop(void **state)
 static void
 test_memory_budget_is_an_error(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "local t = {}\nfor i = 1, 1e9 do t[i] = i "
 			"end\n", 3, "memory budget of 32 MiB exhausted");
 	assert_fails_at(f, HEAD "local s = string.rep(\"x\", 1 << 30)\n", 2,
@@ -756,7 +749,7 @@ test_memory_budget_is_an_error(void **state)
 static void
 test_sandbox_hides_io_and_bytecode(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	assert_fails_at(f, HEAD "os.execute(\"touch /tmp/irsnap-pwned\")\n",
 			2, "'os' is not available in a layout (sandbox)");
 	assert_fails_at(f, HEAD "local fp = io.open(\"/etc/passwd\")\n", 2,
@@ -787,7 +780,7 @@ test_sandbox_hides_io_and_bytecode(void **state)
 static void
 test_prelude_dir_from_environment(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	char dir[] = "/tmp/irsnap-prelude-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char sub[64], file[96];
@@ -816,24 +809,13 @@ test_prelude_dir_from_environment(void **state)
 static void
 test_budget_applies_to_text_functions(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct Pt p = { .x = 7 };
 	assert_null(load(f, HEAD "struct \"Pt\" { fields = { x = scalar "
 			 "\"x\", c = computed(function(n) while true do end "
 			 "end) }, text = \"{x}:{c}:{x}\" }\n"));
-	char *text;
-	struct irs_snapshot *snap;
-	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-				      (uintptr_t)&p, NULL, NULL, &text,
-				      &snap));
-	assert_string_equal(text, "7:<error>:7");
-	struct irs_snapshot_stats st;
-	irs_snapshot_get_stats(snap, &st);
-	assert_int_equal(st.nerrors, 1);
-	assert_non_null(strstr(irs_snapshot_error(snap, 0),
-			       "t.lua:2: instruction budget"));
-	free(text);
-	irs_snapshot_destroy(snap);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&p,
+			   "7:<error>:7", 1, "t.lua:2: instruction budget");
 }
 
 // A boundary's expressions only read: a call (a GDB convenience function
@@ -842,7 +824,7 @@ test_budget_applies_to_text_functions(void **state)
 static void
 test_boundary_expressions_only_read(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	static const char *const good[] = {
 		"m", "pm->module", "(Module *)$rdi", "*mp", "&fn->blocks[2]",
 		"sizeof (m) == 8 ? m : 0", "a <= b", "a != b", "x >> 2",
@@ -883,7 +865,7 @@ test_boundary_expressions_only_read(void **state)
 static void
 test_verifier_call_syntax(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	static const char *const good[] = {
 		"check({ir})", "toyc_verify({ir}, stderr)", " v ( {ir} , 0x1F ) ",
 		"v({ir}, -1, 7u, \\\"a \\\\\\\"q\\\\\\\" b\\\")", "pwn()",
@@ -914,7 +896,8 @@ test_verifier_call_syntax(void **state)
 int
 main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, \
+		unit_layout_fixture_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_minimal_layout_loads),
 		T(test_root_defaults_to_first_struct),
@@ -934,6 +917,7 @@ main(void)
 		T(test_raw_reads_and_explicit_sizes),
 		T(test_template_errors),
 		T(test_typos_are_errors),
+		T(test_declarations_once_and_lists_of_names),
 		T(test_missing_layout_declaration),
 		T(test_prelude_errors_name_user_line),
 		T(test_nested_unions_are_bounded),

@@ -29,6 +29,7 @@
 #include "fake_target.h"
 #include "mem/mem.h"
 #include "memory_child.h"
+#include "unit_util.h"
 
 #define PAGE ((uint64_t)4096)
 
@@ -1150,14 +1151,6 @@ test_create_best_picks_the_reader(void **state)
 
 /* {=========== throughput ================================================= */
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 // Small reads per second, cycling over @p span bytes already cached; the
 // best of three runs.
 static double
@@ -1169,14 +1162,14 @@ small_reads_per_s(struct irs_memory *mem, uint64_t base, uint64_t span)
 	for (uint64_t off = 0; off < span; off += PAGE)
 		assert_null(irs_memory_read(mem, base + off, &v, 8));
 	for (int run = 0; run < 3; run++) {
-		double t0 = now();
+		double t0 = unit_now();
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t off = (i * 8 * 613) & (span - 8); // span: 2^k
 			if (irs_memory_read(mem, base + off, &v, 8))
 				fail();
 			sum += v;
 		}
-		double dt = now() - t0;
+		double dt = unit_now() - t0;
 		best = dt < best ? dt : best;
 	}
 	assert_true(sum != 1);	// keep the loop
@@ -1193,11 +1186,11 @@ bulk_mb_per_s(struct irs_memory *mem, uint64_t base, uint64_t chunk)
 	assert_non_null(buf);
 	for (int run = 0; run < 3; run++) {
 		irs_memory_invalidate(mem);
-		double t0 = now();
+		double t0 = unit_now();
 		for (uint64_t off = 0; off < MEMORY_CHILD_ARRAY; off += chunk)
 			assert_null(irs_memory_read(mem, base + off, buf,
 						    chunk));
-		double dt = now() - t0;
+		double dt = unit_now() - t0;
 		best = dt < best ? dt : best;
 	}
 	assert_int_equal(buf[0], memory_child_array_byte(MEMORY_CHILD_ARRAY

@@ -53,47 +53,21 @@ typedef struct HHead {
 	struct hlink *first;
 } HHead;
 
-struct fixture {
-	struct fake_target ft;
-	struct irs_layout *lo;
-};
-
-static int
-setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	fake_target_init(&f->ft);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-	unit_layout_teardown(&f->ft, f->lo);
-	free(f);
-	return 0;
-}
-
 static void
-load(struct fixture *f, const char *src)
+load(struct unit_layout_fixture *f, const char *src)
 {
 	unit_layout_load(&f->ft.target, src, "p.lua", &f->lo);
 }
 
 static char *
-render(struct fixture *f, const void *root, struct irs_snapshot_stats *st)
+render(struct unit_layout_fixture *f, const void *root,
+       struct irs_snapshot_stats *st)
 {
-	char *text;
-	struct irs_snapshot *snap;
-	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-				      (uintptr_t)root, NULL, NULL, &text,
-				      &snap));
-	irs_snapshot_get_stats(snap, st);
+	char error[512];
+	char *text = unit_render(f->lo, fake_memory(&f->ft), (uintptr_t)root,
+				 st, error, sizeof(error));
 	if (st->nerrors)
-		fprintf(stderr, "%s\n", irs_snapshot_error(snap, 0));
-	irs_snapshot_destroy(snap);
+		fprintf(stderr, "%s\n", error);
 	return text;
 }
 
@@ -102,7 +76,7 @@ render(struct fixture *f, const void *root, struct irs_snapshot_stats *st)
 static void
 test_std_vector_and_string(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	struct cxx_offsets o;
 	assert_int_equal(cxx_offsets(&o), 0);
 	fake_type(&f->ft, "CxxHolder", o.size);
@@ -142,7 +116,7 @@ test_std_vector_and_string(void **state)
 static void
 test_llvm_ilist_and_small_vector(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	FAKE_TYPE(&f->ft, LInst);
 	FAKE_INT(&f->ft, LInst, opcode);
 	FAKE_TYPE(&f->ft, LBlock);
@@ -190,7 +164,7 @@ test_llvm_ilist_and_small_vector(void **state)
 static void
 test_list_through_embedded_link(void **state)
 {
-	struct fixture *f = *state;
+	struct unit_layout_fixture *f = *state;
 	FAKE_TYPE(&f->ft, HNode);
 	FAKE_INT(&f->ft, HNode, v);
 	FAKE_STRUCT(&f->ft, HNode, link, "struct hlink");
@@ -218,13 +192,12 @@ test_list_through_embedded_link(void **state)
 int
 main(void)
 {
+#define T(name) cmocka_unit_test_setup_teardown(name, \
+		unit_layout_fixture_setup, unit_layout_fixture_teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_std_vector_and_string,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(
-			test_llvm_ilist_and_small_vector, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-			test_list_through_embedded_link, setup, teardown),
+		T(test_std_vector_and_string),
+		T(test_llvm_ilist_and_small_vector),
+		T(test_list_through_embedded_link),
 	};
 	return cmocka_run_group_tests_name("prelude", tests, NULL, NULL);
 }

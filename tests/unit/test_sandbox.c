@@ -142,14 +142,6 @@ assert_refused(struct fixture *f, const char *src, int line,
 	assert_unharmed(f);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 #define MEM_OUT "memory budget of 32 MiB exhausted"
 #define STEPS_OUT "instruction budget of 100000000 exhausted"
 
@@ -422,15 +414,6 @@ test_deep_source_is_an_error(void **state)
 
 /* {====================================================== memory hogs */
 
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-
 // Layouts that allocate without end, kept or thrown away, in every way
 // we know. Each is stopped by a budget (the issue asks: within a second
 // of CPU; the time is printed, not asserted, so that a busy machine does
@@ -495,9 +478,9 @@ test_memory_hogs_are_stopped(void **state)
 		snprintf(body, sizeof(body), hogs[i].src, f->canary);
 		snprintf(src, sizeof(src), HEAD "%s\n", body);
 		widen_for_memory(hogs[i].what);
-		double t0 = cpu_now();
+		double t0 = unit_cpu();
 		assert_refused(f, src, 2, hogs[i].what);
-		double secs = cpu_now() - t0;	// the next layout's load too
+		double secs = unit_cpu() - t0;	// the next layout's load too
 		irs_lua_default_budgets(0, 0);
 		fprintf(stderr, "# figure: hog '%s' stopped after %.3f s CPU: "
 			"t.lua:2: ...%s...\n", hogs[i].name, secs,
@@ -587,9 +570,9 @@ test_garbage_at_the_memory_limit_is_stopped(void **state)
 			lo = mid;
 		irs_error_destroy(err);
 	}
-	double t0 = cpu_now();
+	double t0 = unit_cpu();
 	err = run_near_limit(lo - 32, 1);
-	double secs = cpu_now() - t0;
+	double secs = unit_cpu() - t0;
 	fprintf(stderr, "# figure: %ld links filling a 4 MiB budget, then "
 		"garbage: stopped after %.3f s CPU: %s\n", lo - 32, secs,
 		err ? err->message : "(not stopped)");
@@ -629,21 +612,8 @@ test_walk_time_code_is_confined(void **state)
 			 "  c = computed(function(n) %s end) },\n"
 			 "  text = \"{x}:{c}:{x}\" }\n", body);
 		assert_null(load(f, src));
-		char *text;
-		struct irs_snapshot *snap;
-		assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
-					      (uintptr_t)&p, NULL, NULL, &text,
-					      &snap));
-		assert_string_equal(text, "7:<error>:7");
-		struct irs_snapshot_stats st;
-		irs_snapshot_get_stats(snap, &st);
-		assert_int_equal(st.nerrors, 1);
-		const char *e = irs_snapshot_error(snap, 0);
-		if (!strstr(e, "t.lua:4: "))
-			fprintf(stderr, "walk error: %s\n", e);
-		assert_non_null(strstr(e, "t.lua:4: "));
-		free(text);
-		irs_snapshot_destroy(snap);
+		unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&p,
+				   "7:<error>:7", 1, "t.lua:4: ");
 
 		// the same code as a verifier
 		snprintf(src, sizeof(src), GOOD "verifier { name = \"v\", "
@@ -682,13 +652,13 @@ test_runaway_on_every_node_costs_one_budget(void **state)
 			 "struct \"Bag\" { fields = { pts = array { ptr = "
 			 "\"pts\", count = \"n\", of = \"Pt\" } },\n"
 			 "  text = \"{pts}\" }\n"));
-	double t0 = now();
+	double t0 = unit_now();
 	char *text;
 	struct irs_snapshot *snap;
 	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
 				      (uintptr_t)&bag, NULL, NULL, &text,
 				      &snap));
-	fprintf(stderr, "# 200 runaway calls: %.2f s\n", now() - t0);
+	fprintf(stderr, "# 200 runaway calls: %.2f s\n", unit_now() - t0);
 	struct irs_snapshot_stats st;
 	irs_snapshot_get_stats(snap, &st);
 	assert_int_equal(st.nodes, 201);
@@ -739,11 +709,11 @@ test_verifier_budget_grows_with_the_snapshot(void **state)
 		assert_null(load(f, src));
 		char *problems = NULL;
 		uint32_t count = 0;
-		double t0 = cpu_now();
+		double t0 = unit_cpu();
 		struct irs_error *err = irs_layout_verify(
 			f->lo, fake_memory(&f->ft), (uintptr_t)&bag, NULL,
 			&problems, &count);
-		double secs = cpu_now() - t0;
+		double secs = unit_cpu() - t0;
 		uint64_t steps = irs_lua_steps_used(f->lo->lua);
 		fprintf(stderr, "# figure: verifier %zu over %d nodes: %llu "
 			"instructions, %.3f s CPU: %s\n", i + 1, N + 1,
@@ -1085,9 +1055,9 @@ test_c_library_hogs_are_stopped(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(lib_hogs); i++) {
 		char src[1024];
 		snprintf(src, sizeof(src), "local _ = 1\n%s\n", lib_hogs[i].src);
-		double t0 = cpu_now();
+		double t0 = unit_cpu();
 		struct irs_error *err = run_on_budget(src, 10000000, NULL);
-		double secs = cpu_now() - t0;
+		double secs = unit_cpu() - t0;
 		fprintf(stderr, "# figure: C library hog '%s' stopped after "
 			"%.3f s CPU: %s\n", lib_hogs[i].name, secs,
 			err ? err->message : "(not stopped)");
@@ -1416,10 +1386,10 @@ test_sigint_from_outside_stops_a_long_layout(void **state)
 	pthread_t t;
 	pelting = 1;
 	assert_int_equal(pthread_create(&t, NULL, pelt, NULL), 0);
-	double t0 = cpu_now();
+	double t0 = unit_cpu();
 	struct irs_error *err = run_chunk("local n = 0\nwhile true do "
 					  "n = n + 1 end\n", 1000000000000ull);
-	double secs = cpu_now() - t0;
+	double secs = unit_cpu() - t0;
 	pelting = 0;
 	pthread_join(t, NULL);
 	fprintf(stderr, "# figure: a layout on a budget of 10^12 "

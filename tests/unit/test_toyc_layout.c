@@ -505,23 +505,6 @@ test_garbage_memory_is_bounded(void **state)
 	free(buf);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-// CPU seconds of this process: steadier than the clock on a busy machine.
-static double
-cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 // Walk speed on a generated module of a million instructions: printed as
 // a TAP comment, not asserted (machines differ); the text must still be
 // toyc's.
@@ -535,16 +518,16 @@ test_walk_speed_1m(void **state)
 	struct irs_snapshot *snap;
 	struct irs_snapshot_stats st;
 
-	double t0 = now();
+	double t0 = unit_now();
 	size_t want_len;
 	char *want = toyc_text(f->m, &want_len);
-	double t_print = now() - t0;
+	double t_print = unit_now() - t0;
 
-	t0 = now();
-	double c0 = cpu();
+	t0 = unit_now();
+	double c0 = unit_cpu();
 	assert_null(irs_snapshot_text(f->lo, mem, (uintptr_t)f->m, NULL, NULL,
 				      &got, &snap));
-	double t_text = now() - t0, c_text = cpu() - c0;
+	double t_text = unit_now() - t0, c_text = unit_cpu() - c0;
 	irs_snapshot_get_stats(snap, &st);
 	irs_snapshot_destroy(snap);
 	assert_int_equal(st.nerrors, 0);
@@ -555,10 +538,10 @@ test_walk_speed_1m(void **state)
 
 	FILE *devnull = fopen("/dev/null", "w");
 	irs_memory_invalidate(mem);
-	t0 = now();
+	t0 = unit_now();
 	assert_null(irs_snapshot_stream(f->lo, mem, (uintptr_t)f->m, NULL,
 					NULL, devnull, devnull, "m.ir", &snap));
-	double t_both = now() - t0;
+	double t_both = unit_now() - t0;
 	struct irs_snapshot_stats sb;
 	irs_snapshot_get_stats(snap, &sb);
 	irs_snapshot_destroy(snap);

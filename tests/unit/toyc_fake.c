@@ -40,13 +40,19 @@ register_values(struct fake_target *ft)
 	FAKE_PTR(ft, Operand, u.block, "Block");
 }
 
+// An IListNode member @p m of @p T and its prev and next, as debug info
+// lists them.
+#define FAKE_ILIST(ft, T, m) do { \
+	FAKE_STRUCT(ft, T, m, "IListNode"); \
+	FAKE_PTR(ft, T, m.prev, "IListNode"); \
+	FAKE_PTR(ft, T, m.next, "IListNode"); \
+} while (0)
+
 static void
 register_nodes(struct fake_target *ft)
 {
 	FAKE_TYPE(ft, Instr);
-	FAKE_STRUCT(ft, Instr, link, "IListNode");
-	FAKE_PTR(ft, Instr, link.prev, "IListNode");
-	FAKE_PTR(ft, Instr, link.next, "IListNode");
+	FAKE_ILIST(ft, Instr, link);
 	FAKE_ENUM(ft, Instr, op, "Opcode");
 	FAKE_UINT(ft, Instr, id);
 	FAKE_PTR(ft, Instr, name, "char");
@@ -61,32 +67,22 @@ register_nodes(struct fake_target *ft)
 	FAKE_PTR(ft, Instr, parent, "Block");
 
 	FAKE_TYPE(ft, Block);
-	FAKE_STRUCT(ft, Block, link, "IListNode");
-	FAKE_PTR(ft, Block, link.prev, "IListNode");
-	FAKE_PTR(ft, Block, link.next, "IListNode");
+	FAKE_ILIST(ft, Block, link);
 	FAKE_ARRAY(ft, Block, label, "char");
-	FAKE_STRUCT(ft, Block, insts, "IListNode");
-	FAKE_PTR(ft, Block, insts.prev, "IListNode");
-	FAKE_PTR(ft, Block, insts.next, "IListNode");
+	FAKE_ILIST(ft, Block, insts);
 	FAKE_PTR(ft, Block, parent, "Function");
 
 	FAKE_TYPE(ft, Function);
-	FAKE_STRUCT(ft, Function, link, "IListNode");
-	FAKE_PTR(ft, Function, link.prev, "IListNode");
-	FAKE_PTR(ft, Function, link.next, "IListNode");
+	FAKE_ILIST(ft, Function, link);
 	FAKE_PTR(ft, Function, name, "Symbol");
 	FAKE_UINT(ft, Function, nparams);
 	FAKE_PTR(ft, Function, params, "Instr *");
-	FAKE_STRUCT(ft, Function, blocks, "IListNode");
-	FAKE_PTR(ft, Function, blocks.prev, "IListNode");
-	FAKE_PTR(ft, Function, blocks.next, "IListNode");
+	FAKE_ILIST(ft, Function, blocks);
 	FAKE_UINT(ft, Function, next_id);
 
 	FAKE_TYPE(ft, Module);
 	FAKE_PTR(ft, Module, name, "Symbol");
-	FAKE_STRUCT(ft, Module, funcs, "IListNode");
-	FAKE_PTR(ft, Module, funcs.prev, "IListNode");
-	FAKE_PTR(ft, Module, funcs.next, "IListNode");
+	FAKE_ILIST(ft, Module, funcs);
 	FAKE_UINT(ft, Module, nconsts);
 	FAKE_UINT(ft, Module, cap_consts);
 	FAKE_PTR(ft, Module, consts, "Const");

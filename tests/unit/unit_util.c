@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -74,6 +75,82 @@ unit_layout_teardown(struct fake_target *ft, struct irs_layout *lo)
 {
 	irs_layout_destroy(lo);
 	fake_target_deinit(ft);
+}
+
+int
+unit_layout_fixture_setup(void **state)
+{
+	struct unit_layout_fixture *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -1;
+	fake_target_init(&f->ft);
+	*state = f;
+	return 0;
+}
+
+int
+unit_layout_fixture_teardown(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	unit_layout_teardown(&f->ft, f->lo);
+	free(f);
+	return 0;
+}
+
+char *
+unit_render(struct irs_layout *lo, struct irs_memory *mem, uint64_t addr,
+	    struct irs_snapshot_stats *st, char *error, size_t len)
+{
+	char *text;
+	struct irs_snapshot *snap;
+	struct irs_error *err = irs_snapshot_text(lo, mem, addr, NULL, NULL,
+						  &text, &snap);
+	if (err)
+		fail_msg("snapshot of 0x%llx: %s", (unsigned long long)addr,
+			 irs_error_get_message(err));
+	irs_snapshot_get_stats(snap, st);
+	snprintf(error, len, "%s", st->nerrors ? irs_snapshot_error(snap, 0)
+						: "");
+	irs_snapshot_destroy(snap);
+	return text;
+}
+
+void
+unit_assert_render(struct irs_layout *lo, struct irs_memory *mem,
+		   uint64_t addr, const char *want, uint64_t nerrors,
+		   const char *error)
+{
+	struct irs_snapshot_stats st;
+	char first[512];
+	char *text = unit_render(lo, mem, addr, &st, first, sizeof(first));
+	if (st.nerrors != nerrors || (nerrors && !strstr(first, error)))
+		fprintf(stderr, "%llu walk errors, the first: %s\n",
+			(unsigned long long)st.nerrors, first);
+	assert_string_equal(text, want);
+	assert_int_equal(st.nerrors, nerrors);
+	if (nerrors)
+		assert_non_null(strstr(first, error));
+	free(text);
+}
+
+static double
+seconds_of(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double
+unit_now(void)
+{
+	return seconds_of(CLOCK_MONOTONIC);
+}
+
+double
+unit_cpu(void)
+{
+	return seconds_of(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static Module *

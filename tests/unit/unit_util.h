@@ -32,6 +32,38 @@ void unit_layout_load(struct irs_target *t, const char *src,
 /** Destroys @p lo, then the fake target @p ft it was compiled against
  *  (in that order: a layout holds what the target told it). */
 void unit_layout_teardown(struct fake_target *ft, struct irs_layout *lo);
+/**
+ * The text of the snapshot layout @p lo takes of @p addr over @p mem
+ * (free() it), failing the test unless it is taken. Its stats go to *st
+ * and its first walk error (or "") to @p error, @p len bytes.
+ */
+char *unit_render(struct irs_layout *lo, struct irs_memory *mem,
+		  uint64_t addr, struct irs_snapshot_stats *st, char *error,
+		  size_t len);
+/**
+ * The same, checked: the text is @p want, with @p nerrors walk errors of
+ * which the first contains @p error (when @p nerrors is not 0).
+ */
+void unit_assert_render(struct irs_layout *lo, struct irs_memory *mem,
+			uint64_t addr, const char *want, uint64_t nerrors,
+			const char *error);
+#ifdef FAKE_TARGET_H	/* it embeds one; some tests have fakes of their own */
+/** What a layout test works on: a fake target, and the layout compiled
+ *  against it (NULL until one is). */
+struct unit_layout_fixture {
+	struct fake_target ft;
+	struct irs_layout *lo;
+};
+#endif
+/** cmocka setup: a fresh fixture in *state, its target knowing no type. */
+int unit_layout_fixture_setup(void **state);
+/** cmocka teardown: the layout, the target, then the fixture. */
+int unit_layout_fixture_teardown(void **state);
+/** Seconds on the monotonic clock, for timing what a test runs. */
+double unit_now(void);
+/** CPU seconds this process has used: steadier than the clock on a busy
+ *  machine. */
+double unit_cpu(void);
 /** The toyc file @p rel (under the source tree) parsed by toyc; free it
  *  with module_destroy. */
 struct Module *unit_toyc_module(const char *rel);
