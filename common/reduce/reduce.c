@@ -1092,10 +1092,14 @@ reduce_once(struct reducer *r)
 				return err;
 			r->step = steps[i].name;
 			uint32_t before = r->exec.runs;
+			size_t bytes = r->best_text.len;
 			err = steps[i].run(r);
 			r->pass_tests[i] += r->exec.runs - before;
 			if (err)
 				return err;
+			note(r, "round %u pass %s: %u tests, %zu -> %zu bytes",
+			     r->round, steps[i].name, r->exec.runs - before,
+			     bytes, r->best_text.len);
 		}
 	}
 	return NULL;
