@@ -809,9 +809,9 @@ commit_text(struct reducer *r, struct irs_buf *text)
 }
 
 // How far a cut's context reaches each side, in characters other than
-// blanks: about a line of IR, and no further, or in text whose lines were
-// joined into one every cut would be new after each win.
-enum { KEY_CONTEXT = 32 };
+// blanks: two or three tokens, so that a win elsewhere in the line (or in
+// text whose lines were joined into one) leaves the cut's key as it was.
+enum { KEY_CONTEXT = 12 };
 
 // FNV-1a of h and the bytes of [from, to) that are not blanks.
 static uint64_t
@@ -900,7 +900,8 @@ token_class(const char *s, const struct span *x)
 // interesting, is not cut again: most tokens of an IR (types, opcodes,
 // commas, operands) never go, and trying each of them, in every round,
 // was most of a reduction's tests. CLASS_WON: one went; all are tried.
-enum { CLASS_GIVE_UP = 3, CLASS_WON = 255 };
+// CLASS_GAVE_UP: none is tried any more.
+enum { CLASS_GIVE_UP = 3, CLASS_GAVE_UP = 254, CLASS_WON = 255 };
 
 // The class of chunk [lo, hi) of tokens, a single token or a pair; 0
 // for a longer one.
@@ -933,17 +934,24 @@ count_classes(const char *s, const struct spans *sp,
 }
 
 // Learning pays for classes with many tokens only: those of a rare one
-// (the one `;` of a C line) are tried one by one all the same.
-enum { CLASS_FREQUENT = 8 };
+// (the last `;` of a C line) are tried one by one all the same.
+enum { CLASS_FREQUENT = 4 };
 
+// Given up once, a class stays given up, though fewer of it are left.
 static bool
-class_given_up(const struct reducer *r, const struct reduce_cache *members,
+class_given_up(struct reducer *r, const struct reduce_cache *members,
 	       uint64_t cls, uint32_t ntokens)
 {
 	uint8_t n, m = 0;
+	if (!reduce_cache_get(&r->classes, cls, &n) || n == CLASS_WON)
+		return false;
+	if (n == CLASS_GAVE_UP)
+		return true;
 	reduce_cache_get(members, cls, &m);
-	return reduce_cache_get(&r->classes, cls, &n) && n >= CLASS_GIVE_UP &&
-	       n != CLASS_WON && (m >= CLASS_FREQUENT || ntokens == 2);
+	if (n < CLASS_GIVE_UP || (m < CLASS_FREQUENT && ntokens == 1))
+		return false;
+	reduce_cache_put(&r->classes, cls, CLASS_GAVE_UP);
+	return true;
 }
 
 static void
