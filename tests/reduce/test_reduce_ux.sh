@@ -159,6 +159,17 @@ check_eq "tokens: '#0', '!dbg' and '!6' go whole" "call void @f()" "$(sed 's/ *$
 check_eq "token classes: the x's stay, the junk goes" "$(printf 'x%.0s' $(seq 60))" "$(tr -d ' \n' <"$TMP/cls.out")"
 tests=$(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/cls.log")
 check "... in fewer tests than the line has tokens (${tests:-?} < 61)" test "${tests:-99}" -lt 61
+# A boring cut is known by the text around it, blanks and line breaks
+# left out: once the lines are joined, no token is tried again (20 of
+# them, too many for ddmin's complements, which the join does change).
+words="alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango"
+for w in $words; do echo "  $w"; done >"$TMP/ctx.txt"
+cat >"$TMP/ctx.sh" <<EOT
+for w in $words; do grep -q "\$w" "\$1" || exit 1; done
+EOT
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/ctx.txt" --test "sh $TMP/ctx.sh {}" -o "$TMP/ctx.out" >/dev/null 2>"$TMP/ctx.err"
+check_eq "joined lines: every word stays, on one line" "$words" "$(sed 's/^ *//' "$TMP/ctx.out")"
+check "... and the round after the join tries no token again" grep -qE '^reduce: round 2 pass tokens: 0 tests, [0-9]+ -> [0-9]+ bytes$' "$TMP/ctx.err"
 # Balanced regions: brackets must stay balanced, whole regions go.
 echo "keep { x { y } z } needle ( a ( b ) ) [ c ]" >"$TMP/bal.txt"
 cat >"$TMP/bal.sh" <<'EOT'
