@@ -845,14 +845,14 @@ span_key(const char *text, size_t len, const struct span *x, int kind)
 }
 
 // The key of cutting spans [lo, hi) of sp alone, when they lie in one
-// line; 0 when they do not (a cut across lines is not remembered).
+// line (a whole line, its newline included, among them); 0 when they do
+// not (a cut across lines is not remembered).
 static uint64_t
 chunk_key(const struct reducer *r, const struct spans *sp, uint32_t lo,
 	  uint32_t hi, enum text_kind kind)
 {
 	struct span both = {sp->v[lo].start, sp->v[hi - 1].end, NULL};
-	if (kind == TEXT_LINES ||
-	    memchr(r->best_text.data + both.start, '\n',
+	if (memchr(r->best_text.data + both.start, '\n',
 		   both.end - both.start - (both.end > both.start)))
 		return 0;
 	return span_key(r->best_text.data, r->best_text.len, &both,
