@@ -38,6 +38,8 @@ struct reducer {
 	struct reduce_cache cache;
 	struct reduce_cache failed;	/* single-span cuts found boring, by
 					   their line's text (text passes) */
+	struct reduce_cache classes;	/* token class -> boring cuts of it,
+					   CLASS_WON once one was not */
 	struct reduce_exec exec;
 	struct irs_reduce_result res;
 	FILE *log;
@@ -48,6 +50,7 @@ struct reducer {
 				   they are (learned per input) */
 	uint32_t dangle_tries[2], dangle_wins[2];	/* [as_is] */
 	bool no_joins;		/* joining lines never helps this input */
+	uint32_t pair_tries, pair_wins;	/* cuts of two tokens */
 	bool stale;		/* best_text changed by a text pass: the
 				   tree is rebuilt from it before the next
 				   tree step */
@@ -409,6 +412,21 @@ item_key(const struct reducer *r, enum item_kind kind, uint32_t item)
 		(live * 0x9e3779b97f4a7c15ull) ^ (uint64_t)kind) | 2;
 }
 
+// Was each of items[lo, hi) found boring alone (see chunk_known_boring)?
+static bool
+items_known_boring(const struct reducer *r, enum item_kind kind,
+		   const uint32_t *items, uint32_t lo, uint32_t hi)
+{
+	uint8_t seen;
+	if (hi - lo < 2)
+		return false;
+	for (uint32_t i = lo; i < hi; i++)
+		if (!reduce_cache_get(&r->failed, item_key(r, kind, items[i]),
+				      &seen))
+			return false;
+	return true;
+}
+
 // Removes chunks of `items` while the test stays interesting: chunks of
 // half the list, then quarters, down to single items, C-Reduce style.
 // Up to `jobs` chunks are tried at once; the first interesting one in list
@@ -441,8 +459,10 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 				uint8_t seen;
 				keys[nt] = hi == next + 1
 					   ? item_key(r, kind, items[next]) : 0;
-				if (keys[nt] && reduce_cache_get(&r->failed,
-							keys[nt], &seen)) {
+				if ((keys[nt] && reduce_cache_get(&r->failed,
+							keys[nt], &seen)) ||
+				    items_known_boring(r, kind, items, next,
+						       hi)) {
 					next = hi;
 					continue;
 				}
@@ -570,7 +590,9 @@ word_char(char c)
 }
 
 // Tokens: a word (letters, digits, _ . $ % @ ^ -), a string, or one other
-// non-blank character, each with the blanks after it.
+// non-blank character, each with the blanks after it; and as tokens of
+// their own, which go only as pairs, a word with the `=` after it ("%2 = "
+// of an assignment) and a `#` or `!` with the word after it ("#0", "!6").
 static void
 spans_tokens(const char *s, size_t len, struct spans *sp)
 {
@@ -581,6 +603,14 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 			continue;
 		}
 		size_t e = i + 1;
+		if ((c == '#' || c == '!') && e < len && word_char(s[e])) {
+			size_t w = e;
+			while (w < len && word_char(s[w]))
+				w++;
+			while (w < len && (s[w] == ' ' || s[w] == '\t'))
+				w++;
+			span_add(sp, (uint32_t)i, (uint32_t)w, NULL);
+		}
 		if (word_char(c)) {
 			while (e < len && word_char(s[e]))
 				e++;
@@ -593,6 +623,13 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 		while (b < len && (s[b] == ' ' || s[b] == '\t'))
 			b++;
 		span_add(sp, (uint32_t)i, (uint32_t)b, NULL);
+		if (word_char(c) && b < len && s[b] == '=' &&
+		    (b + 1 == len || s[b + 1] != '=')) {
+			size_t a = b + 1;
+			while (a < len && (s[a] == ' ' || s[a] == '\t'))
+				a++;
+			span_add(sp, (uint32_t)i, (uint32_t)a, NULL);
+		}
 		i = e;
 	}
 }
@@ -771,23 +808,165 @@ commit_text(struct reducer *r, struct irs_buf *text)
 			      r->best_text.len);
 }
 
-// A single span's cut, known by the kind of pass, the line around it and
-// where in that line it lies: a cut the test found boring is not tried
-// again in a later round while its line is the same (the rest of the
-// text changed, but C-Reduce's experience is that it rarely matters, and
-// a round of single tokens costs a test per token).
+// How far a cut's context reaches each side, in characters other than
+// blanks: two or three tokens, so that a win elsewhere in the line (or in
+// text whose lines were joined into one) leaves the cut's key as it was.
+enum { KEY_CONTEXT = 12 };
+
+// FNV-1a of h and the bytes of [from, to) that are not blanks.
+static uint64_t
+hash_solid(uint64_t h, const char *s, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (!isspace((unsigned char)s[i]))
+			h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+// A single span's cut, known by the kind of pass, the span and the text
+// around it: a cut the test found boring is not tried again in a later
+// round while its context is the same (the rest of the text changed, but
+// C-Reduce's experience is that it rarely matters, and a round of single
+// tokens costs a test per token). Blanks and line breaks are left out,
+// so joining lines does not make every cut new.
 static uint64_t
 span_key(const char *text, size_t len, const struct span *x, int kind)
 {
 	size_t ls = x->start, le = x->end;
-	while (ls > 0 && text[ls - 1] != '\n')
-		ls--;
-	while (le < len && text[le - 1] != '\n')
-		le++;
-	uint64_t h = reduce_hash(text + ls, le - ls);
-	return h ^ ((uint64_t)(x->start - ls) << 40) ^
-	       ((uint64_t)(x->end - x->start) << 20) ^ (uint64_t)kind;
+	for (uint32_t n = 0; ls > 0 && n < KEY_CONTEXT; ls--)
+		n += !isspace((unsigned char)text[ls - 1]);
+	for (uint32_t n = 0; le < len && n < KEY_CONTEXT; le++)
+		n += !isspace((unsigned char)text[le]);
+	uint64_t h = hash_solid(0xcbf29ce484222325ull ^ (uint64_t)kind, text,
+				ls, x->start);
+	h = hash_solid((h ^ 0x100) * 0x100000001b3ull, text, x->start,
+		       x->end);
+	return hash_solid((h ^ 0x101) * 0x100000001b3ull, text, x->end, le);
 }
+
+// The key of cutting spans [lo, hi) of sp alone, when they lie in one
+// line (a whole line, its newline included, among them); 0 when they do
+// not (a cut across lines is not remembered).
+static uint64_t
+chunk_key(const struct reducer *r, const struct spans *sp, uint32_t lo,
+	  uint32_t hi, enum text_kind kind)
+{
+	struct span both = {sp->v[lo].start, sp->v[hi - 1].end, NULL};
+	if (memchr(r->best_text.data + both.start, '\n',
+		   both.end - both.start - (both.end > both.start)))
+		return 0;
+	return span_key(r->best_text.data, r->best_text.len, &both,
+			(int)kind) | 1;
+}
+
+// Was each span of [lo, hi) found boring cut alone? Then so is the
+// chunk, most likely: a cut that needs another cut with it to be
+// interesting is rare, and in a later round, when every single cut is
+// known, the coarse granularities would otherwise be tested again in
+// full for nothing.
+static bool
+chunk_known_boring(const struct reducer *r, const struct spans *sp,
+		   uint32_t lo, uint32_t hi, enum text_kind kind)
+{
+	uint8_t seen;
+	if (hi - lo < 2)
+		return false;
+	for (uint32_t i = lo; i < hi; i++) {
+		uint64_t key = chunk_key(r, sp, i, i + 1, kind);
+		if (!key || !reduce_cache_get(&r->failed, key, &seen))
+			return false;
+	}
+	return true;
+}
+
+// A token's class: its text without blanks and with each run of digits
+// as one 0, so %5 and %17 are one class, #0 and #3 another (a pair of
+// tokens: the pair of their classes).
+static uint64_t
+token_class(const char *s, const struct span *x)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint32_t i = x->start; i < x->end; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c) || (isdigit(c) && i > x->start &&
+				   isdigit((unsigned char)s[i - 1])))
+			continue;
+		h = (h ^ (isdigit(c) ? '0' : c)) * 0x100000001b3ull;
+	}
+	return h | 1;
+}
+
+// A token class whose cut was boring this many times, and never
+// interesting, is not cut again: most tokens of an IR (types, opcodes,
+// commas, operands) never go, and trying each of them, in every round,
+// was most of a reduction's tests. CLASS_WON: one went; all are tried.
+// CLASS_GAVE_UP: none is tried any more.
+enum { CLASS_GIVE_UP = 3, CLASS_GAVE_UP = 254, CLASS_WON = 255 };
+
+// The class of chunk [lo, hi) of tokens, a single token or a pair; 0
+// for a longer one.
+static uint64_t
+chunk_class(const char *s, const struct spans *sp, uint32_t lo, uint32_t hi)
+{
+	if (hi - lo > 2)
+		return 0;
+	uint64_t c = token_class(s, &sp->v[lo]);
+	if (hi - lo == 2)
+		c = (c * 0x9e3779b97f4a7c15ull ^ token_class(s, &sp->v[lo + 1]))
+		    | 1;
+	return c;
+}
+
+// How many tokens and pairs of each class the text has (up to 255).
+static void
+count_classes(const char *s, const struct spans *sp,
+	      struct reduce_cache *members)
+{
+	reduce_cache_deinit(members);
+	for (uint32_t i = 0; i < sp->n; i++) {
+		for (uint32_t hi = i + 1; hi <= i + 2 && hi <= sp->n; hi++) {
+			uint64_t c = chunk_class(s, sp, i, hi);
+			uint8_t n = 0;
+			reduce_cache_get(members, c, &n);
+			reduce_cache_put(members, c, n < 255 ? n + 1 : n);
+		}
+	}
+}
+
+// Learning pays for classes with many tokens only: those of a rare one
+// (the last `;` of a C line) are tried one by one all the same.
+enum { CLASS_FREQUENT = 4 };
+
+// Given up once, a class stays given up, though fewer of it are left.
+static bool
+class_given_up(struct reducer *r, const struct reduce_cache *members,
+	       uint64_t cls, uint32_t ntokens)
+{
+	uint8_t n, m = 0;
+	if (!reduce_cache_get(&r->classes, cls, &n) || n == CLASS_WON)
+		return false;
+	if (n == CLASS_GAVE_UP)
+		return true;
+	reduce_cache_get(members, cls, &m);
+	if (n < CLASS_GIVE_UP || (m < CLASS_FREQUENT && ntokens == 1))
+		return false;
+	reduce_cache_put(&r->classes, cls, CLASS_GAVE_UP);
+	return true;
+}
+
+static void
+class_learn(struct reducer *r, uint64_t cls, uint8_t verdict)
+{
+	uint8_t n = 0;
+	reduce_cache_get(&r->classes, cls, &n);
+	if (verdict == VERDICT_INTERESTING)
+		n = CLASS_WON;
+	else if (verdict == VERDICT_BORING && n < CLASS_GIVE_UP)
+		n++;
+	reduce_cache_put(&r->classes, cls, n);
+}
+
+enum { PAIR_TRIAL = 16 };	/* boring pairs before pairs are given up */
 
 // How many candidates a granularity has: a cut per chunk, and while the
 // chunks are few, their complements (keep one chunk, cut the rest).
@@ -808,14 +987,18 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 	struct irs_error *err = NULL;
 	struct spans sp = {0};
 	struct irs_buf bufs[64];
+	struct reduce_cache members;	/* token class -> tokens of it */
 	uint32_t jobs = r->exec.jobs < 64 ? r->exec.jobs : 64;
 	for (uint32_t k = 0; k < jobs; k++)
 		irs_buf_init(&bufs[k]);
+	reduce_cache_init(&members);
 
 	if (!find_spans(kind, r->best_text.data, r->best_text.len, &sp)) {
 		err = &irs_enomem;
 		goto out;
 	}
+	if (kind == TEXT_TOKENS)
+		count_classes(r->best_text.data, &sp, &members);
 	uint32_t size = (sp.n + 1) / 2;
 	bool single = max_size == 1;
 	uint32_t boring = 0, wins = 0;
@@ -830,7 +1013,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			size_t lens[64];
 			uint8_t verdicts[64];
 			uint32_t map[64], first[64], nt = 0, next = i;
-			uint64_t keys[64];
+			uint64_t keys[64], cls[64];
 			for (uint32_t b = 0; b < jobs && next < ncand; next++) {
 				bool keep = next >= nchunks;
 				uint32_t c = keep ? next - nchunks : next;
@@ -845,21 +1028,21 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				}
 				if (bufs[b].len >= r->best_text.len)
 					continue;
-				keys[nt] = 0;
 				uint8_t seen;
-				struct span both = {sp.v[lo].start,
-						    sp.v[hi - 1].end, NULL};
-				if (!keep && kind != TEXT_LINES &&
-				    !memchr(r->best_text.data + both.start,
-					    '\n', both.end - both.start -
-					    (both.end > both.start))) {
-					keys[nt] = span_key(r->best_text.data,
-						r->best_text.len, &both,
-						(int)kind) | 1;
-					if (reduce_cache_get(&r->failed,
-							     keys[nt], &seen))
-						continue;
-				}
+				keys[nt] = keep ? 0 : chunk_key(r, &sp, lo, hi,
+								kind);
+				if (keys[nt] && reduce_cache_get(&r->failed,
+							keys[nt], &seen))
+					continue;
+				if (!keep && chunk_known_boring(r, &sp, lo, hi,
+								kind))
+					continue;
+				cls[nt] = keep || kind != TEXT_TOKENS ? 0
+					  : chunk_class(r->best_text.data, &sp,
+							lo, hi);
+				if (cls[nt] && class_given_up(r, &members,
+							      cls[nt], hi - lo))
+					continue;
 				texts[nt] = bufs[b].data;
 				lens[nt] = bufs[b].len;
 				first[nt] = keep ? 0 : c;
@@ -868,10 +1051,13 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			if (nt && (err = evaluate(r, texts, lens, nt,
 						  verdicts)))
 				goto out;
-			for (uint32_t k = 0; k < nt; k++)
+			for (uint32_t k = 0; k < nt; k++) {
 				if (keys[k] && verdicts[k] == VERDICT_BORING)
 					reduce_cache_put(&r->failed, keys[k],
 							 1);
+				if (cls[k])
+					class_learn(r, cls[k], verdicts[k]);
+			}
 			uint32_t win = RU_NONE, at = 0;
 			for (uint32_t k = 0; k < nt && win == RU_NONE; k++)
 				if (verdicts[k] == VERDICT_INTERESTING) {
@@ -886,10 +1072,16 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 					r->no_joins = true;
 					goto out;
 				}
+				// Pairs: the same, after a few more tries.
+				if (kind == TEXT_TOKENS && size == 2 &&
+				    (r->pair_tries += nt) >= PAIR_TRIAL &&
+				    !r->pair_wins)
+					goto out;
 				i = next;
 				continue;
 			}
 			wins++;
+			r->pair_wins += kind == TEXT_TOKENS && size == 2;
 			if ((err = commit_text(r, &bufs[win])))
 				goto out;
 			changed = true;
@@ -898,6 +1090,8 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				err = &irs_enomem;
 				goto out;
 			}
+			if (kind == TEXT_TOKENS)
+				count_classes(r->best_text.data, &sp, &members);
 			// On at the same place: what followed the cut chunk
 			// is there now (after a complement, from the start).
 			nchunks = sp.n ? (sp.n + size - 1) / size : 0;
@@ -911,6 +1105,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 out:
 	for (uint32_t k = 0; k < jobs; k++)
 		irs_buf_deinit(&bufs[k]);
+	reduce_cache_deinit(&members);
 	free(sp.v);
 	return err;
 }
@@ -943,8 +1138,14 @@ text_joins(struct reducer *r)
 static struct irs_error *
 text_tokens(struct reducer *r)
 {
-	// One or two ("%2 ="): groups are the lines, balanced and arguments
-	// passes'.
+	// One at a time (an assignment's "%2 = " is a token of its own),
+	// then two ("0;" of C): groups are the lines, balanced and
+	// arguments passes'.
+	// Pairs, while they are of use to this input: in an IR whose
+	// assignments and #0 go as single tokens, hardly ever.
+	struct irs_error *err = text_sweep(r, TEXT_TOKENS, 1);
+	if (err || (!r->pair_wins && r->pair_tries >= PAIR_TRIAL))
+		return err;
 	return text_sweep(r, TEXT_TOKENS, 2);
 }
 
@@ -1092,10 +1293,14 @@ reduce_once(struct reducer *r)
 				return err;
 			r->step = steps[i].name;
 			uint32_t before = r->exec.runs;
+			size_t bytes = r->best_text.len;
 			err = steps[i].run(r);
 			r->pass_tests[i] += r->exec.runs - before;
 			if (err)
 				return err;
+			note(r, "round %u pass %s: %u tests, %zu -> %zu bytes",
+			     r->round, steps[i].name, r->exec.runs - before,
+			     bytes, r->best_text.len);
 		}
 	}
 	return NULL;
@@ -1373,6 +1578,7 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 	irs_buf_init(&r->best_text);
 	reduce_cache_init(&r->cache);
 	reduce_cache_init(&r->failed);
+	reduce_cache_init(&r->classes);
 	if ((err = reduce_job_init(&r->job, cfg)))
 		return err;
 	if (cfg->layout && (err = snapshot_input(r)))
@@ -1421,6 +1627,7 @@ reducer_deinit(struct reducer *r)
 	irs_buf_deinit(&r->best_text);
 	reduce_cache_deinit(&r->cache);
 	reduce_cache_deinit(&r->failed);
+	reduce_cache_deinit(&r->classes);
 	reduce_tree_destroy(r->tree);
 	reduce_job_deinit(&r->job);
 }

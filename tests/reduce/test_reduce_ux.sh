@@ -142,6 +142,34 @@ echo "alpha beta gamma needle delta epsilon zeta" >"$TMP/tok.txt"
 IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/tok.txt" --test "grep -qw needle {}" -o "$TMP/tok.out" >/dev/null 2>"$TMP/tok.err"
 check_eq "tokens: a long line is cut down to the needed word" needle "$(tr -d ' \n' <"$TMP/tok.out")"
 check "... and the log gives each pass's share of the tests" grep -qE '^reduce: pass tokens: [0-9]+ tests \([0-9]+%\)$' "$TMP/tok.err"
+# Tokens that go only as a pair are tokens of their own: an assignment's
+# "%7 = " (alone, "%7" or "=" leaves a line no parser takes), an IR's
+# attribute group "#0" and metadata "!dbg !6".
+printf '  %%7 = add i32 %%a, 1\n' >"$TMP/asg.txt"
+"$IRSNAP" reduce "$TMP/asg.txt" --test "grep -qxE ' *(%7 = )?add i32 %a, 1' {}" -o "$TMP/asg.out" >/dev/null 2>&1
+check_eq "tokens: an assignment's '%7 = ' goes in one cut" "add i32 %a, 1" "$(sed 's/^ *//' "$TMP/asg.out")"
+echo "call void @f() #0 !dbg !6" >"$TMP/attr.txt"
+"$IRSNAP" reduce "$TMP/attr.txt" --test "grep -qxE ' *call void @f\\(\\)( #0)?( !dbg)?( !6)? *' {}" -o "$TMP/attr.out" >/dev/null 2>&1
+check_eq "tokens: '#0', '!dbg' and '!6' go whole" "call void @f()" "$(sed 's/ *$//' "$TMP/attr.out")"
+# Token classes: 60 x's that must all stay and one word that may go. After
+# a few boring cuts of an x, the other x's are not cut: far fewer tests
+# than tokens.
+{ for i in $(seq 60); do printf 'x '; done; echo junk; } >"$TMP/cls.txt"
+"$IRSNAP" reduce "$TMP/cls.txt" --test "[ \$(grep -o x {} | wc -l) -eq 60 ]" -o "$TMP/cls.out" >"$TMP/cls.log" 2>&1
+check_eq "token classes: the x's stay, the junk goes" "$(printf 'x%.0s' $(seq 60))" "$(tr -d ' \n' <"$TMP/cls.out")"
+tests=$(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/cls.log")
+check "... in fewer tests than the line has tokens (${tests:-?} < 61)" test "${tests:-99}" -lt 61
+# A boring cut is known by the text around it, blanks and line breaks
+# left out: once the lines are joined, no token is tried again (20 of
+# them, too many for ddmin's complements, which the join does change).
+words="alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango"
+for w in $words; do echo "  $w"; done >"$TMP/ctx.txt"
+cat >"$TMP/ctx.sh" <<EOT
+for w in $words; do grep -q "\$w" "\$1" || exit 1; done
+EOT
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/ctx.txt" --test "sh $TMP/ctx.sh {}" -o "$TMP/ctx.out" >/dev/null 2>"$TMP/ctx.err"
+check_eq "joined lines: every word stays, on one line" "$words" "$(sed 's/^ *//' "$TMP/ctx.out")"
+check "... and the round after the join tries no token again" grep -qE '^reduce: round 2 pass tokens: 0 tests, [0-9]+ -> [0-9]+ bytes$' "$TMP/ctx.err"
 # Balanced regions: brackets must stay balanced, whole regions go.
 echo "keep { x { y } z } needle ( a ( b ) ) [ c ]" >"$TMP/bal.txt"
 cat >"$TMP/bal.sh" <<'EOT'
