@@ -622,7 +622,18 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 		size_t b = e;
 		while (b < len && (s[b] == ' ' || s[b] == '\t'))
 			b++;
-		span_add(sp, (uint32_t)i, (uint32_t)b, NULL);
+		// The last token of a line takes the blanks before it instead,
+		// unless it is the line's first: "ret 0" becomes "ret", not
+		// "ret ".
+		size_t from = i;
+		if (b == len || s[b] == '\n' || s[b] == '\r') {
+			while (from > 0 &&
+			       (s[from - 1] == ' ' || s[from - 1] == '\t'))
+				from--;
+			if (from == 0 || s[from - 1] == '\n')
+				from = i;
+		}
+		span_add(sp, (uint32_t)from, (uint32_t)b, NULL);
 		if (word_char(c) && b < len && s[b] == '=' &&
 		    (b + 1 == len || s[b + 1] != '=')) {
 			size_t a = b + 1;

@@ -224,4 +224,11 @@ check_eq "--comment and --label are taken" 0 "$?"
 out=$("$IRSNAP" reduce "$TMP/ns.txt" --test true --label '(' 2>&1 >/dev/null)
 case "$?:$out" in "2:"*"--label '(': not a regular expression"*) ok "a bad --label: exit 2, named" ;;
 *) not_ok "a bad --label: exit 2, named" "$out" ;; esac
+# A line's last token goes with the blanks before it: toyc's "ret 0"
+# reduces to "ret", as toyc prints it, not "ret ".
+printf 'func @f {\nentry:\n  keep 1\n  ret 0\n}\n' >"$TMP/tail.txt"
+printf 'grep -q "^  keep" "$1" && grep -q "^  ret" "$1"\n' >"$TMP/tail.sh"
+"$IRSNAP" reduce "$TMP/tail.txt" --test "sh $TMP/tail.sh {}" -o "$TMP/tail.out" >/dev/null 2>&1
+check "tokens: the operands went" grep -qx '  ret' "$TMP/tail.out"
+check_eq "... and no line ends in a blank" "" "$(grep -n '[[:blank:]]$' "$TMP/tail.out")"
 done_testing
