@@ -50,20 +50,6 @@ load(const char *path, json_t **ret)
 
 /* }==== The pass table =================================================== */
 
-// A pass's CPU time: its after event's, or for the pass that crashed
-// (no after event), the time failure.json measured up to the crash.
-static const json_t *
-pass_cpu(const struct irs_manifest_pass *r, const json_t *failure)
-{
-	const json_t *fpass = json_object_get(failure, "pass");
-	if (r->after)
-		return json_object_get(r->after, "cpu_s");
-	if (r->seq > 0 && json_integer_value(json_object_get(fpass, "seq"))
-			  == r->seq)
-		return json_object_get(fpass, "cpu_s");
-	return NULL;
-}
-
 static void
 print_row(const struct irs_manifest_pass *r, const json_t *failure)
 {
@@ -72,7 +58,7 @@ print_row(const struct irs_manifest_pass *r, const json_t *failure)
 	const json_t *fpass = json_object_get(failure, "pass");
 	bool failed_here = json_integer_value(json_object_get(fpass, "seq"))
 			   == seq && seq > 0;
-	const json_t *cpu = pass_cpu(r, failure);
+	const json_t *cpu = irs_manifest_pass_cpu(r->after, r->seq, failure);
 	char cpu_ms[32], verdict[80];
 
 	if (json_is_number(cpu))
@@ -114,7 +100,8 @@ print_passes(const json_t *events, const json_t *failure)
 	       "nodes", "text bytes", "changed", "verifier");
 	for (size_t i = 0; i < nrows; i++) {
 		print_row(&rows[i], failure);
-		total += json_number_value(pass_cpu(&rows[i], failure));
+		total += json_number_value(irs_manifest_pass_cpu(rows[i].after,
+							 rows[i].seq, failure));
 	}
 	printf("%zu pass%s, %.1f ms CPU in passes\n", nrows,
 	       nrows == 1 ? "" : "es", total * 1000);

@@ -434,6 +434,18 @@ oom:
 	return false;
 }
 
+const json_t *
+irs_manifest_pass_cpu(const json_t *after, json_int_t seq,
+		      const json_t *failure)
+{
+	const json_t *fpass = json_object_get(failure, "pass");
+	if (after)
+		return json_object_get(after, "cpu_s");
+	if (seq > 0 && json_integer_value(json_object_get(fpass, "seq")) == seq)
+		return json_object_get(fpass, "cpu_s");
+	return NULL;
+}
+
 void
 irs_manifest_verdict(const json_t *ev, struct irs_verdict *v)
 {

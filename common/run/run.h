@@ -148,6 +148,11 @@ struct irs_manifest_pass {
 struct irs_error *irs_manifest_passes(const json_t *events,
 				      struct irs_manifest_pass **ret,
 				      size_t *n_ret);
+/** A pass's CPU seconds (a JSON number, borrowed) from its @p after event,
+ *  or for the pass @p seq that crashed and has none, from @p failure's
+ *  pass.cpu_s (the time up to the crash); NULL when unknown. */
+const json_t *irs_manifest_pass_cpu(const json_t *after, json_int_t seq,
+				    const json_t *failure);
 /** What the verifier results of some events add up to. */
 struct irs_verdict {
 	uint32_t nran;		/* results of verifiers that ran */

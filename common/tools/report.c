@@ -540,15 +540,10 @@ is_failing_row(const struct run *r, const struct pass_row *row)
 	       json_integer_value(json_object_get(p, "seq")) == row->seq;
 }
 
-// A pass's CPU seconds: its after event's, or for the pass that crashed
-// the time up to the crash, from failure.json; NULL when unknown.
-static json_t *
+static const json_t *
 row_cpu(const struct run *r, const struct pass_row *row)
 {
-	if (is_failing_row(r, row))
-		return json_object_get(json_object_get(r->failure, "pass"),
-				       "cpu_s");
-	return json_object_get(row->after, "cpu_s");
+	return irs_manifest_pass_cpu(row->after, row->seq, r->failure);
 }
 
 // "ok", "N problems", "not run" or "—" from an event's verifier results.
@@ -573,7 +568,7 @@ put_timeline_row(struct irs_buf *b, const struct run *r,
 		 const struct pass_row *row)
 {
 	json_t *last = row->after ? row->after : row->before;
-	json_t *cpu = row_cpu(r, row);
+	const json_t *cpu = row_cpu(r, row);
 	bool failing = is_failing_row(r, row);
 	bool shown = r->shown && r->shown[row - r->rows];
 
@@ -779,7 +774,7 @@ put_rows_data(struct irs_buf *b, const struct run *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pass_row *row = &r->rows[i];
 		json_t *last = row->after ? row->after : row->before;
-		json_t *cpu = row_cpu(r, row);
+		const json_t *cpu = row_cpu(r, row);
 		json_t *nodes = json_object_get(last, "nodes");
 		json_t *bytes = json_object_get(last, "bytes");
 		int state = is_failing_row(r, row) ? 2 : !row->after ? 3
