@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# LuaJIT 2.1's trace compiler under $DEBUGGER with the shipped layout
+# (common/layouts/luajit.lua): at the boundary where a trace's IR is
+# final (lj_asm_trace, after DCE, loop optimization and sinking),
+# `ir-dump --boundary` of J->cur is byte-identical to the IR section that
+# `luajit -jdump=i` prints for that trace number in the same process (at
+# trace stop, once assembled), for every trace of every program of the
+# corpus (tests/fixtures/real/corpus/*.lua: loops, numbers, tables, calls,
+# side traces, loop optimization, sinking); then the same from a core file
+# of a luajit stopped there. The IR holds addresses (`{0x...}` of a
+# table constant), so the bytes compare only within one process.
+source "$(dirname "$0")/../lib.sh"
+source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+
+REAL=${IRSNAP_REAL:-$BUILD/real}
+LUAJIT=$REAL/luajit/bin/luajit
+out=$(BUILD=$BUILD scripts/real-compilers luajit 2>&1)
+check "scripts/real-compilers built luajit ($out)" test -x "$LUAJIT"
+export LUA_PATH="$REAL/luajit/bin/?.lua;;"	# -jdump loads jit/dump.lua
+LAYOUT=$IRSNAP_ROOT/common/layouts/luajit.lua	# dbg_batch loads it
+
+# luajit_run DUMP FILE: the $DEBUGGER command that runs luajit on FILE
+# with -jdump=i writing to DUMP, the program's own output to /dev/null.
+luajit_run() {
+	case $DEBUGGER in
+	gdb) echo "run -jdump=i,$1 $2 > /dev/null" ;;
+	lldb) echo "process launch -o /dev/null -- -jdump=i,$1 $2" ;;
+	esac
+}
+
+# jdump_ir DUMP N: the IR section -jdump=i printed for trace N, from its
+# "---- TRACE N IR" line to the line before "---- TRACE N stop".
+jdump_ir() {
+	awk -v h="---- TRACE $2 IR" '
+		$0 == h { on = 1 }
+		on && /^---- TRACE [0-9]+ (stop|abort)/ { on = 0 }
+		on' "$1"
+}
+
+files=("$FIXTURES"/real/corpus/*.lua)
+check "the corpus has at least 10 programs" test "${#files[@]}" -ge 10
+ntraces=0 nsame=0
+for f in "${files[@]}"; do
+	name=$(basename "$f" .lua)
+	t=$TMP/$name
+	# how many traces reach the assembler: those -jdump=i lists
+	n=$("$LUAJIT" -jdump=i "$f" 2>/dev/null | grep -c '^---- TRACE [0-9]* IR$')
+	check "$name: luajit compiles at least one trace ($n)" test "$n" -ge 1
+	args=(-o "$(dbg_cmd break lj_asm_trace)" -o "$(luajit_run "$t.dump" "$f")")
+	for i in $(seq "$n"); do
+		args+=(-o "ir-dump --boundary -f both -o $t.$i.ir" -o continue)
+	done
+	dbg_batch "$t.log" "${args[@]}" -- "$LUAJIT"
+	check_eq "$name: $n stops at lj_asm_trace, each dumped with no walk error" "$n" \
+		"$(grep -c "^ir-dump: pass 'lj_asm_trace' at frame #0 (lj_asm_trace): GCtrace at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors" "$t.log")"
+	for i in $(seq "$n"); do
+		tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$t.$i.ir")
+		ntraces=$((ntraces + 1))
+		jdump_ir "$t.dump" "$tr" >"$t.$i.want"
+		if test -n "$tr" && test -s "$t.$i.want" && cmp -s "$t.$i.want" "$t.$i.ir"; then
+			nsame=$((nsame + 1))
+			ok "$name trace $tr: ir-dump at lj_asm_trace is -jdump=i's IR, byte for byte"
+		else
+			not_ok "$name trace ${tr:-?}: ir-dump at lj_asm_trace is -jdump=i's IR" \
+				"$(diff "$t.$i.want" "$t.$i.ir" 2>&1 | head -8)" "$(tail -4 "$t.log")"
+		fi
+		check "$name trace ${tr:-?}: ... and its JSON graph validates" \
+			"$IRSNAP" validate "$t.$i.ir.json"
+	done
+done
+figure "luajit traces byte-identical at lj_asm_trace under $DEBUGGER: $nsame of $ntraces, ${#files[@]} programs"
+
+# The corpus is not trivial: side traces, loop optimization (a LOOP
+# rule, PHIs), sinking (`}` marks), guards, constants of every kind seen.
+all=$(cat "$TMP"/*.*.ir)
+check "the corpus compiles side traces" grep -q '^---- TRACE [0-9]* start [0-9]*/[0-9]*' "$TMP"/*.dump
+check "... loop-optimized traces (LOOP, PHI)" \
+	eval 'grep -q "^[0-9]\{4\} ------ LOOP ------------$" <<<"$all" && grep -q " PHI  " <<<"$all"'
+check "... sunk allocations (})" grep -q '^[0-9]\{4\} }  tab TDUP' <<<"$all"
+check "... guards, string, function and float constants" \
+	eval 'grep -q "^[0-9]\{4\} >" <<<"$all" && grep -q "HREFK  [0-9]*  \"" <<<"$all" && grep -q "fun EQ     [0-9]*  [0-9a-z-]*\.lua:[0-9]" <<<"$all" && grep -q "  +[0-9.]*e\?[-+0-9]*  *$" <<<"$all"'
+
+# A core of a luajit stopped at lj_asm_trace of a side trace (GDB's
+# gcore, which writes the whole image; LLDB 14's save-core keeps the
+# stacks only), then post-mortem under $DEBUGGER with no process at all:
+# the same IR as the live dump in that process, and as -jdump=i's.
+f=$FIXTURES/real/corpus/06-side-trace.lua
+GDB_TIMEOUT=60 run_gdb "$TMP/gcore.log" -ex "ir-layout load $LAYOUT" \
+	-ex "break lj_asm_trace" -ex "run -jdump=i,$TMP/core.dump $f > /dev/null" \
+	-ex continue -ex "ir-dump --boundary -f text -o $TMP/live.ir" \
+	-ex "gcore $TMP/core" -ex continue -ex continue --args "$LUAJIT"
+check "gcore wrote a core of luajit at lj_asm_trace of its second trace" \
+	test -s "$TMP/core"
+dbg_batch "$TMP/core.log" -o "ir-dump --boundary -f both -o $TMP/core.ir" \
+	-o "$(dbg_cmd echo @@END)" -c "$TMP/core" "$LUAJIT"
+check_eq "$DBG_BATCH ran every command on the core and exited 0" "0 1" \
+	"$? $(grep -c '^@@END$' "$TMP/core.log")"
+check_eq "ir-dump --boundary on the core finds lj_asm_trace" 1 \
+	"$(grep -c "^ir-dump: pass 'lj_asm_trace' at frame #[0-9]* (lj_asm_trace): GCtrace at 0x[0-9a-f]*: .* 0 walk errors" "$TMP/core.log")"
+check_eq "... whose IR is trace 2's" "---- TRACE 2 IR" "$(head -1 "$TMP/core.ir")"
+check_files_eq "... the live dump's in that process" "$TMP/live.ir" "$TMP/core.ir"
+jdump_ir "$TMP/core.dump" 2 >"$TMP/core.want"
+check_files_eq "... and -jdump=i's" "$TMP/core.want" "$TMP/core.ir"
+check "... and its JSON validates" "$IRSNAP" validate "$TMP/core.ir.json"
+
+done_testing
