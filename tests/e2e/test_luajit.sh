@@ -103,4 +103,30 @@ jdump_ir "$TMP/core.dump" 2 >"$TMP/core.want"
 check_files_eq "... and -jdump=i's" "$TMP/core.want" "$TMP/core.ir"
 check "... and its JSON validates" "$IRSNAP" validate "$TMP/core.ir.json"
 
+# ir-trace over a whole luajit run: before and after every boundary of
+# every trace (DCE and loop optimization for the root loop, sinking and
+# the assembler for each trace; lj_opt_split exists on 32-bit targets
+# only), loop optimization changing the IR, and each trace's snapshot
+# before lj_asm_trace its -jdump=i IR; a valid run directory.
+f=$FIXTURES/real/corpus/06-side-trace.lua
+dbg_batch "$TMP/trace.log" -o 'ir-trace on' -o "$(luajit_run "$TMP/trace.dump" "$f")" \
+	-- "$LUAJIT"
+run=$(latest_run)
+check_eq "ir-trace records every boundary of the 3 traces, before and after" \
+	"lj_opt_dce lj_opt_loop lj_opt_sink lj_asm_trace lj_opt_sink lj_asm_trace lj_opt_sink lj_asm_trace" \
+	"$(json_get "$run/manifest.json" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "before")')"
+check_eq "... loop optimization is the one pass that changes the root trace" \
+	"lj_opt_loop" "$("$IRSNAP" show "$run" | awk '$1 ~ /^[0-9]+$/ && $6 == "yes" { print $2 }')"
+k=0
+while read -r seq pass phase text; do
+	[ "$pass $phase" = "lj_asm_trace before" ] || continue
+	k=$((k + 1))
+	tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$run/$text")
+	jdump_ir "$TMP/trace.dump" "$tr" >"$TMP/trace.$k.want"
+	check_files_eq "... trace ${tr:-?}'s snapshot before lj_asm_trace is its -jdump=i IR" \
+		"$TMP/trace.$k.want" "$run/$text"
+done < <(events "$run")
+check_eq "... one for each trace" 3 "$k"
+check "... and the run validates" "$IRSNAP" validate "$run"
+
 done_testing
