@@ -377,8 +377,21 @@ struct "GCtrace" {
 }
 
 -- lj_trace.c's trace_state, LJ_TRACE_END and LJ_TRACE_ASM: dead code
--- elimination, loop optimization (root loops), splitting (32-bit targets
--- only), sinking, then the assembler, each given the jit_State J.
-boundary { functions = { "lj_opt_dce", "lj_opt_loop", "lj_opt_split",
-                         "lj_opt_sink", "lj_asm_trace" },
+-- elimination, loop optimization (root loops), sinking, then the
+-- assembler, each given the jit_State J. lj_opt_split runs between loop
+-- optimization and sinking on 32-bit targets only; on x64 it is a macro
+-- that does nothing, no function to break at: a 32-bit build's layout
+-- adds "lj_opt_split" after "lj_opt_loop".
+boundary { functions = { "lj_opt_dce", "lj_opt_loop", "lj_opt_sink",
+                         "lj_asm_trace" },
            ir = "&J->cur", type = "GCtrace" }
+
+-- A failure's reduce_command re-runs luajit on the reducer's candidate
+-- Lua program (a trace is compiled from the program as a whole: there is
+-- no one pass to re-run), with the options the failing run had; Lua's
+-- comments start with "--".
+reduce {
+  units = { "GCtrace" },
+  rerun = "{exe} {flags} {input}",
+  comment = "--",
+}

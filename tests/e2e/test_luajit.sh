@@ -129,4 +129,49 @@ done < <(events "$run")
 check_eq "... one for each trace" 3 "$k"
 check "... and the run validates" "$IRSNAP" validate "$run"
 
+# A test build whose sinking pass crashes on a rare IR shape, a hash
+# store of a multiplication (tests/fixtures/real/luajit/01-crash-in-sink.patch,
+# under $IRSNAP_LUAJIT_CRASH): ir-trace's failure.json names the pass and,
+# in the IR it was given, the trace; the reducer shrinks the Lua program
+# that triggered it to one that crashes the same way.
+f=$FIXTURES/real/luajit/crash-sink.lua
+check "luajit runs the crash program without \$IRSNAP_LUAJIT_CRASH" \
+	"$LUAJIT" "$f"
+IRSNAP_LUAJIT_CRASH=1 dbg_batch "$TMP/crash.log" -o 'ir-trace on' \
+	-o "$(luajit_run /dev/null "$f")" -- "$LUAJIT"
+run=$(latest_run)
+check "the crash in lj_opt_sink wrote failure.json" test -s "$run/failure.json"
+check_eq "... naming the signal and the pass" "SIGSEGV lj_opt_sink" \
+	"$(json_get "$run/failure.json" 'd["signal"]["name"] + " " + d["pass"]["name"]')"
+check_eq "... innermost frames: the shape check, in lj_opt_sink" \
+	"sink_check_shape lj_opt_sink" \
+	"$(json_get "$run/failure.json" '" ".join(f["function"] for f in d["backtrace"][:2])')"
+before=$run/$(json_get "$run/failure.json" 'd["before_snapshot"]["text"]')
+check_eq "... the IR the pass was given is trace 3's (scale's loop)" \
+	"---- TRACE 3 IR" "$(head -1 "$before")"
+# the shape: an HSTORE whose value is a MUL of the same trace
+# (columns of -jdump=i: the opcode at 13-18, the operands at 20 and 26)
+mul_stores=$(awk '{ op = substr($0, 13, 6) }
+	op == "MUL   " { mul[$1] = 1 }
+	op == "HSTORE" && mul[substr($0, 26, 4)] { n++ }
+	END { print n + 0 }' "$before")
+check "... and holds the shape it crashed on (HSTOREs of a MUL: $mul_stores)" \
+	test "$mul_stores" -ge 1
+check "... and the run validates" "$IRSNAP" validate "$run"
+
+cp "$f" "$TMP/reduce.lua"
+IRSNAP_LUAJIT_CRASH=1 "$IRSNAP" reduce "$TMP/reduce.lua" --crash "$LUAJIT {}" \
+	-o "$TMP/reduced.lua" >"$TMP/reduce.log" 2>&1
+check "irsnap reduce --crash shrank the Lua program ($(tail -1 "$TMP/reduce.log"))" \
+	test -s "$TMP/reduced.lua"
+lines_before=$(wc -l <"$TMP/reduce.lua") lines_after=$(wc -l <"$TMP/reduced.lua")
+figure "luajit crash program reduced under $DEBUGGER: $lines_before -> $lines_after lines"
+check "... to at most 5 lines ($lines_after)" test "$lines_after" -le 5
+check "... which still stores a product into a table" grep -q '\*' "$TMP/reduced.lua"
+IRSNAP_LUAJIT_CRASH=1 dbg_batch "$TMP/recrash.log" -o 'ir-trace on' \
+	-o "$(luajit_run /dev/null "$TMP/reduced.lua")" -- "$LUAJIT"
+check_eq "... and crashes the same way: SIGSEGV in lj_opt_sink at sink_check_shape" \
+	"SIGSEGV lj_opt_sink sink_check_shape" \
+	"$(json_get "$(latest_run)/failure.json" 'd["signal"]["name"] + " " + d["pass"]["name"] + " " + d["backtrace"][0]["function"]')"
+
 done_testing
