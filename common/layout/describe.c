@@ -59,7 +59,11 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 			       type_name(lo, e->type));
 	else
 		irs_buf_puts(b, e->ctor);
-	irs_buf_printf(b, " (%u bytes each): ", s->stride);
+	if (s->overlap)
+		irs_buf_printf(b, " (%u bytes apart, each reading %u): ",
+			       s->stride, s->stride + s->overlap);
+	else
+		irs_buf_printf(b, " (%u bytes each): ", s->stride);
 	switch (s->kind) {
 	case SEQ_ARRAY:
 		put_loc(b, "ptr at ", &s->base);
