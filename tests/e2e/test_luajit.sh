@@ -37,12 +37,17 @@ jdump_ir() {
 		on' "$1"
 }
 
-files=("$FIXTURES"/real/corpus/*.lua)
-check "the corpus has at least 10 programs" test "${#files[@]}" -ge 10
+# the corpus, and LuaJIT's own shapes: long and escaped strings, buffers,
+# FFI cdata, 64-bit integers and C calls, fast functions, varargs
+# (tests/fixtures/real/luajit/*.lua, the crash program among them: it
+# runs normally without $IRSNAP_LUAJIT_CRASH)
+files=("$FIXTURES"/real/corpus/*.lua "$FIXTURES"/real/luajit/*.lua)
+check "the corpus has at least 10 programs" \
+	test "$(ls "$FIXTURES"/real/corpus/*.lua | wc -l)" -ge 10
 ntraces=0 nsame=0
 for f in "${files[@]}"; do
-	name=$(basename "$f" .lua)
-	t=$TMP/$name
+	name=$(basename "$(dirname "$f")")/$(basename "$f" .lua)
+	t=$TMP/${name//\//-}
 	# how many traces reach the assembler: those -jdump=i lists
 	n=$("$LUAJIT" -jdump=i "$f" 2>/dev/null | grep -c '^---- TRACE [0-9]* IR$')
 	check "$name: luajit compiles at least one trace ($n)" test "$n" -ge 1
@@ -69,16 +74,19 @@ for f in "${files[@]}"; do
 	done
 done
 figure "luajit traces byte-identical at lj_asm_trace under $DEBUGGER: $nsame of $ntraces, ${#files[@]} programs"
+check "... at least 30 traces" test "$ntraces" -ge 30
 
 # The corpus is not trivial: side traces, loop optimization (a LOOP
 # rule, PHIs), sinking (`}` marks), guards, constants of every kind seen.
-all=$(cat "$TMP"/*.*.ir)
+all=$(cat "$TMP"/*-*.[0-9]*.ir)
 check "the corpus compiles side traces" grep -q '^---- TRACE [0-9]* start [0-9]*/[0-9]*' "$TMP"/*.dump
 check "... loop-optimized traces (LOOP, PHI)" \
 	eval 'grep -q "^[0-9]\{4\} ------ LOOP ------------$" <<<"$all" && grep -q " PHI  " <<<"$all"'
 check "... sunk allocations (})" grep -q '^[0-9]\{4\} }  tab TDUP' <<<"$all"
 check "... guards, string, function and float constants" \
 	eval 'grep -q "^[0-9]\{4\} >" <<<"$all" && grep -q "HREFK  [0-9]*  \"" <<<"$all" && grep -q "fun EQ     [0-9]*  [0-9a-z-]*\.lua:[0-9]" <<<"$all" && grep -q "  +[0-9.]*e\?[-+0-9]*  *$" <<<"$all"'
+check "... long strings cut at 20 (\"...\"~), FFI allocations and C calls" \
+	eval 'grep -q "\"a very long string c\"~" <<<"$all" && grep -q " cdt CNEWI " <<<"$all" && grep -q " CALLXS \[0x[0-9a-f]*\](" <<<"$all"'
 
 # A core of a luajit stopped at lj_asm_trace of a side trace (GDB's
 # gcore, which writes the whole image; LLDB 14's save-core keeps the
