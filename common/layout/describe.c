@@ -59,11 +59,20 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 			       type_name(lo, e->type));
 	else
 		irs_buf_puts(b, e->ctor);
-	irs_buf_printf(b, " (%u bytes each): ", s->stride);
+	if (s->overlap)
+		irs_buf_printf(b, " (%u bytes apart, each reading %u): ",
+			       s->stride, s->stride + s->overlap);
+	else
+		irs_buf_printf(b, " (%u bytes each): ", s->stride);
 	switch (s->kind) {
 	case SEQ_ARRAY:
 		put_loc(b, "ptr at ", &s->base);
-		put_loc(b, ", count at ", &s->count);
+		if (s->has_first) {
+			put_loc(b, ", from the index at ", &s->first);
+			put_loc(b, " to the one at ", &s->count);
+		} else {
+			put_loc(b, ", count at ", &s->count);
+		}
 		break;
 	case SEQ_FIXED:
 		irs_buf_printf(b, "%llu at %u",
@@ -129,6 +138,8 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		if (f->mask != UINT64_MAX)
 			irs_buf_printf(b, ", mask 0x%llx",
 				       (unsigned long long)f->mask);
+		if (f->past)
+			irs_buf_printf(b, ", %u bytes past it", f->past);
 		break;
 	case LK_EMBED:
 		irs_buf_printf(b, "embed %s at %u", type_name(lo, f->type),

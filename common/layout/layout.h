@@ -94,9 +94,16 @@ struct lseq {
 				   FIXED: the inline array; LIST: the head
 				   (sentinel link, or pointer to the first) */
 	struct lloc count;	/* ARRAY: the count; RANGE: the end pointer */
+	struct lloc first;	/* ARRAY with has_first: the index of the first
+				   element, `count` the end index (LuaJIT's
+				   ir[nk] to ir[nins - 1]) */
+	bool has_first;
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
+	uint32_t overlap;	/* ARRAY: bytes an element reads past its
+				   stride, into the next (a stride less than
+				   its size: LuaJIT's two-slot constants) */
 	/* LIST: pointers point at the link member of the element */
 	uint32_t link_off;	/* offset of the link in the element */
 	uint32_t next_off;	/* offset of `next`, from the element start */
@@ -165,6 +172,9 @@ struct lfield {
 	struct lloc at;		/* the value itself */
 	uint32_t type;		/* PTR, REF, EMBED: type index */
 	uint64_t mask;		/* PTR, REF: address = value & mask */
+	uint32_t past;		/* PTR, REF: the value points this many bytes
+				   past the target (past = true: the size of
+				   the type), so the target is value - past */
 	uint32_t nchars;	/* CHARS */
 	struct lloc len;	/* STRN: the length */
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in

@@ -256,7 +256,12 @@ compile_elem(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 		irs_lua_raisef(L, line, "%s: elements of 0 bytes", qual);
 	uint32_t need = e->kind == LK_EMBED ? c->lo->types[e->type].size
 		: e->at.size;
-	if (s->stride < need)
+	// an array's elements may overlap: each is read whole, the bytes of
+	// the next included (an element of LuaJIT's IR that is a 64-bit
+	// constant keeps its value in the next slot)
+	if (s->stride < need && s->kind == SEQ_ARRAY && e->kind == LK_EMBED)
+		s->overlap = need - s->stride;
+	else if (s->stride < need)
 		irs_lua_raisef(L, line, "%s: a stride of %u bytes is less than "
 			       "an element (%u bytes)", qual, s->stride, need);
 }
@@ -516,13 +521,19 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_lua_raisef(L, line, "%s: a sequence cannot be an element",
 			       qual);
 	if (!strcmp(kind, "array")) {
-		irs_cc_keys(c, idx, " ptr count of stride ", line, qual,
-			    kind);
+		irs_cc_keys(c, idx, " ptr count first of stride ", line,
+			    qual, kind);
 		s->kind = SEQ_ARRAY;
 		seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
 			"a pointer", &s->base);
 		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
 			"an integer", &s->count);
+		lua_getfield(L, idx, "first");
+		s->has_first = !lua_isnil(L, -1);
+		lua_pop(L, 1);
+		if (s->has_first)
+			seq_loc(c, owner, idx, "first", line, qual, K_INTEGER,
+				"an integer", &s->first);
 		compile_elem(c, idx, line, qual, s);
 	} else if (!strcmp(kind, "fixed")) {
 		irs_cc_keys(c, idx, " at count of stride ", line, qual,
@@ -661,7 +672,7 @@ compile_pointer(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	lua_State *L = c->L;
 	struct irs_field_info info;
 	bool embed = !strcmp(kind, "embed");
-	irs_cc_keys(c, idx, embed ? " at type " : " at type mask ", line,
+	irs_cc_keys(c, idx, embed ? " at type " : " at type mask past ", line,
 		    qual, kind);
 	const char *tname = irs_cc_str(c, idx, "type", line, qual);
 	if (!tname)
@@ -688,6 +699,9 @@ compile_pointer(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	int64_t mask;
 	bool has_mask = irs_cc_int(c, idx, "mask", line, qual, &mask);
 	f->mask = has_mask ? (uint64_t)mask : UINT64_MAX;
+	// LuaJIT's fn->pc points at the bytecode just past its GCproto
+	if (irs_cc_bool(c, idx, "past", false))
+		f->past = t->size;
 	irs_cc_kind(c, &info, has_mask ? K(POINTER) | K_INTEGER : K(POINTER),
 		    line, qual, kind, "a pointer");
 	if (info.kind == IRS_TYPE_OTHER && !owner)

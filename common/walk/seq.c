@@ -216,6 +216,25 @@ list_advance(struct walk *w, const struct lfield *fd, struct seqinfo *si,
 
 /* }====================================================== */
 
+// An array's first index: 0, or what its `first` field holds (negative
+// ones are taken as 0: an index below the pointer is no element).
+static uint64_t
+array_first(const struct frame *f, const struct lseq *s)
+{
+	if (!s->has_first)
+		return 0;
+	if (s->first.is_signed && irs_load_i(f->data, &s->first) < 0)
+		return 0;
+	return irs_load_u(f->data, &s->first);
+}
+
+// Where element 0 of an array (nullterm, range: the pointer) lies.
+static uint64_t
+array_base(const struct frame *f, const struct lseq *s)
+{
+	return irs_load_u(f->data, &s->base) + array_first(f, s) * s->stride;
+}
+
 static void
 nullterm_length(struct walk *w, struct frame *f, const struct lfield *fd,
 		struct seqinfo *si)
@@ -298,6 +317,19 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		}
 		n = irs_load_u(f->data, &s->count);
+		if (s->kind == SEQ_ARRAY && s->has_first) {
+			uint64_t first = array_first(f, s);
+			if (n < first) {
+				irs_walk_error(w, fd, 0, "end index %llu is "
+					       "below the first, %llu",
+					       (unsigned long long)n,
+					       (unsigned long long)first);
+				si->bad = SEQ_COUNT;
+				si->bad_addr = n;
+				return;
+			}
+			n -= first;
+		}
 		if (!check_count(w, fd, n, si))
 			return;
 		for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1);
@@ -408,7 +440,7 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	else if (s->kind == SEQ_LIST)
 		it->link = list_first(f, s, &it->sentinel);
 	else
-		it->base = irs_load_u(f->data, &s->base);
+		it->base = array_base(f, s);
 }
 
 /*
@@ -469,7 +501,7 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 	if (count > it->n - i)
 		count = it->n - i;
 	uint64_t start = it->base + i * s->stride;
-	size_t bytes = (size_t)(count * s->stride);
+	size_t bytes = (size_t)(count * s->stride) + s->overlap;
 	if (bytes > o->chunk_cap) {
 		unsigned char *p = realloc(o->chunk, bytes);
 		if (!p) {
@@ -486,7 +518,9 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 		good = 0;
 		if (err->code == IRS_ERROR_FAULT && err->address > start &&
 		    err->address < start + bytes)
-			good = (err->address - start) / s->stride;
+			good = err->address - start < s->overlap ? 0
+				: (err->address - start - s->overlap) /
+				  s->stride;
 		bool limit = err->code == IRS_ERROR_LIMIT;
 		irs_error_destroy(err);
 		if (limit)
@@ -494,7 +528,8 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 		// the buffer is unspecified after a fault: read the good
 		// elements again
 		if (good && (err = irs_walk_read(w, start, o->chunk,
-						 good * s->stride))) {
+						 good * s->stride +
+						 s->overlap))) {
 			irs_error_destroy(err);
 			good = 0;
 		}
@@ -627,7 +662,7 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 	case SEQ_ZIP:		// its tuples lie nowhere (resolve.c refuses)
 		return false;
 	default:
-		*addr = irs_load_u(f->data, &s->base) + i * s->stride;
+		*addr = array_base(f, s) + i * s->stride;
 		return true;
 	}
 }

@@ -449,11 +449,13 @@ irs_load_f(const unsigned char *data, const struct lloc *l)
 	return d;
 }
 
-/** The pointer a PTR/REF field holds (masked). */
+/** The pointer a PTR/REF field holds (masked), as the address of its
+ *  target (`past` bytes back; NULL stays NULL). */
 IRS_INLINE uint64_t
 irs_load_ptr(const struct frame *f, const struct lfield *fd)
 {
-	return irs_load_u(f->data, &fd->at) & fd->mask;
+	uint64_t v = irs_load_u(f->data, &fd->at) & fd->mask;
+	return v ? v - fd->past : 0;
 }
 
 /** The integer a scalar-like field (INT/UINT/BOOL/ENUM/INDEX) holds. */

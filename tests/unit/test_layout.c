@@ -281,6 +281,36 @@ test_describe_shows_offsets(void **state)
 	free(desc);
 }
 
+// ... and says where an array starts (first), how far its elements
+// reach (overlapping ones) and how far back a pointer's target lies.
+static void
+test_describe_shows_first_overlap_past(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_null(load(f, HEAD
+		"struct \"Q\" { node = false, size = 16, fields = {"
+		" a = i32(0) } }\n"
+		"struct \"Pt\" { fields = { xs = array { ptr = \"s\","
+		" first = \"y\", count = \"x\", of = \"Q\", stride = 8 },"
+		" back = ptr(\"next\", \"Pt\") { past = true } } }\n"));
+	char *desc;
+	assert_null(irs_layout_describe(f->lo, &desc));
+	char want[160];
+	snprintf(want, sizeof(want), "array of Q (8 bytes apart, each reading "
+		 "16): ptr at %zu (8 bytes), from the index at %zu (1 bytes) "
+		 "to the one at %zu (4 bytes)", offsetof(struct Pt, s),
+		 offsetof(struct Pt, y), offsetof(struct Pt, x));
+	assert_non_null(strstr(desc, want));
+	snprintf(want, sizeof(want), ", %zu bytes past it",
+		 sizeof(struct Pt));
+	assert_non_null(strstr(desc, want));
+	free(desc);
+	// a stride below the size is for arrays of structs only
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { xs = fixed {"
+			" at = \"name\", of = i32 {}, stride = 2 } } }\n", 2,
+			"a stride of 2 bytes is less than an element");
+}
+
 // Stripped builds: no debug info at all, sizes and offsets given.
 static void
 test_explicit_offsets_need_no_debug_info(void **state)
@@ -904,6 +934,7 @@ main(void)
 		T(test_boundaries_verifiers_reduce),
 		T(test_reduce_syntax),
 		T(test_describe_shows_offsets),
+		T(test_describe_shows_first_overlap_past),
 		T(test_explicit_offsets_need_no_debug_info),
 		T(test_enum_names_from_debug_info),
 		T(test_load_from_file),

@@ -548,6 +548,47 @@ test_pointers_refs_and_tags(void **state)
 	assert_true(json_is_null(field(node_at(f, &a), "nx")));
 }
 
+// LuaJIT's trace IR: an array from index `first` to the end index
+// `count` (ir[nk] .. ir[nins - 1]), elements that overlap (a stride less
+// than their size: a 64-bit constant reads the next slot), and a pointer
+// that points just past its target (fn->pc past the GCproto).
+static void
+test_first_overlap_and_past(void **state)
+{
+	struct fixture *f = *state;
+	Item items[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
+	int ints[4] = { 10, 20, 30, 40 };
+	Item a = { .v = 7 };
+	Bag bag = { .items = items, .nitems = 3, .idx = 1, .begin = ints,
+		    .own = &a + 1 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
+	     " text = \"<{v}>\" }\n"
+	     "struct \"Two\" { node = false, size = 8, fields = {"
+	     " a = i32(0), b = i32(4) }, text = \"{a}+{b}\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " some = array { ptr = \"items\", first = \"idx\", "
+	     "count = \"nitems\", of = \"Item\" },\n"
+	     " two = array { ptr = \"begin\", count = \"nitems\", of = \"Two\","
+	     " stride = 4 },\n"
+	     " back = ptr(\"own\", \"Item\") { past = true } },\n"
+	     " text = \"{some} {two*,} {back}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "<2><3> 10+20,20+30,30+40 <7>");
+	assert_int_equal(f->st.nerrors, 0);
+	json_t *n = node_at(f, &bag);
+	assert_int_equal(json_array_size(field(n, "some")), 2);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(field(n, "two"), 2), "b")), 40);
+	// the end index below the first: no elements, an error; NULL
+	// stays NULL
+	bag.idx = 5;
+	bag.own = NULL;
+	walk(f, &bag, NULL);
+	assert_true(has_error(f, "end index 3 is below the first, 5"));
+	assert_string_equal(f->text, "<bad count 3> 10+20,20+30,30+40 <null>");
+}
+
 // Unions by their tag; texts chosen by an enum; embedded structs;
 // indexes into a sequence of the nearest enclosing node.
 static void
@@ -1409,6 +1450,7 @@ main(void)
 		T(test_sequences),
 		T(test_intrusive_lists),
 		T(test_pointers_refs_and_tags),
+		T(test_first_overlap_and_past),
 		T(test_unions_by_and_index),
 		T(test_template_conditions),
 		T(test_raw_reads_by_path),
