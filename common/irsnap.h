@@ -448,6 +448,10 @@ struct irs_boundary_info {
 				   ("pass->name"), or NULL: the name is
 				   pass_name */
 	const char *pass_name;	/* fixed name (functions = {...}), or NULL */
+	const char *instance_expr; /* integer expression telling apart runs
+				   of one pass on different units (LuaJIT's
+				   "J->cur.traceno"): the pass is then named
+				   "NAME#N"; or NULL */
 	const char *ir_expr;	/* expression giving the IR root ("m") */
 	const char *ir_type;	/* layout type of the IR root */
 	/* ir = { "fn", "f" }: the first that names a parameter of the

@@ -308,6 +308,28 @@ console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 	return first;	// the first name's: "cannot evaluate 'fn': ..."
 }
 
+// "NAME#N": @p name, which this takes, and the value of @p bi's instance
+// expression, read-only as the pass expression is.
+static struct irs_error *
+name_instance(struct irs_console *c, const struct irs_boundary_info *bi,
+	      char *name, char **ret)
+{
+	uint64_t n;
+	char *full;
+	struct irs_error *err = console_eval(c, bi->instance_expr, EVAL_READ,
+					     &n);
+	if (err) {
+		free(name);
+		return err;
+	}
+	int len = asprintf(&full, "%s#%llu", name, (unsigned long long)n);
+	free(name);
+	if (len < 0)
+		return &irs_enomem;
+	*ret = full;
+	return NULL;
+}
+
 struct irs_error *
 console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 		  char **ret)
@@ -315,20 +337,22 @@ console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 	struct irs_error *err;
 	struct irs_memory *mem;
 	uint64_t addr;
+	char *pass;
 
 	if (bi->pass_name) {
-		char *pass = strdup(bi->pass_name);
-		if (!pass)
+		if (!(pass = strdup(bi->pass_name)))
 			return &irs_enomem;
-		*ret = pass;
-		return NULL;
+	} else {
+		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+			return err;
+		if ((err = console_memory(c, &mem)))
+			return err;
+		if ((err = console_read_cstr(mem, addr, &pass)))
+			return irs_error_prefix(err, bi->pass_expr);
 	}
-	if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
-		return err;
-	if ((err = console_memory(c, &mem)))
-		return err;
-	if ((err = console_read_cstr(mem, addr, ret)))
-		return irs_error_prefix(err, bi->pass_expr);
+	if (bi->instance_expr)
+		return name_instance(c, bi, pass, ret);
+	*ret = pass;
 	return NULL;
 }
 

@@ -265,7 +265,8 @@ struct irs_error *console_eval_ir(struct irs_console *c,
 				  const struct irs_boundary_info *bi,
 				  uint64_t *ret);
 /** The pass name of boundary @p bi: the layout's literal name, or the C
- *  string its pass expression points at in the frame eval() uses.
+ *  string its pass expression points at in the frame eval() uses, with
+ *  "#N" after it when the boundary has an instance expression.
  *  *ret freed with free(); untouched on error. */
 struct irs_error *console_eval_pass(struct irs_console *c,
 				    const struct irs_boundary_info *bi,

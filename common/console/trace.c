@@ -76,12 +76,13 @@ free_breaks(struct irs_console *c)
 }
 
 // Whether boundary @p bi is wanted by an active request. A boundary with
-// a fixed pass name can be left out when no request matches that name.
+// a fixed pass name can be left out when no request matches that name
+// (with an instance, "NAME#N" may match where NAME does not: kept).
 static bool
 boundary_wanted(const struct irs_console *c,
 		const struct irs_boundary_info *bi)
 {
-	if (!bi->pass_name)
+	if (!bi->pass_name || bi->instance_expr)
 		return true;
 	return (c->break_on &&
 		console_filter_match(&c->break_filter, bi->pass_name)) ||

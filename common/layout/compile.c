@@ -746,12 +746,18 @@ compile_boundaries(struct irs_cc *c, int decls)
 			irs_cc_type(c, type, line, "boundary");
 		struct irs_boundary_info proto = {
 			.pass_expr = irs_cc_str(c, b, "pass", line, "boundary"),
+			.instance_expr = irs_cc_str(c, b, "instance", line,
+						    "boundary"),
 			.ir_type = irs_cc_strdup(c, type ? type : lo->root),
 		};
 		boundary_ir(c, b, line, &proto);
 		if (proto.pass_expr)
 			proto.pass_expr = irs_cc_strdup(c, proto.pass_expr);
 		check_reads(c, "pass", proto.pass_expr, line);
+		if (proto.instance_expr)
+			proto.instance_expr = irs_cc_strdup(c,
+							    proto.instance_expr);
+		check_reads(c, "instance", proto.instance_expr, line);
 		if (lua_getfield(L, b, "functions") == LUA_TTABLE) {
 			uint32_t m = (uint32_t)lua_rawlen(L, -1);
 			for (uint32_t j = 1; j <= m; j++) {

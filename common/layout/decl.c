@@ -198,14 +198,16 @@ l_struct(lua_State *L)
 // boundary { at = F, pass = EXPR, ir = EXPR [, type = T] }
 // boundary { functions = { F1, F2 }, ir = EXPR [, type = T] }
 // ir = { "fn", "f" }: the first of these its parameters has
+// instance = EXPR: an integer telling one run of a pass from another
 static int
 l_boundary(lua_State *L)
 {
 	static const char *const keys[] = {
-		"at", "pass", "ir", "type", "functions", NULL,
+		"at", "pass", "ir", "type", "functions", "instance", NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "boundary", keys);
+	opt_string(L, 1, "instance", "boundary");
 	const char *at = opt_string(L, 1, "at", "boundary");
 	const char *pass = opt_string(L, 1, "pass", "boundary");
 	int irt = lua_getfield(L, 1, "ir");	// compile.c checks a list

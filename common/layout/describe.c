@@ -243,10 +243,12 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_puts(&b, "boundaries:\n");
 	for (uint32_t i = 0; i < lo->nboundaries; i++) {
 		const struct irs_boundary_info *bi = &lo->boundaries[i];
-		irs_buf_printf(&b, "  %s: pass %s%s, ir %s",
+		irs_buf_printf(&b, "  %s: pass %s%s%s%s, ir %s",
 			       bi->function,
 			       bi->pass_expr ? bi->pass_expr : "named ",
 			       bi->pass_expr ? "" : bi->pass_name,
+			       bi->instance_expr ? " #" : "",
+			       bi->instance_expr ? bi->instance_expr : "",
 			       bi->ir_expr);
 		for (uint32_t k = 1; k < bi->nir; k++)	// the first it has
 			irs_buf_printf(&b, " or %s", bi->ir_exprs[k]);

@@ -382,9 +382,11 @@ struct "GCtrace" {
 -- optimization and sinking on 32-bit targets only; on x64 it is a macro
 -- that does nothing, no function to break at: a 32-bit build's layout
 -- adds "lj_opt_split" after "lj_opt_loop".
+-- Every trace runs the same passes, so the trace number is part of a
+-- pass's name: "lj_opt_sink#3" is sinking on trace 3 (instance).
 boundary { functions = { "lj_opt_dce", "lj_opt_loop", "lj_opt_sink",
                          "lj_asm_trace" },
-           ir = "&J->cur", type = "GCtrace" }
+           ir = "&J->cur", type = "GCtrace", instance = "J->cur.traceno" }
 
 -- A failure's reduce_command re-runs luajit on the reducer's candidate
 -- Lua program (a trace is compiled from the program as a whole: there is

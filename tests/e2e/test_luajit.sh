@@ -63,7 +63,7 @@ for f in "${files[@]}"; do
 	n=$(grep -c '^---- TRACE [0-9]* IR$' "$t.dump")
 	check "$name: luajit compiled at least one trace ($n)" test "$n" -ge 1
 	check_eq "$name: $n stops at lj_asm_trace, each dumped with no walk error" "$n" \
-		"$(grep -c "^ir-dump: pass 'lj_asm_trace' at frame #0 (lj_asm_trace): GCtrace at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors" "$t.log")"
+		"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #0 (lj_asm_trace): GCtrace at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors" "$t.log")"
 	for i in $(seq "$n"); do
 		tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$t.$i.ir")
 		ntraces=$((ntraces + 1))
@@ -111,7 +111,7 @@ dbg_batch "$TMP/core.log" -o "ir-dump --boundary -f both -o $TMP/core.ir" \
 check_eq "$DBG_BATCH ran every command on the core and exited 0" "0 1" \
 	"$? $(grep -c '^@@END$' "$TMP/core.log")"
 check_eq "ir-dump --boundary on the core finds lj_asm_trace" 1 \
-	"$(grep -c "^ir-dump: pass 'lj_asm_trace' at frame #[0-9]* (lj_asm_trace): GCtrace at 0x[0-9a-f]*: .* 0 walk errors" "$TMP/core.log")"
+	"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #[0-9]* (lj_asm_trace): GCtrace at 0x[0-9a-f]*: .* 0 walk errors" "$TMP/core.log")"
 tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$TMP/core.ir")
 check "... whose IR is a side trace's (trace ${tr:-?})" \
 	grep -q "^---- TRACE $tr start [0-9]*/[0-9]* " "$TMP/core.dump"
@@ -130,19 +130,22 @@ dbg_batch "$TMP/trace.log" -o 'ir-trace on' -o "$(luajit_run "$TMP/trace.dump" "
 	-- "$LUAJIT"
 run=$(latest_run)
 ntr=$(grep -c '^---- TRACE [0-9]* IR$' "$TMP/trace.dump")
-want="lj_opt_dce lj_opt_loop lj_opt_sink lj_asm_trace"	# the root loop
-for i in $(seq 2 "$ntr"); do want+=" lj_opt_sink lj_asm_trace"; done	# side traces
-check_eq "ir-trace records every boundary of the $ntr traces, before and after" "$want" \
+trs=($(sed -n 's/^---- TRACE \([0-9]*\) IR$/\1/p' "$TMP/trace.dump"))
+# the root loop, then the side traces; a pass is named for its trace
+want="lj_opt_dce#${trs[0]} lj_opt_loop#${trs[0]} lj_opt_sink#${trs[0]} lj_asm_trace#${trs[0]}"
+for tr in "${trs[@]:1}"; do want+=" lj_opt_sink#$tr lj_asm_trace#$tr"; done
+check_eq "ir-trace records every boundary of the $ntr traces, before and after, by trace" "$want" \
 	"$(json_get "$run/manifest.json" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "before")')"
 check_eq "... each before and after" "$want" \
 	"$(json_get "$run/manifest.json" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "after")')"
 check_eq "... loop optimization is the one pass that changes the root trace" \
-	"lj_opt_loop" "$("$IRSNAP" show "$run" | awk '$1 ~ /^[0-9]+$/ && $6 == "yes" { print $2 }')"
+	"lj_opt_loop#${trs[0]}" "$("$IRSNAP" show "$run" | awk '$1 ~ /^[0-9]+$/ && $6 == "yes" { print $2 }')"
 k=0
 while read -r seq pass phase text; do
-	[ "$pass $phase" = "lj_asm_trace before" ] || continue
+	[ "${pass%#*} $phase" = "lj_asm_trace before" ] || continue
 	k=$((k + 1))
 	tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$run/$text")
+	check_eq "... the pass $pass is named for the trace its IR is" "lj_asm_trace#$tr" "$pass"
 	jdump_ir "$TMP/trace.dump" "$tr" >"$TMP/trace.$k.want"
 	check_files_eq "... trace ${tr:-?}'s snapshot before lj_asm_trace is its -jdump=i IR" \
 		"$TMP/trace.$k.want" "$run/$text"
@@ -163,14 +166,15 @@ IRSNAP_LUAJIT_CRASH=1 dbg_batch "$TMP/crash.log" -o 'ir-trace on' \
 	-o "$(luajit_run /dev/null "$f")" -- "$LUAJIT"
 run=$(latest_run)
 check "the crash in lj_opt_sink wrote failure.json" test -s "$run/failure.json"
+crash_pass=$(json_get "$run/failure.json" 'd["pass"]["name"]')
 check_eq "... naming the signal and the pass" "SIGSEGV lj_opt_sink" \
-	"$(json_get "$run/failure.json" 'd["signal"]["name"] + " " + d["pass"]["name"]')"
+	"$(json_get "$run/failure.json" 'd["signal"]["name"]') ${crash_pass%#*}"
 check_eq "... innermost frames: the shape check, in lj_opt_sink" \
 	"sink_check_shape lj_opt_sink" \
 	"$(json_get "$run/failure.json" '" ".join(f["function"] for f in d["backtrace"][:2])')"
 before=$run/$(json_get "$run/failure.json" 'd["before_snapshot"]["text"]')
-check "... the IR the pass was given names its trace ($(head -1 "$before"))" \
-	grep -q '^---- TRACE [0-9][0-9]* IR$' <(head -1 "$before")
+check_eq "... and the trace, whose IR the pass was given ($(head -1 "$before"))" \
+	"---- TRACE ${crash_pass#*#} IR" "$(head -1 "$before")"
 # the shape: an HSTORE whose value is a MUL of the same trace
 # (columns of -jdump=i: the opcode at 13-18, the operands at 20 and 26)
 mul_stores=$(awk '{ op = substr($0, 13, 6) }
@@ -194,6 +198,6 @@ IRSNAP_LUAJIT_CRASH=1 dbg_batch "$TMP/recrash.log" -o 'ir-trace on' \
 	-o "$(luajit_run /dev/null "$TMP/reduced.lua")" -- "$LUAJIT"
 check_eq "... and crashes the same way: SIGSEGV in lj_opt_sink at sink_check_shape" \
 	"SIGSEGV lj_opt_sink sink_check_shape" \
-	"$(json_get "$(latest_run)/failure.json" 'd["signal"]["name"] + " " + d["pass"]["name"] + " " + d["backtrace"][0]["function"]')"
+	"$(json_get "$(latest_run)/failure.json" 'd["signal"]["name"] + " " + d["pass"]["name"].split("#")[0] + " " + d["backtrace"][0]["function"]')"
 
 done_testing

@@ -257,6 +257,35 @@ test_boundary_ir_names(void **state)
 			"\"f++\" } }\n", 3, "ir expression 'f++'");
 }
 
+// instance = EXPR: kept per function, shown, checked like the others.
+static void
+test_boundary_instance(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct irs_boundary_info bi;
+	assert_null(load(f, HEAD
+		"struct \"Pt\" { fields = { next = ptr(\"next\", \"Pt\") } }\n"
+		"boundary { functions = { \"dce\", \"sink\" }, ir = \"J\", "
+		"instance = \"J->traceno\" }\n"));
+	assert_null(irs_layout_boundary(f->lo, 1, &bi));
+	assert_string_equal(bi.pass_name, "sink");
+	assert_string_equal(bi.instance_expr, "J->traceno");
+	char *desc;
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "sink: pass named sink #J->traceno, ir J"));
+	free(desc);
+	assert_null(load(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			 "boundary { functions = { \"a\" }, ir = \"fn\" }\n"));
+	assert_null(irs_layout_boundary(f->lo, 0, &bi));
+	assert_null(bi.instance_expr);
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { functions = { \"a\" }, ir = \"fn\", "
+			"instance = 3 }\n", 3, "'instance' must be a string");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { functions = { \"a\" }, ir = \"fn\", "
+			"instance = \"n++\" }\n", 3, "instance expression 'n++'");
+}
+
 // `ir-layout show` gives sizes, offsets, bitfields and paths.
 static void
 test_describe_shows_offsets(void **state)
@@ -943,6 +972,7 @@ main(void)
 		T(test_unknown_field),
 		T(test_wrong_kind),
 		T(test_boundary_ir_names),
+		T(test_boundary_instance),
 		T(test_condition_errors),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
