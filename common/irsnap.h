@@ -852,6 +852,42 @@ IRS_API bool irs_frontend_fatal_signal(int32_t signo);
  * only an ELF file of type ET_CORE counts. False when there is none.
  */
 IRS_API bool irs_frontend_core_path(char *buf, size_t len);
+/** Whether this debugger runs in batch mode: one of the blank-separated
+ *  @p flags ("-b --batch") among its own arguments (/proc/self/cmdline),
+ *  before a "--". */
+IRS_API bool irs_frontend_batch_mode(const char *flags);
+/** "@p name VERSION" into @p buf (cut to @p len), VERSION the word after
+ *  "version " in the debugger's @p banner ("lldb version 14.0.6 (...)"),
+ *  else its first word ("13.1"); the manifest's "debugger" setting. */
+IRS_API void irs_frontend_debugger_version(const char *name,
+					   const char *banner, char *buf,
+					   size_t len);
+/** The NULL-terminated words @p argv joined by blanks, each quoted where
+ *  the console's splitter would otherwise split it (blanks, quotes,
+ *  backslashes), for a debugger that hands a command its words unquoted.
+ *  Freed with irs_free(); NULL when memory ran out. */
+IRS_API char *irs_frontend_join_words(const char *const *argv);
+/** The line of an LLDB message @p msg worth showing: its first, without
+ *  "error: " or clang's "<user expression N>:L:C: ", or after a heading
+ *  ending in ':' ("expression failed to parse:") the first "error: " line
+ *  below it. "" when there is none; freed with irs_free(); NULL on OOM. */
+IRS_API char *irs_frontend_one_line(const char *msg);
+/** What an expression is, for a debugger that answers the first two
+ *  without compiling it. */
+enum irs_expr_kind {
+	IRS_EXPR_OTHER,		/* compile it: "a + 1", "f()", "*p" */
+	IRS_EXPR_VARIABLE,	/* a path: "m", "pass->name", "a[2].x" */
+	IRS_EXPR_REGISTER,	/* "$rsp" */
+};
+IRS_API enum irs_expr_kind irs_frontend_expr_kind(const char *expr);
+/** LLDB's type @p name as GDB spells it, for a C program: a blank before
+ *  an array's bounds ("char [32]"), "_Bool" for "bool" when @p c_bool, and
+ *  the tag @p tag ("struct ", or NULL when the innermost pointee or
+ *  element is a typedef or has no tag) that LLDB leaves out, inserted
+ *  after the qualifiers ("const struct Block *"); an anonymous one becomes
+ *  "union {...}". Freed with irs_free(); NULL on OOM. */
+IRS_API char *irs_frontend_gdb_spelling(const char *name, const char *tag,
+					bool c_bool);
 /** The questions of struct irs_target answered from its facts. */
 IRS_API struct irs_error *irs_frontend_type_size(const struct irs_target *t,
 						 const char *type,

@@ -176,6 +176,7 @@ def _bind(lib):
         "irs_console_set": (_P, [_P, c_char_p, c_char_p]),
         "irs_console_get": (_P, [_P, c_char_p, out]),
         "irs_console_settings": (ctypes.POINTER(c_char_p), []),
+        "irs_frontend_batch_mode": (c_bool, [c_char_p]),
         "irs_console_call_timeout": (_U32, [_P]),
         "irs_console_exit_status": (c_int32, [_P]),
         "irs_console_hit": (_P, [_P, _U32, ctypes.POINTER(c_bool), out]),
@@ -717,17 +718,6 @@ def _on_stop(event):
                                       _one_line(e)), gdb.STDERR)
 
 
-def _batch_mode():
-    """Whether this GDB runs with -batch (its own command line says)."""
-    try:
-        with open("/proc/self/cmdline", "rb") as f:
-            argv = f.read().split(b"\0")
-    except OSError:
-        return False
-    return any(a in (b"-batch", b"--batch", b"-batch-silent",
-                     b"--batch-silent") for a in argv)
-
-
 _exit = {"code": 0}
 
 
@@ -920,7 +910,8 @@ def _start():
     gdb.events.stop.connect(_on_stop)
     gdb.events.exited.connect(_on_exited)
     gdb.events.breakpoint_deleted.connect(_on_breakpoint_deleted)
-    if _batch_mode():
+    if _lib.irs_frontend_batch_mode(b"-batch --batch -batch-silent "
+                                    b"--batch-silent"):
         gdb.events.gdb_exiting.connect(_on_gdb_exiting)
         atexit.register(_at_exit)
     gdb.events.new_objfile.connect(_forget_types)

@@ -20,6 +20,13 @@
 
 #include "run/run.h"
 
+/* ---- adapter.c: what the adapters share that needs no debugger API ----- */
+
+/** Whether the NUL-separated arguments [@p args, + @p len) (a
+ *  /proc/PID/cmdline) hold one of the blank-separated @p flags, not
+ *  counting the first (the program) and stopping at "--". */
+bool console_cmdline_has(const char *args, size_t len, const char *flags);
+
 /* ---- args.c: shell-like words and options -------------------------------- */
 
 /** One word of an argument string, unquoted, with where it lay in the raw
