@@ -758,6 +758,9 @@ IRS_API struct irs_error *irs_console_set(struct irs_console *c,
 IRS_API struct irs_error *irs_console_get(const struct irs_console *c,
 					  const char *key, char **ret);
 IRS_API const char *const *irs_console_settings(void);
+/** What setting @p key is, one phrase for a debugger's help ("the deepest
+ *  nesting one snapshot follows"); borrowed; NULL for a key not listed. */
+IRS_API const char *irs_console_setting_help(const char *key);
 /**
  * The "call-timeout" setting: seconds a call verifier may run in the
  * debuggee (default 30; 0: no limit). The front end interrupts a call

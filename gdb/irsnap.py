@@ -176,6 +176,7 @@ def _bind(lib):
         "irs_console_set": (_P, [_P, c_char_p, c_char_p]),
         "irs_console_get": (_P, [_P, c_char_p, out]),
         "irs_console_settings": (ctypes.POINTER(c_char_p), []),
+        "irs_console_setting_help": (c_char_p, [c_char_p]),
         "irs_frontend_batch_mode": (c_bool, [c_char_p]),
         "irs_console_call_timeout": (_U32, [_P]),
         "irs_console_exit_status": (c_int32, [_P]),
@@ -839,24 +840,13 @@ def _get_setting(key):
     return _take_string(out.value)
 
 
-_SETTING_DOCS = {
-    "dir": "the directory run directories go to (default $IRSNAP_DIR or "
-           "./irsnap-out)",
-    "max-nodes": "the most IR nodes one snapshot walks (K, M, G suffixes)",
-    "max-bytes": "the most debuggee bytes one snapshot reads",
-    "max-depth": "the deepest nesting one snapshot follows",
-    "format": "the snapshot files written: text, json or both",
-    "call-timeout": "the seconds a call verifier may run in the debuggee "
-                    "before irsnap interrupts it (0: no limit)",
-}
-
-
 class _Setting(gdb.Parameter):
     def __init__(self, key):
         self.key = key
-        self.__doc__ = "irsnap's %s setting: %s." % (key, _SETTING_DOCS[key])
-        self.set_doc = "Set %s." % _SETTING_DOCS[key]
-        self.show_doc = "Show %s." % _SETTING_DOCS[key]
+        doc = _text(_lib.irs_console_setting_help(key.encode()))
+        self.__doc__ = "irsnap's %s setting: %s." % (key, doc)
+        self.set_doc = "Set %s." % doc
+        self.show_doc = "Show %s." % doc
         if key == "format":
             super().__init__("irsnap " + key, gdb.COMMAND_DATA,
                              gdb.PARAM_ENUM, ["text", "json", "both"])
