@@ -741,7 +741,9 @@ IRS_API char *irs_console_complete(struct irs_console *c, const char *name,
  * The same for the last word of @p args, command @p name's whole argument
  * string as typed so far (a trailing blank: a new word), in its context:
  * "-f " offers text/json/both, "ir-set format " the formats, "ir-trace on "
- * the passes seen.
+ * the passes seen, "-o " and "ir-layout load " the files (a directory's
+ * with a '/'; hidden ones after a '.'), which a debugger's own completer
+ * cannot, seeing the whole argument string rather than the last word.
  */
 IRS_API char *irs_console_complete_args(struct irs_console *c,
 					const char *name, const char *args);

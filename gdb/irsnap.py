@@ -770,15 +770,9 @@ class _IrCommand(gdb.Command):
         try:
             words = text.split()
             last = "" if not text or text[-1].isspace() else words[-1]
-            before = words[:-1] if last else words
-            if (self.name == "ir-layout" and before[:1] == ["load"]) or \
-                    before[-1:] in (["-o"], ["--output"]):
-                cands = _complete_file(last)
-            else:
-                res = _lib.irs_console_complete_args(_console,
-                                                     self.name.encode(),
-                                                     text.encode())
-                cands = [c for c in _take_string(res).split("\n") if c]
+            res = _lib.irs_console_complete_args(_console, self.name.encode(),
+                                                 text.encode())
+            cands = [c for c in _take_string(res).split("\n") if c]
             if not cands and self.name in ("ir-dump", "ir-verify") and \
                     not last.startswith("-"):
                 return gdb.COMPLETE_EXPRESSION
@@ -788,18 +782,6 @@ class _IrCommand(gdb.Command):
             return [c[cut:] for c in cands]
         except BaseException:     # noqa: B902 -- completion must not fail
             return []
-
-
-def _complete_file(prefix):
-    """File names starting with @prefix. GDB's own filename completer only
-    sees the whole argument string, which here starts with other words."""
-    import glob
-    path = os.path.expanduser(prefix)
-    out = []
-    for m in sorted(glob.glob(glob.escape(path) + "*")):
-        m = prefix + m[len(path):]
-        out.append(m + "/" if os.path.isdir(os.path.expanduser(m)) else m)
-    return out
 
 
 def _make_command(name):
