@@ -51,6 +51,17 @@ irs_frontend_debugger_version(const char *name, const char *banner,
 	snprintf(buf, len, n ? "%s %.*s" : "%s", name, n, v);
 }
 
+// What @p b holds, the caller's; NULL (and @p b freed) if memory ran out.
+static char *
+take(struct irs_buf *b)
+{
+	if (b->oom) {
+		irs_buf_deinit(b);
+		return NULL;
+	}
+	return irs_buf_steal(b);
+}
+
 // A word the console's splitter (console_args_split) reads back as it is:
 // only blanks, quotes and backslashes need quoting there.
 static void
@@ -80,11 +91,7 @@ irs_frontend_join_words(const char *const *argv)
 			irs_buf_puts(&b, " ");
 		quote_word(&b, argv[i]);
 	}
-	if (b.oom) {
-		irs_buf_deinit(&b);
-		return NULL;
-	}
-	return irs_buf_steal(&b);
+	return take(&b);
 }
 
 // Drops "error: " and clang's "<user expression 0>:1:1: " from the line
@@ -126,11 +133,7 @@ irs_frontend_one_line(const char *msg)
 		}
 		b.data[b.len] = '\0';
 	}
-	if (b.oom) {
-		irs_buf_deinit(&b);
-		return NULL;
-	}
-	return irs_buf_steal(&b);
+	return take(&b);
 }
 
 enum irs_expr_kind
@@ -204,9 +207,5 @@ irs_frontend_gdb_spelling(const char *name, const char *tag, bool c_bool)
 				skip += strlen(*q);
 		splice(&b, skip, 0, tag);
 	}
-	if (b.oom) {
-		irs_buf_deinit(&b);
-		return NULL;
-	}
-	return irs_buf_steal(&b);
+	return take(&b);
 }
