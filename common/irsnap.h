@@ -722,6 +722,17 @@ IRS_API struct irs_error *irs_console_command(struct irs_console *c,
  * session; else 0 (the debugger's own status stands).
  */
 IRS_API int32_t irs_console_exit_status(const struct irs_console *c);
+/**
+ * At a batch debugger's exit, the status it must end with instead of its
+ * own @p debugger_status (-1: one that is already 1 after a failed
+ * command, as `lldb -b`'s), or 0 when its own stands: 128 + N always, a
+ * failed command's 1 only over a 0. When not 0, the C streams (the
+ * debugger's own buffered output) are flushed first, for a front end that
+ * then ends the process with _exit() before the debugger's exit handlers
+ * rewrite the status.
+ */
+IRS_API int32_t irs_console_batch_exit(const struct irs_console *c,
+				       int32_t debugger_status);
 /** Help text of command @p name, with an example; borrowed; NULL if unknown. */
 IRS_API const char *irs_console_help(const char *name);
 /** Part @p part of that help, for debuggers that take it in pieces:

@@ -179,7 +179,7 @@ def _bind(lib):
         "irs_console_setting_help": (c_char_p, [c_char_p]),
         "irs_frontend_batch_mode": (c_bool, [c_char_p]),
         "irs_console_call_timeout": (_U32, [_P]),
-        "irs_console_exit_status": (c_int32, [_P]),
+        "irs_console_batch_exit": (c_int32, [_P, c_int32]),
         "irs_console_hit": (_P, [_P, _U32, ctypes.POINTER(c_bool), out]),
         "irs_console_stop": (_P, [_P, c_int32, c_char_p,
                                   ctypes.POINTER(c_bool), out]),
@@ -729,16 +729,13 @@ def _on_gdb_exiting(event):
 def _at_exit():
     """`gdb -batch` exits with its last command's status; LLDB's -b with
     128 + N when the program died of signal N, and 1 after a failed
-    command. irsnap's rule (irs_console_exit_status) makes GDB agree: it
+    command. irsnap's rule (irs_console_batch_exit) makes GDB agree: it
     runs last, after GDB killed the program, and ends GDB with it."""
-    status = _lib.irs_console_exit_status(_console) if _lib else 0
-    if status and (status > 128 or not _exit["code"]):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            ctypes.CDLL(None).fflush(None)  # GDB's own stdio buffers
-        except (OSError, AttributeError):
-            pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+    status = _lib.irs_console_batch_exit(_console, _exit["code"]) \
+        if _lib else 0
+    if status:     # GDB's own stdio buffers flushed by then
         os._exit(status)
 
 

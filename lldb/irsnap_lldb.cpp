@@ -241,12 +241,9 @@ add_commands(glue *gl)
 static void
 at_exit(void)
 {
-	int32_t status = g && g->con ? irs_console_exit_status(g->con) : 0;
-	if (status > 128) {
-		fflush(stdout);
-		fflush(stderr);
-		_exit(status);
-	}
+	int32_t status = irs_console_batch_exit(g ? g->con : NULL, -1);
+	if (status)
+		_exit(status);	// stdio flushed
 }
 
 }  // namespace irsnap_lldb

@@ -653,6 +653,16 @@ irs_console_exit_status(const struct irs_console *c)
 	return c->check.nerrors ? 1 : 0;
 }
 
+int32_t
+irs_console_batch_exit(const struct irs_console *c, int32_t debugger_status)
+{
+	int32_t status = c ? irs_console_exit_status(c) : 0;
+	if (status <= 128 && !(status && debugger_status == 0))
+		return 0;
+	fflush(NULL);
+	return status;
+}
+
 static struct irs_error *
 cmd_status(struct irs_console *c, const struct console_args *a,
 	   struct irs_buf *out)

@@ -870,6 +870,31 @@ test_signals(void **state)
 	w->ft.target.core_path = NULL;
 }
 
+// What a batch debugger ends with: a fatal signal's 128 + N over any
+// status of its own, a failed command's 1 only over a 0 (LLDB's -b, -1
+// here, says 1 itself after one).
+static void
+test_batch_exit(void **state)
+{
+	struct world *w = *state;
+	char *out = NULL;
+
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 0);
+	assert_int_equal(irs_console_batch_exit(NULL, 0), 0);
+	struct irs_error *err = irs_console_command(w->c, "ir-set",
+						    "format xml", &out);
+	assert_non_null(err);
+	irs_error_destroy(err);
+	irs_free(out);
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 1);
+	assert_int_equal(irs_console_batch_exit(w->c, 2), 0);
+	assert_int_equal(irs_console_batch_exit(w->c, -1), 0);
+	w->c->check.signo = SIGSEGV;
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 128 + SIGSEGV);
+	assert_int_equal(irs_console_batch_exit(w->c, 1), 128 + SIGSEGV);
+	assert_int_equal(irs_console_batch_exit(w->c, -1), 128 + SIGSEGV);
+}
+
 /* }==================================================================== */
 
 int
@@ -905,6 +930,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_entry_values,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_signals,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_batch_exit,
 						setup_world, teardown_world),
 	};
 	return cmocka_run_group_tests_name("frontend", tests, NULL, NULL);
