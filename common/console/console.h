@@ -1,8 +1,10 @@
 /*
  * console/console.h — the console area, the top of libirsnap: the ir-*
  * commands (console.c, args.c, settings.c, trace.c, dump.c) both front
- * ends forward to. The public half is the "Console" section of irsnap.h;
- * front ends never include this. May use: run/ and everything below it.
+ * ends forward to, and what the front ends share (frontend.c: their facts
+ * made answers; adapter.c: their debugger-free chores). The public half
+ * is the "Console" and "Front ends" sections of irsnap.h; front ends
+ * never include this. May use: run/ and everything below it.
  *
  * Besides the settings irs_console_settings() lists, irs_console_set()
  * accepts two the front end fills in for the run directory's manifest:
