@@ -726,6 +726,17 @@ IRS_API struct irs_error *irs_console_command(struct irs_console *c,
  * session; else 0 (the debugger's own status stands).
  */
 IRS_API int32_t irs_console_exit_status(const struct irs_console *c);
+/**
+ * At a batch debugger's exit, the status it must end with instead of its
+ * own @p debugger_status (-1: one that is already 1 after a failed
+ * command, as `lldb -b`'s), or 0 when its own stands: 128 + N always, a
+ * failed command's 1 only over a 0. When not 0, the C streams (the
+ * debugger's own buffered output) are flushed first, for a front end that
+ * then ends the process with _exit() before the debugger's exit handlers
+ * rewrite the status.
+ */
+IRS_API int32_t irs_console_batch_exit(const struct irs_console *c,
+				       int32_t debugger_status);
 /** Help text of command @p name, with an example; borrowed; NULL if unknown. */
 IRS_API const char *irs_console_help(const char *name);
 /** Part @p part of that help, for debuggers that take it in pieces:
@@ -745,7 +756,9 @@ IRS_API char *irs_console_complete(struct irs_console *c, const char *name,
  * The same for the last word of @p args, command @p name's whole argument
  * string as typed so far (a trailing blank: a new word), in its context:
  * "-f " offers text/json/both, "ir-set format " the formats, "ir-trace on "
- * the passes seen.
+ * the passes seen, "-o " and "ir-layout load " the files (a directory's
+ * with a '/'; hidden ones after a '.'), which a debugger's own completer
+ * cannot, seeing the whole argument string rather than the last word.
  */
 IRS_API char *irs_console_complete_args(struct irs_console *c,
 					const char *name, const char *args);
@@ -762,6 +775,9 @@ IRS_API struct irs_error *irs_console_set(struct irs_console *c,
 IRS_API struct irs_error *irs_console_get(const struct irs_console *c,
 					  const char *key, char **ret);
 IRS_API const char *const *irs_console_settings(void);
+/** What setting @p key is, one phrase for a debugger's help ("the deepest
+ *  nesting one snapshot follows"); borrowed; NULL for a key not listed. */
+IRS_API const char *irs_console_setting_help(const char *key);
 /**
  * The "call-timeout" setting: seconds a call verifier may run in the
  * debuggee (default 30; 0: no limit). The front end interrupts a call
@@ -856,6 +872,42 @@ IRS_API bool irs_frontend_fatal_signal(int32_t signo);
  * only an ELF file of type ET_CORE counts. False when there is none.
  */
 IRS_API bool irs_frontend_core_path(char *buf, size_t len);
+/** Whether this debugger runs in batch mode: one of the blank-separated
+ *  @p flags ("-b --batch") among its own arguments (/proc/self/cmdline),
+ *  before a "--". */
+IRS_API bool irs_frontend_batch_mode(const char *flags);
+/** "@p name VERSION" into @p buf (cut to @p len), VERSION the word after
+ *  "version " in the debugger's @p banner ("lldb version 14.0.6 (...)"),
+ *  else its first word ("13.1"); the manifest's "debugger" setting. */
+IRS_API void irs_frontend_debugger_version(const char *name,
+					   const char *banner, char *buf,
+					   size_t len);
+/** The NULL-terminated words @p argv joined by blanks, each quoted where
+ *  the console's splitter would otherwise split it (blanks, quotes,
+ *  backslashes), for a debugger that hands a command its words unquoted.
+ *  Freed with irs_free(); NULL when memory ran out. */
+IRS_API char *irs_frontend_join_words(const char *const *argv);
+/** The line of an LLDB message @p msg worth showing: its first, without
+ *  "error: " or clang's "<user expression N>:L:C: ", or after a heading
+ *  ending in ':' ("expression failed to parse:") the first "error: " line
+ *  below it. "" when there is none; freed with irs_free(); NULL on OOM. */
+IRS_API char *irs_frontend_one_line(const char *msg);
+/** What an expression is, for a debugger that answers the first two
+ *  without compiling it. */
+enum irs_expr_kind {
+	IRS_EXPR_OTHER,		/* compile it: "a + 1", "f()", "*p" */
+	IRS_EXPR_VARIABLE,	/* a path: "m", "pass->name", "a[2].x" */
+	IRS_EXPR_REGISTER,	/* "$rsp" */
+};
+IRS_API enum irs_expr_kind irs_frontend_expr_kind(const char *expr);
+/** LLDB's type @p name as GDB spells it, for a C program: a blank before
+ *  an array's bounds ("char [32]"), "_Bool" for "bool" when @p c_bool, and
+ *  the tag @p tag ("struct ", or NULL when the innermost pointee or
+ *  element is a typedef or has no tag) that LLDB leaves out, inserted
+ *  after the qualifiers ("const struct Block *"); an anonymous one becomes
+ *  "union {...}". Freed with irs_free(); NULL on OOM. */
+IRS_API char *irs_frontend_gdb_spelling(const char *name, const char *tag,
+					bool c_bool);
 /** The questions of struct irs_target answered from its facts. */
 IRS_API struct irs_error *irs_frontend_type_size(const struct irs_target *t,
 						 const char *type,

@@ -176,8 +176,10 @@ def _bind(lib):
         "irs_console_set": (_P, [_P, c_char_p, c_char_p]),
         "irs_console_get": (_P, [_P, c_char_p, out]),
         "irs_console_settings": (ctypes.POINTER(c_char_p), []),
+        "irs_console_setting_help": (c_char_p, [c_char_p]),
+        "irs_frontend_batch_mode": (c_bool, [c_char_p]),
         "irs_console_call_timeout": (_U32, [_P]),
-        "irs_console_exit_status": (c_int32, [_P]),
+        "irs_console_batch_exit": (c_int32, [_P, c_int32]),
         "irs_console_hit": (_P, [_P, _U32, ctypes.POINTER(c_bool), out]),
         "irs_console_stop": (_P, [_P, c_int32, c_char_p,
                                   ctypes.POINTER(c_bool), out]),
@@ -717,17 +719,6 @@ def _on_stop(event):
                                       _one_line(e)), gdb.STDERR)
 
 
-def _batch_mode():
-    """Whether this GDB runs with -batch (its own command line says)."""
-    try:
-        with open("/proc/self/cmdline", "rb") as f:
-            argv = f.read().split(b"\0")
-    except OSError:
-        return False
-    return any(a in (b"-batch", b"--batch", b"-batch-silent",
-                     b"--batch-silent") for a in argv)
-
-
 _exit = {"code": 0}
 
 
@@ -738,16 +729,13 @@ def _on_gdb_exiting(event):
 def _at_exit():
     """`gdb -batch` exits with its last command's status; LLDB's -b with
     128 + N when the program died of signal N, and 1 after a failed
-    command. irsnap's rule (irs_console_exit_status) makes GDB agree: it
+    command. irsnap's rule (irs_console_batch_exit) makes GDB agree: it
     runs last, after GDB killed the program, and ends GDB with it."""
-    status = _lib.irs_console_exit_status(_console) if _lib else 0
-    if status and (status > 128 or not _exit["code"]):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            ctypes.CDLL(None).fflush(None)  # GDB's own stdio buffers
-        except (OSError, AttributeError):
-            pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+    status = _lib.irs_console_batch_exit(_console, _exit["code"]) \
+        if _lib else 0
+    if status:     # GDB's own stdio buffers flushed by then
         os._exit(status)
 
 
@@ -779,15 +767,9 @@ class _IrCommand(gdb.Command):
         try:
             words = text.split()
             last = "" if not text or text[-1].isspace() else words[-1]
-            before = words[:-1] if last else words
-            if (self.name == "ir-layout" and before[:1] == ["load"]) or \
-                    before[-1:] in (["-o"], ["--output"]):
-                cands = _complete_file(last)
-            else:
-                res = _lib.irs_console_complete_args(_console,
-                                                     self.name.encode(),
-                                                     text.encode())
-                cands = [c for c in _take_string(res).split("\n") if c]
+            res = _lib.irs_console_complete_args(_console, self.name.encode(),
+                                                 text.encode())
+            cands = [c for c in _take_string(res).split("\n") if c]
             if not cands and self.name in ("ir-dump", "ir-verify") and \
                     not last.startswith("-"):
                 return gdb.COMPLETE_EXPRESSION
@@ -797,18 +779,6 @@ class _IrCommand(gdb.Command):
             return [c[cut:] for c in cands]
         except BaseException:     # noqa: B902 -- completion must not fail
             return []
-
-
-def _complete_file(prefix):
-    """File names starting with @prefix. GDB's own filename completer only
-    sees the whole argument string, which here starts with other words."""
-    import glob
-    path = os.path.expanduser(prefix)
-    out = []
-    for m in sorted(glob.glob(glob.escape(path) + "*")):
-        m = prefix + m[len(path):]
-        out.append(m + "/" if os.path.isdir(os.path.expanduser(m)) else m)
-    return out
 
 
 def _make_command(name):
@@ -849,24 +819,13 @@ def _get_setting(key):
     return _take_string(out.value)
 
 
-_SETTING_DOCS = {
-    "dir": "the directory run directories go to (default $IRSNAP_DIR or "
-           "./irsnap-out)",
-    "max-nodes": "the most IR nodes one snapshot walks (K, M, G suffixes)",
-    "max-bytes": "the most debuggee bytes one snapshot reads",
-    "max-depth": "the deepest nesting one snapshot follows",
-    "format": "the snapshot files written: text, json or both",
-    "call-timeout": "the seconds a call verifier may run in the debuggee "
-                    "before irsnap interrupts it (0: no limit)",
-}
-
-
 class _Setting(gdb.Parameter):
     def __init__(self, key):
         self.key = key
-        self.__doc__ = "irsnap's %s setting: %s." % (key, _SETTING_DOCS[key])
-        self.set_doc = "Set %s." % _SETTING_DOCS[key]
-        self.show_doc = "Show %s." % _SETTING_DOCS[key]
+        doc = _text(_lib.irs_console_setting_help(key.encode()))
+        self.__doc__ = "irsnap's %s setting: %s." % (key, doc)
+        self.set_doc = "Set %s." % doc
+        self.show_doc = "Show %s." % doc
         if key == "format":
             super().__init__("irsnap " + key, gdb.COMMAND_DATA,
                              gdb.PARAM_ENUM, ["text", "json", "both"])
@@ -920,7 +879,8 @@ def _start():
     gdb.events.stop.connect(_on_stop)
     gdb.events.exited.connect(_on_exited)
     gdb.events.breakpoint_deleted.connect(_on_breakpoint_deleted)
-    if _batch_mode():
+    if _lib.irs_frontend_batch_mode(b"-batch --batch -batch-silent "
+                                    b"--batch-silent"):
         gdb.events.gdb_exiting.connect(_on_gdb_exiting)
         atexit.register(_at_exit)
     gdb.events.new_objfile.connect(_forget_types)

@@ -94,6 +94,15 @@ str(const char *s)
 	return s ? s : "";
 }
 
+/** A string the library allocated (may be NULL), freed. */
+inline std::string
+taken(char *s)
+{
+	std::string r = s ? s : "";
+	irs_free(s);
+	return r;
+}
+
 /** Runs @p f, turning anything it throws into an irs_error: nothing may
  *  unwind into the core or LLDB. */
 template <typename F>
@@ -148,8 +157,6 @@ void print_event(glue *gl, struct irs_error *err, char *out);
 void track_process(glue *gl, lldb::SBProcess process);
 /** Reports the end of the current process with @p status. */
 void report_exited(glue *gl, int32_t status);
-/** @p w quoted for the console's shell-like splitter, when it must be. */
-std::string quote_word(const char *w);
 
 }  // namespace irsnap_lldb
 

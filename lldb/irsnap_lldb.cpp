@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include <unistd.h>
 
@@ -55,37 +53,6 @@ print_event(glue *gl, struct irs_error *err, char *out)
 	irs_free(out);
 	if (err)
 		print_error(gl, err);
-}
-
-// Shell quoting the console's splitter undoes: LLDB has already removed
-// the user's quotes, so a word with blanks or quotes is quoted again.
-std::string
-quote_word(const char *w)
-{
-	if (!w)
-		w = "";
-	if (*w && !strpbrk(w, " \t\n\r'\"\\"))
-		return w;
-	std::string q = "'";
-	for (; *w; w++) {
-		if (*w == '\'')
-			q += "'\\''";
-		else
-			q += *w;
-	}
-	return q + "'";
-}
-
-static std::string
-join_words(char **argv)
-{
-	std::string s;
-	for (size_t i = 0; argv && argv[i]; i++) {
-		if (i)
-			s += ' ';
-		s += quote_word(argv[i]);
-	}
-	return s;
 }
 
 void
@@ -146,7 +113,8 @@ console_command::DoExecute(lldb::SBDebugger, char **argv,
 		track_process(gl, gl->dbg.GetSelectedTarget().GetProcess());
 		target_refresh(gl);
 		breaks_follow_target(gl);
-		std::string args = join_words(argv);
+		// LLDB has already removed the user's quotes.
+		std::string args = taken(irs_frontend_join_words(argv));
 		struct irs_error *e = irs_console_command(gl->con,
 							  name_.c_str(),
 							  args.c_str(), &out);
@@ -247,38 +215,6 @@ report_at_stop(glue *gl, lldb::SBCommandReturnObject &result)
 
 /* ==== Loading =========================================================== */
 
-// "lldb 14.0.6" from "lldb version 14.0.6\n  clang revision ...".
-static std::string
-debugger_version(void)
-{
-	std::string v = lldb::SBDebugger::GetVersionString();
-	size_t at = v.find("version ");
-	if (at == std::string::npos)
-		return "lldb";
-	v = v.substr(at + 8);
-	size_t end = v.find_first_of(" \n(");
-	return "lldb " + v.substr(0, end);
-}
-
-// Whether this LLDB runs with -b/--batch (its own command line says).
-static bool
-batch_mode(void)
-{
-	std::ifstream in("/proc/self/cmdline", std::ios::binary);
-	std::string all((std::istreambuf_iterator<char>(in)),
-			std::istreambuf_iterator<char>());
-	size_t pos = all.find('\0');	// skip argv[0]
-	while (pos != std::string::npos && pos + 1 < all.size()) {
-		std::string arg = all.c_str() + pos + 1;
-		if (arg == "--")
-			break;
-		if (arg == "-b" || arg == "--batch")
-			return true;
-		pos = all.find('\0', pos + 1);
-	}
-	return false;
-}
-
 static void
 add_commands(glue *gl)
 {
@@ -305,12 +241,9 @@ add_commands(glue *gl)
 static void
 at_exit(void)
 {
-	int32_t status = g && g->con ? irs_console_exit_status(g->con) : 0;
-	if (status > 128) {
-		fflush(stdout);
-		fflush(stderr);
-		_exit(status);
-	}
+	int32_t status = irs_console_batch_exit(g ? g->con : NULL, -1);
+	if (status)
+		_exit(status);	// stdio flushed
 }
 
 }  // namespace irsnap_lldb
@@ -329,7 +262,7 @@ lldb::PluginInitialize(lldb::SBDebugger debugger)
 		return true;	// loaded twice: the first load serves
 	glue *gl = new glue;
 	gl->dbg = debugger;
-	gl->batch = batch_mode();
+	gl->batch = irs_frontend_batch_mode("-b --batch");
 	target_init(gl);
 	breaks_init(gl);
 	target_refresh(gl);
@@ -339,7 +272,11 @@ lldb::PluginInitialize(lldb::SBDebugger debugger)
 		delete gl;
 		return false;
 	}
-	err = irs_console_set(gl->con, "debugger", debugger_version().c_str());
+	char version[64];
+	irs_frontend_debugger_version("lldb", lldb::SBDebugger::
+				      GetVersionString(), version,
+				      sizeof(version));
+	err = irs_console_set(gl->con, "debugger", version);
 	if (err)
 		print_error(gl, err);
 	g = gl;

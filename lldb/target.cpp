@@ -1,7 +1,6 @@
 // The core's facts (struct irs_target) read through LLDB's SB API: memory,
 // types and their members, values, frames, instructions, the stop's
 // signal. What they become is console/frontend.c's.
-#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -11,38 +10,10 @@
 
 namespace irsnap_lldb {
 
-// Drops "error: " and clang's "<user expression 0>:1:1: " from @p line.
-static std::string
-strip_prefixes(std::string s)
-{
-	if (s.compare(0, 7, "error: ") == 0)
-		s.erase(0, 7);
-	if (s.compare(0, 17, "<user expression ") == 0) {
-		size_t colon = s.find(": ");
-		if (colon != std::string::npos)
-			s.erase(0, colon + 2);
-	}
-	while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
-		s.pop_back();
-	return s;
-}
-
 std::string
 one_line(const char *msg)
 {
-	std::string all = msg ? msg : "";
-	std::string first = strip_prefixes(all.substr(0, all.find('\n')));
-	// "expression failed to parse:" heads the diagnostics that say why;
-	// the first of them is the line worth showing.
-	if (!first.empty() && first.back() == ':') {
-		size_t at = all.find("\nerror: ");
-		if (at != std::string::npos) {
-			std::string next = all.substr(at + 1);
-			next = strip_prefixes(next.substr(0, next.find('\n')));
-			if (!next.empty())
-				first = next;
-		}
-	}
+	std::string first = taken(irs_frontend_one_line(msg));
 	return first.empty() ? "unknown LLDB error" : first;
 }
 
@@ -235,10 +206,6 @@ gdb_spelling(lldb::SBType ty)
 	const char *raw = ty.GetDisplayTypeName();
 	if (!raw)
 		raw = ty.GetName();
-	std::string s = str(raw);
-	size_t open = s.find('[');
-	if (open != std::string::npos && open > 0 && s[open - 1] != ' ')
-		s.insert(open, " ");
 	lldb::SBType base = ty;
 	for (int n = 0; n < 64 && !base.IsTypedefType(); n++) {
 		if (base.GetTypeClass() == lldb::eTypeClassPointer)
@@ -248,34 +215,11 @@ gdb_spelling(lldb::SBType ty)
 		else
 			break;
 	}
-	if (!base.IsTypedefType() && base.GetTypeClass() ==
-	    lldb::eTypeClassBuiltin && base.GetBasicType() ==
-	    lldb::eBasicTypeBool && is_c(ty)) {
-		size_t at = s.find("bool");
-		if (at != std::string::npos)
-			s.replace(at, 4, "_Bool");
-	}
-	const char *tag = base.IsTypedefType() ? NULL : tag_of(base);
-	// An anonymous struct or union: GDB says "union {...}".
-	for (const char *anon : {"(unnamed ", "(anonymous "}) {
-		size_t at = s.find(anon);
-		if (tag && at != std::string::npos) {
-			size_t close = s.find(')', at);
-			s.replace(at, close == std::string::npos ?
-				  std::string::npos : close - at + 1,
-				  std::string(tag) + "{...}");
-			return s;
-		}
-	}
-	if (!tag || s.find(tag) != std::string::npos)
-		return s;
-	size_t at = 0;	// after "const " and "volatile "
-	for (const char *q : {"const ", "volatile ", "const "}) {
-		size_t n = strlen(q);
-		if (s.compare(at, n, q) == 0)
-			at += n;
-	}
-	return s.insert(at, tag);
+	bool c_bool = !base.IsTypedefType() && base.GetTypeClass() ==
+		lldb::eTypeClassBuiltin && base.GetBasicType() ==
+		lldb::eBasicTypeBool && is_c(ty);
+	return taken(irs_frontend_gdb_spelling(str(raw).c_str(),
+		base.IsTypedefType() ? NULL : tag_of(base), c_bool));
 }
 
 static void
@@ -440,37 +384,6 @@ type_enumerator_cb(void *arg, uint64_t h, uint32_t index, char *name,
 
 /* ==== Values ============================================================ */
 
-// A plain variable path ("m", "pass->name", "pm->module.funcs", "a[2]"),
-// which frame variables answer without compiling an expression.
-static bool
-is_var_path(const char *s)
-{
-	if (!(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++) {
-		if (isalnum((unsigned char)*s) || *s == '_' || *s == '.' ||
-		    *s == '[' || *s == ']')
-			continue;
-		if (s[0] == '-' && s[1] == '>') {
-			s++;
-			continue;
-		}
-		return false;
-	}
-	return true;
-}
-
-static bool
-is_register(const char *s)
-{
-	if (*s != '$' || !*++s)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 // What @p v is; a reference is described as what it refers to.
 static void
 describe(lldb::SBValue v, struct irs_value_facts *out)
@@ -513,10 +426,11 @@ eval_value_cb(void *arg, const char *expr, bool calls,
 			return irs_error_create(IRS_ERROR_STATE, "no stopped "
 						"process to evaluate it in");
 		lldb::SBValue v;
-		if (is_var_path(expr))
+		enum irs_expr_kind kind = irs_frontend_expr_kind(expr);
+		if (kind == IRS_EXPR_VARIABLE)
 			v = frame.GetValueForVariablePath(
 				expr, lldb::eNoDynamicValues);
-		else if (is_register(expr))
+		else if (kind == IRS_EXPR_REGISTER)
 			v = frame.FindRegister(expr + 1);
 		// Anything frame variables cannot answer goes to clang; without
 		// its JIT the expression cannot call into the debuggee.
@@ -700,11 +614,13 @@ args_cb(void *arg, char *buf, uint64_t len)
 	return guard([&]() -> struct irs_error * {
 		lldb::SBLaunchInfo li = from(arg)->dbg.GetSelectedTarget()
 			.GetLaunchInfo();
-		std::string args;
+		std::vector<const char *> argv;
 		for (uint32_t i = 0; i < li.GetNumArguments(); i++)
-			args += (i ? " " : "") +
-				quote_word(li.GetArgumentAtIndex(i));
-		copy_name(buf, len, args);
+			argv.push_back(li.GetArgumentAtIndex(i) ?
+				       li.GetArgumentAtIndex(i) : "");
+		argv.push_back(nullptr);
+		copy_name(buf, len, taken(irs_frontend_join_words(
+			argv.data())));
 		return NULL;
 	});
 }

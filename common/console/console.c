@@ -1,7 +1,11 @@
 // The ir-* console: state, dispatch, help, completion, ir-layout, ir-status,
 // and the helpers the other console files share. See irsnap.h, "Console".
+#include <dirent.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "console/console.h"
 
@@ -673,6 +677,16 @@ irs_console_exit_status(const struct irs_console *c)
 	return c->check.nerrors ? 1 : 0;
 }
 
+int32_t
+irs_console_batch_exit(const struct irs_console *c, int32_t debugger_status)
+{
+	int32_t status = c ? irs_console_exit_status(c) : 0;
+	if (status <= 128 && !(status && debugger_status == 0))
+		return 0;
+	fflush(NULL);
+	return status;
+}
+
 static struct irs_error *
 cmd_status(struct irs_console *c, const struct console_args *a,
 	   struct irs_buf *out)
@@ -951,6 +965,78 @@ complete_types(const struct irs_console *c, const char *prefix,
 	}
 }
 
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+// The files starting with @p prefix, sorted, a directory's with a '/', as
+// a shell completes them: "~" is the home directory, and hidden files show
+// only when the name typed starts with a '.'. The debugger's own file
+// completer would see the whole argument string, not the last word.
+static void
+complete_files(const char *prefix, struct irs_buf *b)
+{
+	struct irs_buf path;	// @p prefix with "~" or "~user" expanded
+	irs_buf_init(&path);
+	const char *rest = prefix;
+	if (*prefix == '~') {
+		rest = prefix + 1 + strcspn(prefix + 1, "/");
+		char *user = strndup(prefix + 1, (size_t)(rest - prefix - 1));
+		struct passwd *pw = user && *user ? getpwnam(user) : NULL;
+		const char *home = user && !*user ? getenv("HOME") : pw ?
+				   pw->pw_dir : NULL;
+		free(user);
+		if (!home)
+			rest = prefix;	// left as typed, as Python does
+		irs_buf_puts(&path, home ? home : "");
+	}
+	irs_buf_puts(&path, rest);
+	if (path.oom)
+		return;
+	const char *slash = strrchr(path.data, '/');
+	const char *base = slash ? slash + 1 : path.data;
+	size_t nbase = strlen(base);
+	char *dir = slash ? strndup(path.data, (size_t)(slash - path.data) +
+				    1) : strdup(".");
+	DIR *d = dir ? opendir(dir) : NULL;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (strncmp(e->d_name, base, nbase) || (e->d_name[0] == '.' &&
+		    base[0] != '.') || !strcmp(e->d_name, ".") ||
+		    !strcmp(e->d_name, ".."))
+			continue;
+		char *name = strdup(e->d_name);
+		if (!name || !irs_grow((char **)&names, &cap,
+				       (n + 1) * sizeof(*names))) {
+			free(name);
+			b->oom = true;
+			break;
+		}
+		names[n++] = name;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		char *full = NULL;
+		bool isdir = asprintf(&full, "%s%s", slash ? dir : "",
+				      names[i]) >= 0 && !stat(full, &st) &&
+			     S_ISDIR(st.st_mode);
+		irs_buf_printf(b, "%s%s%s\n", prefix, names[i] + nbase,
+			       isdir ? "/" : "");
+		free(full);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	irs_buf_deinit(&path);
+}
+
 static void
 command_options(const char *name, const struct console_option **ret,
 		size_t *nret)
@@ -993,7 +1079,11 @@ irs_console_complete_args(struct irs_console *c, const char *name,
 	irs_buf_init(&b);
 	irs_buf_puts(&b, "");
 	bool done = true;
-	if (name && (!strcmp(prev, "-f") || !strcmp(prev, "--format")) &&
+	if ((name && !strcmp(name, "ir-layout") && nbefore &&
+	     !strcmp(a.words[0].text, "load")) || !strcmp(prev, "-o") ||
+	    !strcmp(prev, "--output")) {
+		complete_files(word, &b);
+	} else if (name && (!strcmp(prev, "-f") || !strcmp(prev, "--format")) &&
 	    !strcmp(name, "ir-dump")) {
 		complete_words(formats, word, &b);
 	} else if (name && !strcmp(name, "ir-set") && nbefore == 1 &&

@@ -1,8 +1,10 @@
 /*
  * console/console.h — the console area, the top of libirsnap: the ir-*
  * commands (console.c, args.c, settings.c, trace.c, dump.c) both front
- * ends forward to. The public half is the "Console" section of irsnap.h;
- * front ends never include this. May use: run/ and everything below it.
+ * ends forward to, and what the front ends share (frontend.c: their facts
+ * made answers; adapter.c: their debugger-free chores). The public half
+ * is the "Console" and "Front ends" sections of irsnap.h; front ends
+ * never include this. May use: run/ and everything below it.
  *
  * Besides the settings irs_console_settings() lists, irs_console_set()
  * accepts two the front end fills in for the run directory's manifest:
@@ -19,6 +21,13 @@
 #include <regex.h>
 
 #include "run/run.h"
+
+/* ---- adapter.c: what the adapters share that needs no debugger API ----- */
+
+/** Whether the NUL-separated arguments [@p args, + @p len) (a
+ *  /proc/PID/cmdline) hold one of the blank-separated @p flags, not
+ *  counting the first (the program) and stopping at "--". */
+bool console_cmdline_has(const char *args, size_t len, const char *flags);
 
 /* ---- args.c: shell-like words and options -------------------------------- */
 

@@ -16,10 +16,34 @@ static const char *const settings[] = {
 	"call-timeout", NULL,
 };
 
+// What each of settings[] is, in its order: the help texts of GDB's `set
+// irsnap KEY` and `show irsnap KEY`.
+static const char *const helps[] = {
+	"the directory run directories go to (default $IRSNAP_DIR or "
+	"./irsnap-out)",
+	"the most IR nodes one snapshot walks (K, M, G suffixes)",
+	"the most debuggee bytes one snapshot reads",
+	"the deepest nesting one snapshot follows",
+	"the snapshot files written: text, json or both",
+	"the seconds a call verifier may run in the debuggee before irsnap "
+	"interrupts it (0: no limit)",
+};
+_Static_assert(ARRAY_SIZE(helps) + 1 == ARRAY_SIZE(settings),
+	       "a help text for every setting");
+
 const char *const *
 irs_console_settings(void)
 {
 	return settings;
+}
+
+const char *
+irs_console_setting_help(const char *key)
+{
+	for (size_t i = 0; key && settings[i]; i++)
+		if (!strcmp(settings[i], key))
+			return helps[i];
+	return NULL;
 }
 
 static struct irs_error *

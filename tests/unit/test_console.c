@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 #include <jansson.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "console/console.h"
@@ -492,6 +494,58 @@ test_complete_options_and_words(void **state)
 	s = irs_console_complete(f->c, "ir-status", "x");
 	assert_string_equal(s, "");
 	irs_free(s);
+}
+
+static void
+check_completion(struct irs_console *c, const char *name, const char *args,
+		 const char *want)
+{
+	char *s = irs_console_complete_args(c, name, args);
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	irs_free(s);
+}
+
+// After "ir-layout load" and "-o" the last word is a file name: the
+// console offers the files, sorted, directories with a '/', hidden ones
+// only after a '.', "~" as the home directory.
+static void
+test_complete_files(void **state)
+{
+	struct fixture *f = *state;
+	char dir[256], path[1024], line[512];
+	unit_tmpdir(dir, sizeof(dir), "complete");
+	const char *files[] = {"toyc.lua", "b.lua", ".hidden"};
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		unit_put(dir, files[i], "");
+	snprintf(path, sizeof(path), "%s/tdir", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+
+	snprintf(line, sizeof(line), "load %s/", dir);
+	snprintf(path, sizeof(path), "%s/b.lua\n%s/tdir/\n%s/toyc.lua\n",
+		 dir, dir, dir);
+	check_completion(f->c, "ir-layout", line, path);
+	snprintf(line, sizeof(line), "load %s/t", dir);
+	snprintf(path, sizeof(path), "%s/tdir/\n%s/toyc.lua\n", dir, dir);
+	check_completion(f->c, "ir-layout", line, path);
+	snprintf(line, sizeof(line), "-o %s/.h", dir);
+	snprintf(path, sizeof(path), "%s/.hidden\n", dir);
+	check_completion(f->c, "ir-dump", line, path);
+	snprintf(line, sizeof(line), "m --output %s/nothing", dir);
+	check_completion(f->c, "ir-dump", line, "");
+	// a word before "load" is the subcommand, not a file
+	check_completion(f->c, "ir-layout", "lo", "load\n");
+
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("HOME", dir, 1);
+	check_completion(f->c, "ir-layout", "load ~/b", "~/b.lua\n");
+	check_completion(f->c, "ir-layout", "load ~", "~/\n");
+	if (home)
+		setenv("HOME", home, 1);
+	else
+		unsetenv("HOME");
+	free(home);
+	unit_rmtree(dir);
 }
 
 // Events with no layout keep the entry/return stack paired and say why.
@@ -1086,6 +1140,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ir_set_command,
 						setup, teardown),
 		cmocka_unit_test(test_help_for_every_command),
+		cmocka_unit_test_setup_teardown(test_complete_files, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_complete_options_and_words,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events_without_layout,

@@ -336,6 +336,147 @@ test_fatal_signals(void **state)
 	assert_false(irs_frontend_fatal_signal(0));
 }
 
+// The adapters' batch flag: among the debugger's own options only.
+static void
+test_batch_flag(void **state)
+{
+	(void)state;
+	static const char lldb[] = "lldb\0-b\0-o\0run\0./toyc";
+	static const char gdb[] = "gdb\0-q\0-batch-silent\0-x\0s.gdb";
+	static const char after[] = "lldb\0--\0./toyc\0-b";
+	assert_true(console_cmdline_has(lldb, sizeof(lldb), "-b --batch"));
+	assert_false(console_cmdline_has(lldb, sizeof(lldb), "-batch"));
+	assert_true(console_cmdline_has(gdb, sizeof(gdb),
+					"-batch --batch -batch-silent"));
+	assert_false(console_cmdline_has(gdb, sizeof(gdb), "-b --batch"));
+	assert_false(console_cmdline_has(after, sizeof(after), "-b"));
+	assert_false(console_cmdline_has("-b", 3, "-b"));	// argv[0]
+	assert_false(console_cmdline_has("", 0, "-b"));
+	// this test runs without any of them
+	assert_false(irs_frontend_batch_mode("-b --batch -batch"));
+}
+
+static void
+test_debugger_version(void **state)
+{
+	(void)state;
+	char buf[64];
+	irs_frontend_debugger_version("lldb", "lldb version 14.0.6\n  clang "
+				      "revision 1234", buf, sizeof(buf));
+	assert_string_equal(buf, "lldb 14.0.6");
+	irs_frontend_debugger_version("lldb", "lldb version 17.0.0(git)",
+				      buf, sizeof(buf));
+	assert_string_equal(buf, "lldb 17.0.0");
+	irs_frontend_debugger_version("gdb", "13.1", buf, sizeof(buf));
+	assert_string_equal(buf, "gdb 13.1");
+	irs_frontend_debugger_version("gdb", "12.1 Ubuntu", buf, sizeof(buf));
+	assert_string_equal(buf, "gdb 12.1");
+	irs_frontend_debugger_version("gdb", "", buf, sizeof(buf));
+	assert_string_equal(buf, "gdb");
+}
+
+static void
+check_taken(char *got, const char *want)
+{
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	irs_free(got);
+}
+
+// Words LLDB unquoted, quoted again so that the console splits them back
+// into the same words.
+static void
+test_join_words(void **state)
+{
+	(void)state;
+	const char *argv[] = {"-o", "my file", "it's", "a\\b", "", "x*y",
+			      NULL};
+	char *joined = irs_frontend_join_words(argv);
+	assert_string_equal(joined, "-o 'my file' 'it'\\''s' 'a\\b' '' x*y");
+	struct console_args a;
+	assert_null(console_args_split("ir-dump", joined, &a));
+	assert_int_equal(a.nwords, 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_string_equal(a.words[i].text, argv[i]);
+	console_args_deinit(&a);
+	irs_free(joined);
+	const char *none[] = {NULL};
+	check_taken(irs_frontend_join_words(none), "");
+	check_taken(irs_frontend_join_words(NULL), "");
+}
+
+static void
+test_lldb_message_line(void **state)
+{
+	(void)state;
+	check_taken(irs_frontend_one_line("error: no such process\nmore"),
+		    "no such process");
+	check_taken(irs_frontend_one_line("error: <user expression 3>:1:1: "
+					  "use of undeclared identifier "
+					  "'x'  \r\n"),
+		    "use of undeclared identifier 'x'");
+	check_taken(irs_frontend_one_line(
+		"error: expression failed to parse:\nerror: <user expression "
+		"0>:1:5: no member named 'q' in 'Pass'\nnote: here"),
+		    "no member named 'q' in 'Pass'");
+	check_taken(irs_frontend_one_line("heading:\nerror: \nnote"),
+		    "heading:");
+	check_taken(irs_frontend_one_line("memory read failed:"),
+		    "memory read failed:");
+	check_taken(irs_frontend_one_line(NULL), "");
+	check_taken(irs_frontend_one_line("error: "), "");
+}
+
+static void
+test_expression_kinds(void **state)
+{
+	(void)state;
+	const char *vars[] = {"m", "pass->name", "pm->module.funcs", "a[2]",
+			      "_x", "f->blocks[i]->ninstr"};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
+		assert_int_equal(irs_frontend_expr_kind(vars[i]),
+				 IRS_EXPR_VARIABLE);
+	assert_int_equal(irs_frontend_expr_kind("$rsp"), IRS_EXPR_REGISTER);
+	assert_int_equal(irs_frontend_expr_kind("$_siginfo"),
+			 IRS_EXPR_REGISTER);
+	const char *other[] = {"", "$", "$r-1", "*p", "f()", "a + 1",
+			       "(int)x", "2", "p-q", "p->*q"};
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++)
+		assert_int_equal(irs_frontend_expr_kind(other[i]),
+				 IRS_EXPR_OTHER);
+}
+
+// LLDB's C++ spellings of C types, as GDB prints them.
+static void
+test_gdb_spellings_of_lldb_names(void **state)
+{
+	(void)state;
+	check_taken(irs_frontend_gdb_spelling("char[32]", NULL, false),
+		    "char [32]");
+	check_taken(irs_frontend_gdb_spelling("char [32]", NULL, false),
+		    "char [32]");
+	check_taken(irs_frontend_gdb_spelling("bool *", NULL, true),
+		    "_Bool *");
+	check_taken(irs_frontend_gdb_spelling("bool", NULL, false), "bool");
+	check_taken(irs_frontend_gdb_spelling("Block *", "struct ", false),
+		    "struct Block *");
+	check_taken(irs_frontend_gdb_spelling("const volatile Block *",
+					      "struct ", false),
+		    "const volatile struct Block *");
+	check_taken(irs_frontend_gdb_spelling("struct Block *", "struct ",
+					      false), "struct Block *");
+	check_taken(irs_frontend_gdb_spelling("Kind[4]", "enum ", false),
+		    "enum Kind [4]");
+	check_taken(irs_frontend_gdb_spelling("union (unnamed union at x.c:3:"
+					      "5)", "union ", false),
+		    "union union {...}");
+	check_taken(irs_frontend_gdb_spelling("(anonymous struct)", "struct ",
+					      false), "struct {...}");
+	check_taken(irs_frontend_gdb_spelling("(anonymous struct", "struct ",
+					      false), "struct {...}");
+	check_taken(irs_frontend_gdb_spelling("Pass", NULL, false), "Pass");
+}
+
 // Every struct a binding mirrors is in the table, with offsetof's values.
 static void
 test_abi_table(void **state)
@@ -729,6 +870,31 @@ test_signals(void **state)
 	w->ft.target.core_path = NULL;
 }
 
+// What a batch debugger ends with: a fatal signal's 128 + N over any
+// status of its own, a failed command's 1 only over a 0 (LLDB's -b, -1
+// here, says 1 itself after one).
+static void
+test_batch_exit(void **state)
+{
+	struct world *w = *state;
+	char *out = NULL;
+
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 0);
+	assert_int_equal(irs_console_batch_exit(NULL, 0), 0);
+	struct irs_error *err = irs_console_command(w->c, "ir-set",
+						    "format xml", &out);
+	assert_non_null(err);
+	irs_error_destroy(err);
+	irs_free(out);
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 1);
+	assert_int_equal(irs_console_batch_exit(w->c, 2), 0);
+	assert_int_equal(irs_console_batch_exit(w->c, -1), 0);
+	w->c->check.signo = SIGSEGV;
+	assert_int_equal(irs_console_batch_exit(w->c, 0), 128 + SIGSEGV);
+	assert_int_equal(irs_console_batch_exit(w->c, 1), 128 + SIGSEGV);
+	assert_int_equal(irs_console_batch_exit(w->c, -1), 128 + SIGSEGV);
+}
+
 /* }==================================================================== */
 
 int
@@ -748,6 +914,12 @@ main(void)
 		cmocka_unit_test(test_value_to_integer),
 		cmocka_unit_test(test_return_instructions),
 		cmocka_unit_test(test_fatal_signals),
+		cmocka_unit_test(test_batch_flag),
+		cmocka_unit_test(test_debugger_version),
+		cmocka_unit_test(test_join_words),
+		cmocka_unit_test(test_lldb_message_line),
+		cmocka_unit_test(test_expression_kinds),
+		cmocka_unit_test(test_gdb_spellings_of_lldb_names),
 		cmocka_unit_test(test_abi_table),
 		cmocka_unit_test_setup_teardown(test_breakpoints_follow_requests,
 						setup_world, teardown_world),
@@ -758,6 +930,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_entry_values,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_signals,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_batch_exit,
 						setup_world, teardown_world),
 	};
 	return cmocka_run_group_tests_name("frontend", tests, NULL, NULL);
