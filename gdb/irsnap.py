@@ -326,7 +326,10 @@ def _cb_symbol(name, address, ret):
     _members.clear()
     name = _text(name)
     sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
-    if sym is None or not sym.is_variable:
+    # An extern declaration (LOC_UNRESOLVED, LuaJIT's lj_ir_mode in lj_ir.h)
+    # has its value through the definition's minimal symbol.
+    if sym is None or not (sym.is_variable or
+                           sym.addr_class == gdb.SYMBOL_LOC_UNRESOLVED):
         raise IrsError(E_NOT_FOUND, "no global variable '%s'" % name)
     try:
         address[0] = int(sym.value().address) & U64

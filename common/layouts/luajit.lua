@@ -135,9 +135,10 @@ local fmt = string.format
 
 -- The operand modes of each opcode (lj_ir.h's IRDEF, what lj_ir_mode[o]
 -- holds): r a reference, l a literal, c a constant's own value, _ none.
--- The layout spells them here rather than reading global("lj_ir_mode"):
--- GDB's lookup_global_symbol finds the table's extern declaration in
--- lj_ir.h (LOC_UNRESOLVED, no value), so the GDB glue rejects it.
+-- The layout spells them here rather than reading global("lj_ir_mode")
+-- by each element's o: the second slot of a 64-bit constant is an element
+-- of the overlapping array too, and its "o" is a byte of the constant,
+-- often past the table's end (a walk error there).
 local MODE = { r = 0, l = 1, c = 2, _ = 3 }
 local modes = {}
 for op, m1, m2 in ([[

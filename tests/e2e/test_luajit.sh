@@ -82,6 +82,26 @@ done
 figure "luajit traces byte-identical at lj_asm_trace under $DEBUGGER: $nsame of $ntraces, ${#files[@]} programs"
 check "... at least 25 traces ($ntraces)" test "$ntraces" -ge 25
 
+# A global the compiler declares extern in a header and defines in one
+# file (lj_ir_mode: lj_ir.h, lj_ir.c), read by global() as the debugger
+# itself reads it. GDB finds the declaration first (LOC_UNRESOLVED).
+cat >"$TMP/modes.lua" <<'EOF'
+layout { name = "modes", root = "GCtrace" }
+struct "GCtrace" { node = false, fields = { m = global("lj_ir_mode")[38] },
+                   text = "mode {m}\n" }
+boundary { functions = { "lj_asm_trace" }, ir = "&J->cur" }
+EOF
+case $DEBUGGER in
+gdb) show_mode='print/u lj_ir_mode[38]' ;;
+lldb) show_mode='expression -f u -- lj_ir_mode[38]' ;;
+esac
+LAYOUT=$TMP/modes.lua dbg_batch "$TMP/modes.log" -o "$(dbg_cmd break lj_asm_trace)" \
+	-o "$(luajit_run /dev/null "$FIXTURES/real/corpus/01-sum.lua")" \
+	-o "$show_mode" -o "ir-dump --boundary" -- "$LUAJIT"
+own=$(sed -n 's/^.*\$[0-9]* = \([0-9]*\)$/\1/p' "$TMP/modes.log" | head -1)
+check_eq "global(\"lj_ir_mode\")[38], an extern declaration's table, reads as $DEBUGGER prints it (${own:-?})" \
+	"mode ${own:-?}" "$(grep -m1 '^mode ' "$TMP/modes.log")"
+
 # The corpus is not trivial: side traces, loop optimization (a LOOP
 # rule, PHIs), sinking (`}` marks), guards, constants of every kind seen.
 all=$(cat "$TMP"/*-*.[0-9]*.ir)
