@@ -483,6 +483,13 @@ IRS_API struct irs_error *irs_layout_verifier(const struct irs_layout *lo,
  * ("{exe} {flags} --passes={pass} {input}"), or NULL; borrowed.
  */
 IRS_API const char *irs_layout_rerun(const struct irs_layout *lo);
+/**
+ * Whether the reducer shrinks the program the compiler was given (its first
+ * non-option argument, reduce { input = "program" }: LuaJIT compiles
+ * traces from a Lua program and reads no IR text) rather than the failing
+ * pass's before snapshot.
+ */
+IRS_API bool irs_layout_reduces_program(const struct irs_layout *lo);
 
 /* ==== Snapshots: walk the IR, write text and JSON ===================== */
 

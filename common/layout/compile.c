@@ -911,6 +911,8 @@ compile_reduce(struct irs_cc *c, int decls, const struct ltype *root)
 		lo->defs = irs_cc_type(c, defs, line, "reduce")->name;
 	const char *rerun = irs_cc_str(c, r, "rerun", line, "reduce");
 	lo->rerun = rerun ? irs_cc_strdup(c, rerun) : NULL;
+	const char *input = irs_cc_str(c, r, "input", line, "reduce");
+	lo->reduce_program = input && !strcmp(input, "program");
 	compile_reduce_syntax(c, r, line);
 	if (lua_getfield(L, r, "units") == LUA_TTABLE) {
 		uint32_t n = (uint32_t)lua_rawlen(L, -1);

@@ -270,14 +270,20 @@ l_verifier(lua_State *L)
 }
 
 // reduce { units = { T, ... }, defs = T, rerun = TEMPLATE,
-//          comment = "#", label = REGEX }
+//          comment = "#", label = REGEX, input = "snapshot"|"program" }
 static int
 l_reduce(lua_State *L)
 {
 	static const char *const keys[] = { "units", "defs", "rerun",
-					    "comment", "label", NULL };
+					    "comment", "label", "input", NULL };
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "reduce", keys);
+	const char *input = opt_string(L, 1, "input", "reduce");
+	if (input && strcmp(input, "snapshot") && strcmp(input, "program"))
+		return luaL_error(L, "reduce: 'input' is \"snapshot\" (the "
+				  "failing pass's IR) or \"program\" (the "
+				  "file the compiler was given), not '%s'",
+				  input);
 	opt_string(L, 1, "defs", "reduce");
 	opt_string(L, 1, "rerun", "reduce");
 	opt_string(L, 1, "comment", "reduce");

@@ -277,6 +277,8 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_printf(&b, "; comment %s", lo->reduce_comment);
 	if (lo->reduce_label)
 		irs_buf_printf(&b, "; label %s", lo->reduce_label);
+	if (lo->reduce_program)
+		irs_buf_puts(&b, "; input program");
 	irs_buf_puts(&b, "\n");
 	if (b.oom) {
 		irs_buf_deinit(&b);

@@ -264,4 +264,10 @@ irs_layout_rerun(const struct irs_layout *lo)
 	return lo->rerun;
 }
 
+bool
+irs_layout_reduces_program(const struct irs_layout *lo)
+{
+	return lo->reduce_program;
+}
+
 /* }====================================================== */

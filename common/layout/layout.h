@@ -303,6 +303,7 @@ struct irs_layout {
 	const char **units;
 	const char *defs;
 	const char *rerun;
+	bool reduce_program;	/* reduce { input = "program" } */
 	const char *reduce_comment;	/* the text's line comment marker */
 	const char *reduce_label;	/* POSIX ERE of a label line */
 	const struct irs_target *target;

@@ -389,12 +389,14 @@ boundary { functions = { "lj_opt_dce", "lj_opt_loop", "lj_opt_sink",
                          "lj_asm_trace" },
            ir = "&J->cur", type = "GCtrace", instance = "J->cur.traceno" }
 
--- A failure's reduce_command re-runs luajit on the reducer's candidate
--- Lua program (a trace is compiled from the program as a whole: there is
--- no one pass to re-run), with the options the failing run had; Lua's
--- comments start with "--".
+-- What a failure is reduced on is the Lua program (input = "program": a
+-- trace is compiled from the program as a whole, and luajit reads no IR
+-- text): the run keeps a copy as input/NAME.lua, and the reduce_command
+-- re-runs luajit on the reducer's candidate program with the options the
+-- failing run had. Lua's comments start with "--".
 reduce {
   units = { "GCtrace" },
+  input = "program",
   rerun = "{exe} {flags} {input}",
   comment = "--",
 }

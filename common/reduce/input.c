@@ -144,6 +144,19 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	const char *js = json_string_value(json_object_get(before, "json"));
 	const char *rc = json_string_value(json_object_get(root,
 							   "reduce_command"));
+	// A layout that reduces the program (LuaJIT's Lua, not its IR): the
+	// run's copy of it, which has no graph.
+	json_t *program = json_object_get(root, "reduce_input");
+	if (program) {
+		if (!(text = json_string_value(program))) {
+			err = irs_error_format(IRS_ERROR_FORMAT, "%s: no "
+					       "reduce_input to reduce (the "
+					       "program could not be copied)",
+					       path);
+			goto out;
+		}
+		js = NULL;
+	}
 	if (!text) {
 		err = irs_error_format(IRS_ERROR_FORMAT, "%s: no "
 				       "before_snapshot.text to reduce", path);
@@ -416,6 +429,11 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		job->repro = NULL, err = &irs_enomem;
 	if (!err && run)
 		err = irs_mkdirs(dir);
+	// RUN/repro/ holds the log even when -o puts the result elsewhere.
+	char *log_dir = !err && run && job->log ? dir_of(job->log) : NULL;
+	if (!err && run && job->log)
+		err = log_dir ? irs_mkdirs(log_dir) : &irs_enomem;
+	free(log_dir);
 	// Checked before the first test, not after an hour of them.
 	if (!err && (!is_dir(dir) || access(dir, W_OK) != 0))
 		err = irs_error_format(IRS_ERROR_USAGE, "-o %s: %s: %s",

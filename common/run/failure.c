@@ -84,6 +84,36 @@ out:
 }
 
 char *
+irs_failure_program(const char *args)
+{
+	char **words = NULL, *program = NULL;
+	struct irs_error *err = args ? irs_shell_split(args, &words) : NULL;
+	if (err || !words) {
+		irs_error_destroy(err);
+		return NULL;
+	}
+	size_t n = 0;
+	while (words[n])
+		n++;
+	char **argv = calloc(n + 2, sizeof(*argv));	// argv[0] as put_flags
+	if (argv) {
+		argv[0] = "";
+		memcpy(argv + 1, words, n * sizeof(*argv));
+		for (size_t i = 1; argv[i] && strcmp(argv[i], "--"); i++) {
+			if (argv[i][0] != '-' || !argv[i][1]) {
+				program = strdup(argv[i]);
+				break;
+			}
+			if (!one_word_option(argv, i) && argv[i + 1])
+				i++;	// its value
+		}
+	}
+	free(argv);
+	irs_shell_words_free(words);
+	return program;
+}
+
+char *
 irs_failure_reduce_command(const char *rerun, const char *exe,
 			   const char *args, const char *pass,
 			   const char *before)
@@ -208,13 +238,17 @@ before_json(const struct irs_failure_site *site)
 
 // The reduce command for the pass's before snapshot or, when there is
 // none (a core file: nothing ran under irsnap before the crash), for the
-// crash snapshot @p crash, the IR as the crash left it.
+// crash snapshot @p crash, the IR as the crash left it; for the program's
+// copy when the layout reduces programs (none without one: a command that
+// fed IR to a compiler reading source would only mislead).
 static json_t *
 reduce_json(const struct irs_failure_site *site, const json_t *crash)
 {
 	const char *input = site->before_text;
 	if (!input)
 		input = json_string_value(json_object_get(crash, "text"));
+	if (site->reduce_program)
+		input = site->program;
 	if (!site->rerun || !input || !site->pass)
 		return json_null();
 	char *before = irs_path_join(site->dir, input);
@@ -253,6 +287,12 @@ irs_failure_build(const struct irs_failure_site *site,
 		"before_snapshot", before_json(site),
 		"crash_snapshot", crash ? crash : json_null(),
 		"reduce_command", reduce_json(site, crash));
+	if (doc && site->reduce_program &&
+	    json_object_set_new(doc, "reduce_input",
+				irs_json_text(site->program))) {
+		json_decref(doc);
+		doc = NULL;
+	}
 	if (!doc)
 		return &irs_enomem;
 	struct irs_error *err = backtrace(t, doc);

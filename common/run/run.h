@@ -193,6 +193,9 @@ struct irs_failure_site {
 	const char *args;		/* its arguments, one shell-quoted
 					   string, for {flags}; or NULL */
 	const char *rerun;		/* the layout's template, or NULL */
+	bool reduce_program;		/* the layout reduces the program: */
+	const char *program;		/* its copy in the run (relative),
+					   or NULL when it could not be read */
 	bool has_cpu;			/* the debuggee's CPU seconds in the */
 	double cpu_s;			/* pass up to the failure, when known */
 };
@@ -219,6 +222,13 @@ struct irs_error *irs_failure_build(const struct irs_failure_site *site,
 char *irs_failure_reduce_command(const char *rerun, const char *exe,
 				 const char *args, const char *pass,
 				 const char *before);
+/**
+ * The program the debuggee was given: the first word of @p args (one
+ * shell-quoted string) that is neither an option nor an option's value
+ * (as {flags} tells them apart), up to "--". Freed with free(); NULL when
+ * there is none or on OOM.
+ */
+char *irs_failure_program(const char *args);
 
 /* ---- snapshot.c ---------------------------------------------------------- */
 

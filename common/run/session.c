@@ -3,6 +3,7 @@
 // first, then the manifest that names them, and when a write fails the
 // call undoes its own files and in-memory event, so the manifest on disk
 // (the previous one) and the session agree.
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -743,6 +744,48 @@ write_json(const char *path, const json_t *doc)
 	return irs_atomic_commit(&af);	// sees any stream error
 }
 
+// reduce { input = "program" }: a copy of the program the debuggee was
+// given, as input/NAME in the run, for the reducer: the run then holds
+// what it reduces, and `irsnap reduce RUN` reads nothing outside it.
+// NULL when there is no program or it cannot be read or copied (it may
+// have moved since, or be relative to another directory); the reduce
+// command is then null. Freed with free().
+static char *
+copy_program(struct irs_session *s)
+{
+	char *text = NULL, *rel = NULL, *dir = NULL, *path = NULL;
+	size_t len;
+	char *program = irs_failure_program(s->cfg.args);
+	if (!program)
+		return NULL;
+	const char *base = strrchr(program, '/');
+	base = base ? base + 1 : program;
+	struct irs_error *err = irs_file_read(program, &text, &len);
+	if (err || !*base || !strcmp(base, ".") || !strcmp(base, "..") ||
+	    asprintf(&rel, "input/%s", base) < 0) {
+		rel = NULL;
+		goto out;
+	}
+	for (char *p = rel + 6; *p; p++)	// as snapshot names are spelt
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+			    "VWXYZ0123456789_.-", *p))
+			*p = '_';
+	dir = irs_path_join(s->dir, "input");
+	path = irs_path_join(s->dir, rel);
+	if (!dir || !path || (mkdir(dir, 0777) != 0 && errno != EEXIST) ||
+	    (err = irs_file_write(path, text, len))) {
+		free(rel);
+		rel = NULL;
+	}
+out:
+	irs_error_destroy(err);
+	free(program);
+	free(text);
+	free(dir);
+	free(path);
+	return rel;
+}
+
 struct irs_error *
 irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		    struct irs_memory *mem,
@@ -784,8 +827,12 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.exe = s->cfg.debuggee,
 		.args = s->cfg.args,
 		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
+		.reduce_program = s->lo && irs_layout_reduces_program(s->lo),
 	};
+	char *program = site.reduce_program ? copy_program(s) : NULL;
+	site.program = program;
 	err = irs_failure_build(&site, t, &fi, crash, &doc);
+	free(program);
 	if (err)
 		goto fail;
 	char *path = irs_path_join(s->dir, "failure.json");

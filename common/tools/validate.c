@@ -539,6 +539,10 @@ failure_file(struct check *c, const char *dir, const char *run_id)
 	if (!err && json_is_object(crash))
 		err = named_snapshot(c, file, "$.crash_snapshot", dir, crash,
 				     NULL, NULL);
+	const char *program = json_string_value(json_object_get(doc,
+							"reduce_input"));
+	if (!err && program)
+		need_file(c, file, "$.reduce_input", dir, program);
 out:
 	json_decref(doc);
 	free(file);

@@ -87,6 +87,20 @@ expect_rc "reduce RUN: a before snapshot outside the run is refused" 2 \
 has "... saying it leaves the run" "leaves the run directory"
 check "... and nothing was reduced" test ! -e "$d/repro/reduced"
 
+d=$(copy inputdotdot)
+edit_json "$d/failure.json" 'doc["reduce_input"] = "../../../../../../etc/passwd"'
+expect_rc "reduce RUN: a reduce_input outside the run is refused" 2 \
+	"$IRSNAP" reduce "$d" --test 'true {}'
+has "... saying it leaves the run" "leaves the run directory"
+check "... and nothing was reduced" test ! -e "$d/repro/reduced"
+expect_rc "validate: and the run is invalid" 1 "$IRSNAP" validate "$d"
+has "... naming the member" "reduce_input"
+d=$(copy inputnull)
+edit_json "$d/failure.json" 'doc["reduce_input"] = None'
+expect_rc "reduce RUN: a null reduce_input (the program was not copied) is an error" 2 \
+	"$IRSNAP" reduce "$d" --test 'true {}'
+has "... saying so" "no reduce_input to reduce (the program could not be copied)"
+
 d=$(copy reprolink); mkdir -p "$TMP/elsewhere"; ln -s "$TMP/elsewhere" "$d/repro"
 expect_rc "reduce RUN: a repro/ link is refused, nothing written through it" 2 \
 	"$IRSNAP" reduce "$d" --test 'true {}'

@@ -205,12 +205,18 @@ check "... and holds the shape it crashed on (HSTOREs of a MUL: $mul_stores)" \
 	test "$mul_stores" -ge 1
 check "... and the run validates" "$IRSNAP" validate "$run"
 
-cp "$f" "$TMP/reduce.lua"
-IRSNAP_LUAJIT_CRASH=1 "$IRSNAP" reduce "$TMP/reduce.lua" --crash "$LUAJIT {}" \
-	-o "$TMP/reduced.lua" >"$TMP/reduce.log" 2>&1
-check "irsnap reduce --crash shrank the Lua program ($(tail -1 "$TMP/reduce.log"))" \
+# What is reduced is the program (reduce { input = "program" }), copied
+# into the run, and failure.json's reduce command runs luajit on it.
+check_eq "... its reduce input is the run's copy of the Lua program" \
+	"input/crash-sink.lua" "$(json_get "$run/failure.json" 'd["reduce_input"]')"
+check_files_eq "... which is the program luajit ran" "$f" "$run/input/crash-sink.lua"
+check_eq "... and its reduce command runs luajit on the candidate program" \
+	"irsnap reduce $run/input/crash-sink.lua --crash '$LUAJIT -jdump=i,/dev/null {}'" \
+	"$(json_get "$run/failure.json" 'd["reduce_command"]')"
+IRSNAP_LUAJIT_CRASH=1 "$IRSNAP" reduce "$run" -o "$TMP/reduced.lua" >"$TMP/reduce.log" 2>&1
+check "irsnap reduce RUN shrank the Lua program ($(tail -1 "$TMP/reduce.log"))" \
 	test -s "$TMP/reduced.lua"
-lines_before=$(wc -l <"$TMP/reduce.lua") lines_after=$(wc -l <"$TMP/reduced.lua")
+lines_before=$(wc -l <"$f") lines_after=$(wc -l <"$TMP/reduced.lua")
 figure "luajit crash program reduced under $DEBUGGER: $lines_before -> $lines_after lines"
 check "... to at most 5 lines ($lines_after)" test "$lines_after" -le 5
 check "... which still stores a product into a table" grep -q '\*' "$TMP/reduced.lua"

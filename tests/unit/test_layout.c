@@ -203,6 +203,14 @@ test_reduce_syntax(void **state)
 	assert_null(irs_layout_describe(f->lo, &desc));
 	assert_non_null(strstr(desc, "; comment #; label ^@[a-z0-9_]+$\n"));
 	free(desc);
+	assert_false(irs_layout_reduces_program(f->lo));
+	snprintf(src, sizeof(src), HEAD "%sreduce { input = \"program\" }\n",
+		 pt);
+	assert_null(load(f, src));
+	assert_true(irs_layout_reduces_program(f->lo));
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "; input program\n"));
+	free(desc);
 	static const struct {
 		const char *decl, *msg;
 	} bad[] = {
@@ -212,6 +220,9 @@ test_reduce_syntax(void **state)
 		{"comment = 3", "'comment' must be a string"},
 		{"label = \"^(@\"", "reduce: 'label' must be a POSIX extended "
 		 "regular expression"},
+		{"input = \"ir\"", "reduce: 'input' is \"snapshot\" (the "
+		 "failing pass's IR) or \"program\" (the file the compiler "
+		 "was given), not 'ir'"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(src, sizeof(src), HEAD "%sreduce { %s }\n", pt,

@@ -452,6 +452,36 @@ test_reduce_command_survives_the_shell(void **state)
 	free(cmd);
 }
 
+// reduce { input = "program" }: the program is the first word that is
+// neither an option nor an option's value, as {flags} tells them apart.
+static void
+assert_program(const char *args, const char *want)
+{
+	char *p = irs_failure_program(args);
+	if (want) {
+		assert_non_null(p);
+		assert_string_equal(p, want);
+	} else {
+		assert_null(p);
+	}
+	free(p);
+}
+
+static void
+test_failure_program(void **state)
+{
+	(void)state;
+	assert_program("-jdump=i,/tmp/d prog.lua 10", "prog.lua");
+	assert_program("-O3 -e 'x = 1' prog.lua", "prog.lua");
+	assert_program("prog.lua -e", "prog.lua");
+	assert_program("-v 'a b.lua'", "a b.lua");
+	assert_program("-v -- prog.lua", NULL);
+	assert_program("-v", NULL);
+	assert_program("", NULL);
+	assert_program(NULL, NULL);
+	assert_program("'unterminated", NULL);
+}
+
 // {flags} keeps the debuggee's one-word options (toyc --bug=crash must
 // stay --bug=crash for the input to crash again), drops options that
 // take the next word as their value and those the template sets itself,
@@ -1522,6 +1552,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_names_are_safe),
 		cmocka_unit_test(test_reduce_command_survives_the_shell),
 		cmocka_unit_test(test_reduce_command_flags),
+		cmocka_unit_test(test_failure_program),
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_create_writes_valid_run),
 		T(test_run_ids_are_unique),
