@@ -37,7 +37,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -56,7 +56,8 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "reduce_corpus_toyc_crash_irsnap_lines "
 	        "reduce_corpus_toyc_crash_irsnap_tests lua54_dump_s "
 	        "lua54_luac_l_s lua54_lines walk_toyc_s walk_plain_s "
-	        "walk_toyc_nodes_per_s trace_pure_copied").split()
+	        "walk_toyc_nodes_per_s trace_pure_copied trace_one_function_s "
+	        "full_walk_s ratio_trace_one_function_to_full_walk").split()
 	bad = []
 	for k in keys:
 	    v = d.get(k, "missing")
