@@ -256,7 +256,6 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	w->nodes += u->nodes;
 	w->bytes += u->bytes;
 	w->reads += u->reads;
-	w->last_addr = 0;	// the list steps on from memory
 	// moved on; the slot keeps its address so probes still pass it
 	struct unit moved = *u;
 	memset(u, 0, sizeof(*u));
@@ -265,6 +264,22 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 		unit_free(&moved);
 	c->reused++;
 	return true;
+}
+
+// Reads a byte of each page of [addr, addr + size), for the page list.
+static void
+touch(struct walk *w, struct irs_unit_rec *r, uint64_t addr, uint64_t size)
+{
+	uint8_t byte;
+	for (uint64_t p = addr & ~(IRS_PAGE_SIZE - 1); p < addr + size;
+	     p += IRS_PAGE_SIZE) {
+		uint64_t a = p < addr ? addr : p;
+		struct irs_error *err = irs_memory_read(w->mem, a, &byte, 1);
+		if (err) {
+			irs_error_destroy(err);
+			r->lost = true;
+		}
+	}
 }
 
 struct irs_unit_rec *
@@ -281,20 +296,13 @@ irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 	r->bytes = w->bytes;
 	r->reads = w->reads;
 	w->urec = r;
-	w->ugen++;
-	w->last_addr = 0;
 	irs_memory_track(w->mem, &r->u.pages);
-	// the unit's own struct was read before it began: list its pages
-	uint8_t byte;
-	for (uint64_t p = addr & ~(IRS_PAGE_SIZE - 1); p < addr + size;
-	     p += IRS_PAGE_SIZE) {
-		uint64_t a = p < addr ? addr : p;
-		struct irs_error *err = irs_memory_read(w->mem, a, &byte, 1);
-		if (err) {
-			irs_error_destroy(err);
-			r->lost = true;
-		}
-	}
+	// Its own struct and those of the frames around it were read before
+	// it began, and its text may use them (a table the enclosing node
+	// points to): list their pages too.
+	touch(w, r, addr, size);
+	for (uint32_t d = 0; d < w->depth; d++)
+		touch(w, r, w->frames[d]->addr, w->frames[d]->size);
 	return r;
 }
 
@@ -304,8 +312,6 @@ irs_units_end(struct walk *w, struct irs_unit_rec *r)
 	struct irs_unit_cache *c = w->ucache;
 	irs_memory_track(w->mem, NULL);
 	w->urec = NULL;
-	w->ugen++;
-	w->last_addr = 0;
 	c->walked++;
 	struct irs_sink *s = w->text;
 	uint64_t end = irs_sink_pos(s);

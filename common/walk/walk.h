@@ -263,7 +263,9 @@ struct walk {
 	uint32_t ugen;			/* bumped at a unit's start and end:
 					   a detached rendering kept in
 					   one unit is not another's */
-	uint32_t unit_type;		/* ucache's type index */
+	uint32_t unit_type;		/* the outermost reduce unit's type
+					   index, or IRS_NONE */
+	bool in_unit;			/* walking one */
 };
 
 /* ---- units.c: per-unit render caches ------------------------------------ */

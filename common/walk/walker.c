@@ -1878,6 +1878,24 @@ static void visit_node(struct walk *w, const struct ltype *t,
 		       uint64_t addr, const void *data, bool render,
 		       const struct lfield *via);
 
+// A unit's walk begins or ends: detached renderings kept before are
+// not its, nor is the struct a list would take its next link from.
+static inline void
+unit_open(struct walk *w)
+{
+	w->in_unit = true;
+	w->ugen++;
+	w->last_addr = 0;
+}
+
+static inline void
+unit_close(struct walk *w)
+{
+	w->in_unit = false;
+	w->ugen++;
+	w->last_addr = 0;
+}
+
 static inline void
 irs_units_lost_if(struct walk *w)
 {
@@ -1898,36 +1916,37 @@ irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 	// the node turns out unreadable
 	// a unit of the render cache, outside any other: emitted from the
 	// last walk's rendering, or walked and recorded
+	// (every walk delimits its units so: cached or not, what a unit
+	// reads, and so the bytes counted, depends on the unit alone)
 	struct irs_unit_rec *unit = NULL;
-	if (w->ucache && !w->urec && t->index == w->unit_type && render &&
-	    !w->detached && w->text) {
-		if (!irs_visited_has(&w->visited, addr)) {
-			if (irs_units_reuse(w, addr))
-				return;
+	bool opens = false;
+	if (t->index == w->unit_type && !w->in_unit && render &&
+	    !w->detached && w->text && !irs_visited_has(&w->visited, addr)) {
+		if (w->ucache && irs_units_reuse(w, addr))
+			return;
+		if (w->ucache)
 			unit = irs_units_begin(w, addr, t->size);
-		}
+		unit_open(w);
+		opens = true;
 	}
 	bool added;
 	if (!irs_visited_add(&w->visited, addr, &added)) {
 		w->fatal = &irs_enomem;
 		w->stop = true;
-		if (unit)
-			irs_units_end(w, unit);
-		return;
+	} else {
+		if (w->urec)
+			irs_units_note_visit(w, addr, added);
+		if (!added) {
+			if (render)
+				render_backref(w, t, addr, via);
+		} else {
+			visit_node(w, t, addr, data, render, via);
+		}
 	}
-	if (w->urec)
-		irs_units_note_visit(w, addr, added);
-	if (!added) {
-		if (render)
-			render_backref(w, t, addr, via);
-		return;
-	}
-	if (unit) {
-		visit_node(w, t, addr, data, render, via);
+	if (unit)
 		irs_units_end(w, unit);
-		return;
-	}
-	visit_node(w, t, addr, data, render, via);
+	if (opens)
+		unit_close(w);
 }
 
 // irs_walk_visit() of a node just added to the visited set.
@@ -2028,6 +2047,7 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 	if (!w->lim.max_string)
 		w->lim.max_string = 64 << 10;
 	w->node_frame = IRS_NONE;
+	w->unit_type = IRS_NONE;
 	irs_visited_init(&w->visited);
 	irs_visited_init(&w->error_keys);
 	irs_buf_init(&w->json_errors);
@@ -2091,18 +2111,28 @@ walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 	return NULL;
 }
 
+// The type index of the layout's outermost reduce unit, or IRS_NONE.
+static uint32_t
+unit_type(const struct irs_layout *lo)
+{
+	for (uint32_t i = 0; lo->nunits && i < lo->ntypes; i++)
+		if (!strcmp(lo->types[i].name, lo->units[0]))
+			return i;
+	return IRS_NONE;
+}
+
 struct irs_error *
 irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 {
 	if (!root)
 		return irs_error_format(IRS_ERROR_FAULT, "the IR root (%s) is "
 					"a NULL pointer", t->name);
-	if (w->ucache && !irs_units_usable(w))
+	w->unit_type = unit_type(w->lo);
+	if (w->ucache && (!irs_units_usable(w) ||
+			  irs_unit_cache_type(w->ucache) != w->unit_type))
 		w->ucache = NULL;	// the walk goes without
-	if (w->ucache) {
-		w->unit_type = irs_unit_cache_type(w->ucache);
+	if (w->ucache)
 		irs_units_walk_begin(w);
-	}
 	irs_interrupt_begin();
 	struct irs_error *err = walk_root(w, t, root);
 	irs_interrupt_end();

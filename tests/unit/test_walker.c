@@ -1434,17 +1434,23 @@ test_unit_cache_is_a_full_walk(void **state)
 	char dir[64], path[96];
 	unit_tmpdir(dir, sizeof(dir), "units");
 	snprintf(path, sizeof(path), "%s/w.ir", dir);
-	// one item a page, so a change is one unit's
-	Item *items = aligned_alloc(4096, 4 * 4096);
-	assert_non_null(items);
-	memset(items, 0, 4 * 4096);
+	// one item a page, so a change is one unit's, and the bag on a
+	// page of its own (a unit's text may depend on the nodes around it,
+	// so their pages are the unit's too)
+	char *pages = aligned_alloc(4096, 5 * 4096);
+	assert_non_null(pages);
+	memset(pages, 0, 5 * 4096);
 	Item *it[4];
 	for (int k = 0; k < 4; k++) {
-		it[k] = (Item *)((char *)items + k * 4096);
+		it[k] = (Item *)(pages + k * 4096);
 		it[k]->v = k + 1;
 	}
-	Item *ptrs[5] = { it[0], it[1], it[2], it[3], NULL };
-	Bag bag = { .nulls = ptrs };
+	Bag *bagp = (Bag *)(pages + 4 * 4096);
+	Item **ptrs = (Item **)(bagp + 1);
+	for (int k = 0; k < 4; k++)
+		ptrs[k] = it[k];
+	bagp->nulls = ptrs;
+	const Bag *bag = bagp;
 	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
 	     "struct \"Item\" { fields = { v = scalar \"v\","
 	     " next = ptr(\"next\", \"Item\") },"
@@ -1460,7 +1466,7 @@ test_unit_cache_is_a_full_walk(void **state)
 	struct irs_snapshot_stats st, full;
 	uint64_t reused, walked;
 
-	char *a = walk_units(f, &bag, uc, path, &st);
+	char *a = walk_units(f, bag, uc, path, &st);
 	irs_unit_cache_stats(uc, &reused, &walked);
 	assert_int_equal(reused, 0);
 	assert_int_equal(walked, 4);
@@ -1468,14 +1474,15 @@ test_unit_cache_is_a_full_walk(void **state)
 
 	// 1: one unit changed
 	it[1]->v = 20;
-	a = walk_units(f, &bag, uc, path, &st);
+	a = walk_units(f, bag, uc, path, &st);
 	irs_unit_cache_stats(uc, &reused, &walked);
 	assert_int_equal(reused, 3);
 	assert_int_equal(walked, 1);
-	char *b = walk_units(f, &bag, NULL, path, &full);
+	char *b = walk_units(f, bag, NULL, path, &full);
 	assert_string_equal(a, b);
 	assert_string_equal(a, "<1>\n<20>\n<3>\n<4>\n");
 	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
 	assert_string_equal(st.hash, full.hash);
 	free(a);
 	free(b);
@@ -1483,10 +1490,11 @@ test_unit_cache_is_a_full_walk(void **state)
 	// 2: the first unit takes the third's node; the third is its
 	// back reference, as a full walk has it
 	it[0]->next = it[2];
-	a = walk_units(f, &bag, uc, path, &st);
-	b = walk_units(f, &bag, NULL, path, &full);
+	a = walk_units(f, bag, uc, path, &st);
+	b = walk_units(f, bag, NULL, path, &full);
 	assert_string_equal(a, b);
 	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
 	assert_string_equal(st.hash, full.hash);
 	free(a);
 	free(b);
@@ -1494,11 +1502,12 @@ test_unit_cache_is_a_full_walk(void **state)
 
 	// 3: and gives it back
 	it[0]->next = NULL;
-	a = walk_units(f, &bag, uc, path, &st);
-	b = walk_units(f, &bag, NULL, path, &full);
+	a = walk_units(f, bag, uc, path, &st);
+	b = walk_units(f, bag, NULL, path, &full);
 	assert_string_equal(a, b);
 	assert_string_equal(a, "<1>\n<20>\n<3>\n<4>\n");
 	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
 	assert_string_equal(st.hash, full.hash);
 	irs_unit_cache_stats(uc, &reused, &walked);
 	assert_int_equal(reused, 2);	// the second and the fourth
@@ -1506,16 +1515,17 @@ test_unit_cache_is_a_full_walk(void **state)
 	free(b);
 
 	// 4: nothing changed: all from the cache
-	a = walk_units(f, &bag, uc, path, &st);
+	a = walk_units(f, bag, uc, path, &st);
 	irs_unit_cache_stats(uc, &reused, &walked);
 	assert_int_equal(reused, 4);
 	assert_int_equal(walked, 0);
 	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
 	assert_string_equal(st.hash, full.hash);
 	free(a);
 
 	irs_unit_cache_destroy(uc);
-	free(items);
+	free(pages);
 	unit_rmtree(dir);
 }
 
