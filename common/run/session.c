@@ -5,6 +5,7 @@
 // (the previous one) and the session agree.
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -258,6 +259,10 @@ units_for(struct irs_session *s, uint64_t root, const char *type,
 	const struct ltype *t;
 	if (n->json || !n->text || !s->lo->nunits)
 		return NULL;
+	// IRSNAP_UNIT_CACHE=0 walks every unit, to compare
+	const char *env = getenv("IRSNAP_UNIT_CACHE");
+	if (env && !strcmp(env, "0"))
+		return NULL;
 	if (!s->units) {
 		struct irs_error *err = irs_layout_type_for(s->lo,
 							    s->lo->units[0],
@@ -295,17 +300,24 @@ snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 		err = &irs_enomem;
 	struct irs_unit_cache *units = err ? NULL
 		: units_for(s, root, type, n);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
 		err = irs_snapshot_write_units(s->lo, mem, root, type,
 					       &s->cfg.limits, text, json,
 					       units, ret);
-	if (!err && units && irs_debug('S')) {
-		uint64_t reused, walked;
-		irs_unit_cache_stats(units, &reused, &walked);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!err && irs_debug('S')) {
+		uint64_t reused = 0, walked = 0;
+		if (units)
+			irs_unit_cache_stats(units, &reused, &walked);
 		fprintf(stderr, "irsnap: session: %s: %llu units from the "
-			"cache, %llu walked\n", n->text,
+			"cache, %llu walked, %.4f s\n",
+			n->text ? n->text : n->json,
 			(unsigned long long)reused,
-			(unsigned long long)walked);
+			(unsigned long long)walked,
+			(double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	if (err) {
 		// One of the pair may already be in place; neither is wanted.
