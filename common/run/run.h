@@ -245,6 +245,20 @@ struct irs_error *irs_snapshot_stream(const struct irs_layout *lo,
 				      FILE *text, FILE *json,
 				      const char *text_file,
 				      struct irs_snapshot **ret);
+/**
+ * irs_snapshot_write() with the renderings of the units of @p units (or
+ * NULL) kept from the last walk and for the next (walk/units.c): a unit
+ * whose pages read the same is not walked again. Only a text-only walk
+ * uses them.
+ */
+struct irs_error *irs_snapshot_write_units(const struct irs_layout *lo,
+					   struct irs_memory *mem,
+					   uint64_t root, const char *type,
+					   const struct irs_limits *limits,
+					   const char *text_path,
+					   const char *json_path,
+					   struct irs_unit_cache *units,
+					   struct irs_snapshot **ret);
 /** The layout type called @p name (NULL: the root type), or an error that
  *  names the types there are. */
 struct irs_error *irs_layout_type_for(const struct irs_layout *lo,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,12 @@ struct irs_session {
 	uint32_t nlost;		// snapshots lost to write errors
 	bool failed;
 	uint32_t next_position;	// irs_session_set_position(), 0: unknown
+	// the renderings of the outermost reduce unit's nodes, kept from one
+	// text-only walk of units_root as units_type to the next (NULL: none
+	// made yet, or the layout has no units)
+	struct irs_unit_cache *units;
+	uint64_t units_root;
+	char *units_type;
 };
 
 /* {==== Creation ========================================================= */
@@ -174,6 +181,8 @@ irs_session_destroy(struct irs_session *s)
 		event_deinit(&s->events[i]);
 	free(s->events);
 	last_forget(&s->last);
+	irs_unit_cache_destroy(s->units);
+	free(s->units_type);
 	irs_manifest_deinit(&s->man);
 	free(s->dir);
 	free(s->debugger);
@@ -239,6 +248,46 @@ names_init(struct names *n, const struct irs_session *s, uint32_t seq,
 	return NULL;
 }
 
+static bool same_type(const char *a, const char *b);
+
+// The unit cache for a walk of @p root as @p type into @p n, or NULL: a
+// walk with JSON does not use one, and one of another root or type
+// starts empty.
+static struct irs_unit_cache *
+units_for(struct irs_session *s, uint64_t root, const char *type,
+	  const struct names *n)
+{
+	const struct ltype *t;
+	if (n->json || !n->text || !s->lo->nunits)
+		return NULL;
+	// IRSNAP_UNIT_CACHE=0 walks every unit, to compare
+	const char *env = getenv("IRSNAP_UNIT_CACHE");
+	if (env && !strcmp(env, "0"))
+		return NULL;
+	if (!s->units) {
+		struct irs_error *err = irs_layout_type_for(s->lo,
+							    s->lo->units[0],
+							    &t);
+		if (!err)
+			err = irs_unit_cache_create(s->lo, t->index,
+						    &s->units);
+		if (err) {
+			irs_error_destroy(err);
+			return NULL;
+		}
+	}
+	if (s->units_root != root || !same_type(s->units_type, type)) {
+		irs_unit_cache_forget(s->units);
+		free(s->units_type);
+		s->units_type = NULL;
+		s->units_root = 0;
+		if (type && !(s->units_type = strdup(type)))
+			return NULL;
+		s->units_root = root;
+	}
+	return s->units;
+}
+
 // Walks the IR at @p root into the files @p n names.
 static struct irs_error *
 snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
@@ -250,9 +299,27 @@ snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	if ((n->text && !(text = irs_path_join(s->dir, n->text))) ||
 	    (n->json && !(json = irs_path_join(s->dir, n->json))))
 		err = &irs_enomem;
+	struct irs_unit_cache *units = err ? NULL
+		: units_for(s, root, type, n);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
-		err = irs_snapshot_write(s->lo, mem, root, type,
-					 &s->cfg.limits, text, json, ret);
+		err = irs_snapshot_write_units(s->lo, mem, root, type,
+					       &s->cfg.limits, text, json,
+					       units, ret);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!err && irs_debug('S')) {
+		uint64_t reused = 0, walked = 0;
+		if (units)
+			irs_unit_cache_stats(units, &reused, &walked);
+		fprintf(stderr, "irsnap: session: %s: %llu units from the "
+			"cache, %llu walked, %.4f s\n",
+			n->text ? n->text : n->json,
+			(unsigned long long)reused,
+			(unsigned long long)walked,
+			(double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	}
 	if (err) {
 		// One of the pair may already be in place; neither is wanted.
 		names_unlink(s, n);

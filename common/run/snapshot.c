@@ -138,7 +138,7 @@ static struct irs_error *
 run(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
     const char *type, const struct irs_limits *limits, struct irs_sink *text,
     struct irs_sink *json, const char *text_file, bool text_discarded,
-    struct irs_snapshot **ret)
+    struct irs_unit_cache *units, struct irs_snapshot **ret)
 {
 	struct irs_error *err;
 	const struct ltype *t;
@@ -151,6 +151,7 @@ run(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
 	irs_walk_init(&w, lo, mem, limits);
 	w.text = text;
 	w.json = json;
+	w.ucache = units;
 	if (json)
 		json_head(json, lo, t, root, text_file);
 	err = irs_walk_root(&w, t, root);
@@ -227,11 +228,11 @@ flush_error(FILE *fp, const char *fallback)
 				strerror(saved));
 }
 
-struct irs_error *
-irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
-		    uint64_t root, const char *type,
-		    const struct irs_limits *limits, FILE *text, FILE *json,
-		    const char *text_file, struct irs_snapshot **ret)
+static struct irs_error *
+stream(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
+       const char *type, const struct irs_limits *limits, FILE *text,
+       FILE *json, const char *text_file, struct irs_unit_cache *units,
+       struct irs_snapshot **ret)
 {
 	struct irs_error *err;
 	struct irs_sink ts, js;
@@ -256,7 +257,7 @@ irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
 	}
 	err = run(lo, mem, root, type, limits, text ? &ts : NULL,
 		  json ? &js : NULL, discard ? NULL : text_file, discard != NULL,
-		  &snap);
+		  units, &snap);
 	if (discard) {
 		irs_sink_deinit(&ts);
 		fclose(discard);
@@ -282,6 +283,16 @@ irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
 	return NULL;
 }
 
+struct irs_error *
+irs_snapshot_stream(const struct irs_layout *lo, struct irs_memory *mem,
+		    uint64_t root, const char *type,
+		    const struct irs_limits *limits, FILE *text, FILE *json,
+		    const char *text_file, struct irs_snapshot **ret)
+{
+	return stream(lo, mem, root, type, limits, text, json, text_file,
+		      NULL, ret);
+}
+
 // Commits the text file @p tf, then the JSON @p jf unless that failed
 // (then it aborts it); either may be NULL.
 static struct irs_error *
@@ -303,6 +314,18 @@ irs_snapshot_write(const struct irs_layout *lo, struct irs_memory *mem,
 		   const struct irs_limits *limits, const char *text_path,
 		   const char *json_path, struct irs_snapshot **ret)
 {
+	return irs_snapshot_write_units(lo, mem, root, type, limits,
+					text_path, json_path, NULL, ret);
+}
+
+struct irs_error *
+irs_snapshot_write_units(const struct irs_layout *lo,
+			 struct irs_memory *mem, uint64_t root,
+			 const char *type, const struct irs_limits *limits,
+			 const char *text_path, const char *json_path,
+			 struct irs_unit_cache *units,
+			 struct irs_snapshot **ret)
+{
 	struct irs_error *err;
 	struct irs_atomic_file tf = { 0 }, jf = { 0 };
 	struct irs_snapshot *snap;
@@ -318,9 +341,8 @@ irs_snapshot_write(const struct irs_layout *lo, struct irs_memory *mem,
 		base = strrchr(text_path, '/');
 		base = base ? base + 1 : text_path;
 	}
-	err = irs_snapshot_stream(lo, mem, root, type, limits,
-				  text_path ? tf.fp : NULL,
-				  json_path ? jf.fp : NULL, base, &snap);
+	err = stream(lo, mem, root, type, limits, text_path ? tf.fp : NULL,
+		     json_path ? jf.fp : NULL, base, units, &snap);
 	if (err) {
 		if (text_path)
 			irs_atomic_abort(&tf);
@@ -348,7 +370,8 @@ irs_snapshot_text(const struct irs_layout *lo, struct irs_memory *mem,
 	struct irs_snapshot *snap;
 	if ((err = irs_sink_init(&ts, NULL, true)))
 		return err;
-	err = run(lo, mem, root, type, limits, &ts, NULL, NULL, false, &snap);
+	err = run(lo, mem, root, type, limits, &ts, NULL, NULL, false, NULL,
+		  &snap);
 	if (err) {
 		irs_sink_deinit(&ts);
 		return err;

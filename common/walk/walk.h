@@ -198,8 +198,9 @@ struct frame;
 struct rcache {
 	uint64_t addr;
 	uint32_t key;		/* 1 + type index * 2 (+ 1: ref); 0 empty */
+	uint32_t ugen;		/* walk.ugen when kept: units.c */
 	uint8_t len;
-	char text[51];
+	char text[47];
 };
 
 /** Called for every node visited (irs_layout_verify collects them). */
@@ -257,7 +258,51 @@ struct walk {
 	bool in_lua;			/* a Lua call runs: no Lua in it */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
+	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
+	struct irs_unit_rec *urec;	/* the unit being recorded, or NULL */
+	uint32_t ugen;			/* bumped at a unit's start and end:
+					   a detached rendering kept in
+					   one unit is not another's */
+	uint32_t unit_type;		/* the outermost reduce unit's type
+					   index, or IRS_NONE */
+	bool in_unit;			/* walking one */
 };
+
+/* ---- units.c: per-unit render caches ------------------------------------ */
+
+struct irs_unit_cache;
+struct irs_unit_rec;
+
+/**
+ * An empty cache of the renderings of type @p type's units (an index into
+ * @p lo's types; @p lo is borrowed and must outlive it), kept from one
+ * walk to the next. *ret is the caller's: irs_unit_cache_destroy().
+ */
+struct irs_error *irs_unit_cache_create(const struct irs_layout *lo,
+					uint32_t type,
+					struct irs_unit_cache **ret);
+void irs_unit_cache_destroy(struct irs_unit_cache *c);
+/** Drops every unit kept (another root, another layout). */
+void irs_unit_cache_forget(struct irs_unit_cache *c);
+uint32_t irs_unit_cache_type(const struct irs_unit_cache *c);
+/** Units of the last walk emitted from the cache, and walked. */
+void irs_unit_cache_stats(const struct irs_unit_cache *c, uint64_t *reused,
+			  uint64_t *walked);
+
+/* walker.c's side (requires: w->ucache) */
+bool irs_units_usable(const struct walk *w);
+void irs_units_walk_begin(struct walk *w);
+void irs_units_walk_end(struct walk *w, bool ok);
+bool irs_units_reuse(struct walk *w, uint64_t addr);
+void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
+void irs_units_lost(struct walk *w);
+
+/** Starts recording the unit at @p addr (its struct @p size bytes): the
+ *  record, freed by irs_units_end(), or NULL (out of memory: walk it
+ *  without). */
+struct irs_unit_rec *irs_units_begin(struct walk *w, uint64_t addr,
+				     size_t size);
+void irs_units_end(struct walk *w, struct irs_unit_rec *r);
 
 /** Prepares @p w for one walk. */
 struct irs_error *irs_walk_init(struct walk *w, const struct irs_layout *lo,

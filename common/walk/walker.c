@@ -570,6 +570,7 @@ rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
 		return;
 	e->addr = addr;
 	e->key = key;
+	e->ugen = w->ugen;
 	e->len = (uint8_t)n;
 	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
 }
@@ -603,7 +604,7 @@ render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
 {
 	uint32_t key = 0;
 	struct rcache *e = rcache_slot(w, t, addr, tx, &key);
-	if (e && e->addr == addr && e->key == key) {
+	if (e && e->addr == addr && e->key == key && e->ugen == w->ugen) {
 		out(w, e->text, e->len);
 		return;
 	}
@@ -911,7 +912,7 @@ render_global(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (w->text && (w->rcache || (w->rcache = calloc(IRS_RCACHE_SIZE,
 						sizeof(*w->rcache))))) {
 		e = rcache_at(w, a, key);
-		if (e->addr == a && e->key == key) {
+		if (e->addr == a && e->key == key && e->ugen == w->ugen) {
 			out(w, e->text, e->len);
 			return;
 		}
@@ -1873,6 +1874,35 @@ irs_walk_interrupted(struct walk *w)
 	return true;
 }
 
+static void visit_node(struct walk *w, const struct ltype *t,
+		       uint64_t addr, const void *data, bool render,
+		       const struct lfield *via);
+
+// A unit's walk begins or ends: detached renderings kept before are
+// not its, nor is the struct a list would take its next link from.
+static inline void
+unit_open(struct walk *w)
+{
+	w->in_unit = true;
+	w->ugen++;
+	w->last_addr = 0;
+}
+
+static inline void
+unit_close(struct walk *w)
+{
+	w->in_unit = false;
+	w->ugen++;
+	w->last_addr = 0;
+}
+
+static inline void
+irs_units_lost_if(struct walk *w)
+{
+	if (w->urec)
+		irs_units_lost(w);
+}
+
 void
 irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 	       const void *data, bool render, const struct lfield *via)
@@ -1884,18 +1914,48 @@ irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 	}
 	// one probe of the visited set per node: add, and take it back if
 	// the node turns out unreadable
+	// a unit of the render cache, outside any other: emitted from the
+	// last walk's rendering, or walked and recorded
+	// (every walk delimits its units so: cached or not, what a unit
+	// reads, and so the bytes counted, depends on the unit alone)
+	struct irs_unit_rec *unit = NULL;
+	bool opens = false;
+	if (t->index == w->unit_type && !w->in_unit && render &&
+	    !w->detached && w->text && !irs_visited_has(&w->visited, addr)) {
+		if (w->ucache && irs_units_reuse(w, addr))
+			return;
+		if (w->ucache)
+			unit = irs_units_begin(w, addr, t->size);
+		unit_open(w);
+		opens = true;
+	}
 	bool added;
 	if (!irs_visited_add(&w->visited, addr, &added)) {
 		w->fatal = &irs_enomem;
 		w->stop = true;
-		return;
+	} else {
+		if (w->urec)
+			irs_units_note_visit(w, addr, added);
+		if (!added) {
+			if (render)
+				render_backref(w, t, addr, via);
+		} else {
+			visit_node(w, t, addr, data, render, via);
+		}
 	}
-	if (!added) {
-		if (render)
-			render_backref(w, t, addr, via);
-		return;
-	}
+	if (unit)
+		irs_units_end(w, unit);
+	if (opens)
+		unit_close(w);
+}
+
+// irs_walk_visit() of a node just added to the visited set.
+static void
+visit_node(struct walk *w, const struct ltype *t, uint64_t addr,
+	   const void *data, bool render, const struct lfield *via)
+{
 	if (w->nodes >= w->lim.max_nodes) {
+		irs_units_lost_if(w);
 		irs_visited_remove(&w->visited, addr);
 		limit_reached(w, "max nodes", w->lim.max_nodes);
 		if (render)
@@ -1904,6 +1964,7 @@ irs_walk_visit(struct walk *w, const struct ltype *t, uint64_t addr,
 	}
 	struct frame *f = irs_walk_push(w, t, addr, data, via);
 	if (!f) {
+		irs_units_lost_if(w);
 		irs_visited_remove(&w->visited, addr);
 		if (render)
 			out_fail(w, addr);
@@ -1986,6 +2047,7 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 	if (!w->lim.max_string)
 		w->lim.max_string = 64 << 10;
 	w->node_frame = IRS_NONE;
+	w->unit_type = IRS_NONE;
 	irs_visited_init(&w->visited);
 	irs_visited_init(&w->error_keys);
 	irs_buf_init(&w->json_errors);
@@ -2049,15 +2111,33 @@ walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 	return NULL;
 }
 
+// The type index of the layout's outermost reduce unit, or IRS_NONE.
+static uint32_t
+unit_type(const struct irs_layout *lo)
+{
+	for (uint32_t i = 0; lo->nunits && i < lo->ntypes; i++)
+		if (!strcmp(lo->types[i].name, lo->units[0]))
+			return i;
+	return IRS_NONE;
+}
+
 struct irs_error *
 irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 {
 	if (!root)
 		return irs_error_format(IRS_ERROR_FAULT, "the IR root (%s) is "
 					"a NULL pointer", t->name);
+	w->unit_type = unit_type(w->lo);
+	if (w->ucache && (!irs_units_usable(w) ||
+			  irs_unit_cache_type(w->ucache) != w->unit_type))
+		w->ucache = NULL;	// the walk goes without
+	if (w->ucache)
+		irs_units_walk_begin(w);
 	irs_interrupt_begin();
 	struct irs_error *err = walk_root(w, t, root);
 	irs_interrupt_end();
+	if (w->ucache)
+		irs_units_walk_end(w, !err && !w->fatal && !w->stop);
 	if (err)
 		return err;
 	if (w->fatal) {

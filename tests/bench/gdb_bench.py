@@ -9,7 +9,10 @@
 #                   memory high-water mark, gcore, call toyc_print(), and
 #                   the Python baseline;
 #                   core: ir-dump on the core file GDB was started with;
-#                   trace: untraced runs, then traced runs (ir-trace on)
+#                   trace: untraced runs, then traced runs (ir-trace on);
+#                   onefunc: ir-dump -f text at the first pm_run_pass of
+#                   a pipeline of `commute` passes (each changes one
+#                   function), then untraced and text-traced runs of it
 #   BENCH_WORK      directory for outputs; results go to
 #                   BENCH_WORK/gdb-MODE.json
 #   BENCH_LAYOUT    the toyc layout
@@ -155,10 +158,24 @@ def trace():
     trace_runs("traced_text")
 
 
+def onefunc():
+    """The full walk and the trace of passes that change one function,
+    on the same module: the walk at the first stop, then whole runs."""
+    run_to_stop()
+    ir_dump("full_walk")
+    gdb.execute("kill", to_string=True)
+    gdb.execute("delete", to_string=True)
+    trace_runs("onefunc_untraced")
+    gdb.execute("ir-trace on", to_string=True)
+    gdb.execute("set irsnap format text")
+    trace_runs("onefunc_traced")
+
+
 try:
     gdb.execute("ir-layout load " + os.environ["BENCH_LAYOUT"],
                 to_string=True)
-    {"live": live, "core": core, "trace": trace}[MODE]()
+    {"live": live, "core": core, "trace": trace,
+     "onefunc": onefunc}[MODE]()
     results["ok"] = True
 except Exception as e:  # gdb.error, gdb.GdbError, OSError: say it
     results["ok"] = False

@@ -10,6 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 out=$TMP/bench
 work=$out/work
 export BENCH_INSTRUCTIONS=2000 BENCH_TRACE_INSTRUCTIONS=2000
+export BENCH_ONEFUNC_INSTRUCTIONS=2000
 export BENCH_REDUCE_INSTRUCTIONS=1000 BENCH_RUNS=2 BENCH_PY_RUNS=1
 # Lua 5.4's step builds luac from Debian's source when build/real lacks
 # it; a small chunk keeps the smoke run short.
@@ -37,7 +38,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -56,7 +57,8 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "reduce_corpus_toyc_crash_irsnap_lines "
 	        "reduce_corpus_toyc_crash_irsnap_tests lua54_dump_s "
 	        "lua54_luac_l_s lua54_lines walk_toyc_s walk_plain_s "
-	        "walk_toyc_nodes_per_s trace_pure_copied luajit_trace_s "
+	        "walk_toyc_nodes_per_s trace_pure_copied trace_one_function_s "
+	        "full_walk_s ratio_trace_one_function_to_full_walk luajit_trace_s "
 	        "luajit_jdump_s luajit_traces luajit_traced").split()
 	bad = []
 	for k in keys:
@@ -132,7 +134,7 @@ check_eq "reduce: irsnap's result still crashes toyc --bug=crash" 139 \
 sed 's/^/# /' "$TMP/table.txt"
 check "the README section is written, with the command" \
 	grep -q '^make bench ' "$BENCH_README"
-check_eq "... and a table row per figure" 16 \
+check_eq "... and a table row per figure" 17 \
 	"$(grep -cE '^\| (dump|trace|print|reduce|peak)' "$BENCH_README")"
 
 done_testing

@@ -1440,6 +1440,136 @@ test_visited_set(void **state)
 	free(keys);
 }
 
+/* {====================================================================
+** Per-unit render caches (walk/units.c)
+** ===================================================================== */
+
+// Walks @p bag text only into @p path with @p uc (or none); returns the
+// text, stats in *st.
+static char *
+walk_units(struct fixture *f, const Bag *bag, struct irs_unit_cache *uc,
+	   const char *path, struct irs_snapshot_stats *st)
+{
+	struct irs_memory *mem = fake_memory(&f->ft);
+	irs_memory_invalidate(mem);	// as a stop after the debuggee ran
+	struct irs_snapshot *snap;
+	struct irs_error *err = irs_snapshot_write_units(f->lo, mem,
+		(uintptr_t)bag, NULL, NULL, path, NULL, uc, &snap);
+	if (err)
+		fprintf(stderr, "walk: %s\n", err->message);
+	assert_null(err);
+	irs_snapshot_get_stats(snap, st);
+	irs_snapshot_destroy(snap);
+	char *text = NULL;
+	assert_null(irs_file_read(path, &text, NULL));
+	return text;
+}
+
+// A unit whose pages read the same comes from the cache, the others are
+// walked, and the snapshot is a full walk's: text, node count, hash. A
+// node another unit visited first is that unit's, as in a full walk.
+static void
+test_unit_cache_is_a_full_walk(void **state)
+{
+	struct fixture *f = *state;
+	char dir[64], path[96];
+	unit_tmpdir(dir, sizeof(dir), "units");
+	snprintf(path, sizeof(path), "%s/w.ir", dir);
+	// one item a page, so a change is one unit's, and the bag on a
+	// page of its own (a unit's text may depend on the nodes around it,
+	// so their pages are the unit's too)
+	char *pages = aligned_alloc(4096, 5 * 4096);
+	assert_non_null(pages);
+	memset(pages, 0, 5 * 4096);
+	Item *it[4];
+	for (int k = 0; k < 4; k++) {
+		it[k] = (Item *)(pages + k * 4096);
+		it[k]->v = k + 1;
+	}
+	Bag *bagp = (Bag *)(pages + 4 * 4096);
+	Item **ptrs = (Item **)(bagp + 1);
+	for (int k = 0; k < 4; k++)
+		ptrs[k] = it[k];
+	bagp->nulls = ptrs;
+	const Bag *bag = bagp;
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\","
+	     " next = ptr(\"next\", \"Item\") },"
+	     " text = \"<{v}{?next} {next}{/}>\\n\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " nulls = nullterm { ptr = \"nulls\", of = ptr \"Item\" } },\n"
+	     " text = \"{nulls}\" }\n"
+	     "reduce { units = { \"Item\" } }\n");
+	struct irs_unit_cache *uc;
+	const struct ltype *t;
+	assert_null(irs_layout_type_for(f->lo, "Item", &t));
+	assert_null(irs_unit_cache_create(f->lo, t->index, &uc));
+	struct irs_snapshot_stats st, full;
+	uint64_t reused, walked;
+
+	char *a = walk_units(f, bag, uc, path, &st);
+	irs_unit_cache_stats(uc, &reused, &walked);
+	assert_int_equal(reused, 0);
+	assert_int_equal(walked, 4);
+	free(a);
+
+	// 1: one unit changed
+	it[1]->v = 20;
+	a = walk_units(f, bag, uc, path, &st);
+	irs_unit_cache_stats(uc, &reused, &walked);
+	assert_int_equal(reused, 3);
+	assert_int_equal(walked, 1);
+	char *b = walk_units(f, bag, NULL, path, &full);
+	assert_string_equal(a, b);
+	assert_string_equal(a, "<1>\n<20>\n<3>\n<4>\n");
+	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
+	assert_string_equal(st.hash, full.hash);
+	free(a);
+	free(b);
+
+	// 2: the first unit takes the third's node; the third is its
+	// back reference, as a full walk has it
+	it[0]->next = it[2];
+	a = walk_units(f, bag, uc, path, &st);
+	b = walk_units(f, bag, NULL, path, &full);
+	assert_string_equal(a, b);
+	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
+	assert_string_equal(st.hash, full.hash);
+	free(a);
+	free(b);
+	irs_unit_cache_stats(uc, &reused, &walked);
+
+	// 3: and gives it back
+	it[0]->next = NULL;
+	a = walk_units(f, bag, uc, path, &st);
+	b = walk_units(f, bag, NULL, path, &full);
+	assert_string_equal(a, b);
+	assert_string_equal(a, "<1>\n<20>\n<3>\n<4>\n");
+	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
+	assert_string_equal(st.hash, full.hash);
+	irs_unit_cache_stats(uc, &reused, &walked);
+	assert_int_equal(reused, 2);	// the second and the fourth
+	free(a);
+	free(b);
+
+	// 4: nothing changed: all from the cache
+	a = walk_units(f, bag, uc, path, &st);
+	irs_unit_cache_stats(uc, &reused, &walked);
+	assert_int_equal(reused, 4);
+	assert_int_equal(walked, 0);
+	assert_int_equal(st.nodes, full.nodes);
+	assert_int_equal(st.bytes, full.bytes);
+	assert_string_equal(st.hash, full.hash);
+	free(a);
+
+	irs_unit_cache_destroy(uc);
+	free(pages);
+	unit_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -1448,6 +1578,7 @@ main(void)
 		T(test_scalars_of_every_width),
 		T(test_strings),
 		T(test_sequences),
+		T(test_unit_cache_is_a_full_walk),
 		T(test_intrusive_lists),
 		T(test_pointers_refs_and_tags),
 		T(test_first_overlap_and_past),
