@@ -4,8 +4,11 @@
 # $DEBUGGER, and at every stop a fresh `ir-dump --boundary -f FORMAT`.
 # Each snapshot the trace wrote, walked or copied from an earlier walk
 # (same_as), must equal that dump: the text, the JSON graph (but for the
-# name of its text file), and the manifest's node count, bytes read and
-# content hash against the dump's summary. The pipeline mixes passes that
+# name of its text file), and the manifest's node count and content hash
+# against the dump's summary, and its bytes read too where no unit cache
+# is used (JSON on: a text-only trace walks function by function, each
+# reading for itself what a dump reads once for all, an opcode's name, so
+# it counts more bytes than ir-dump does: the price of ir-dump's speed). The pipeline mixes passes that
 # change one function of many (toyc's commute) with ones that change most
 # of them, so whatever the trace reuses from an earlier snapshot is held
 # to a walk: the copies (same_as) in both formats, and in text only the
@@ -64,10 +67,15 @@ while read -r k text json nodes bytes hash how; do
 			<(sed "$nofile" "$TMP/full.$k.ir.json") ||
 			bad="$bad $k:json"
 	fi
-	[ "$nodes $bytes $hash" = "$(sed -n "${k}p" "$TMP/summaries")" ] ||
-		bad="$bad $k:counts"
+	read -r dnodes dbytes dhash < <(sed -n "${k}p" "$TMP/summaries")
+	[ "$nodes $hash" = "$dnodes $dhash" ] || bad="$bad $k:counts"
+	if [ "$format" = both ]; then
+		[ "$bytes" = "$dbytes" ] || bad="$bad $k:bytes"
+	else
+		[ "$bytes" -ge "$dbytes" ] || bad="$bad $k:bytes"
+	fi
 done <"$TMP/events"
-check_eq "$format: every snapshot (text, JSON), its node and byte counts and hash equal a full ir-dump at its stop" \
+check_eq "$format: every snapshot (text, JSON), its node count and hash (and, JSON on, bytes read) equal a full ir-dump at its stop" \
 	"" "$bad"
 # Nothing runs between a pass's after and the next one's before: those
 # befores are copies, and were held to a walk like the rest above.
