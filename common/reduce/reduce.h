@@ -126,6 +126,13 @@ struct reduce_def {
 				   in scope (text that is not SSA assigns a
 				   name again), which its uses see when it
 				   goes; RU_NONE */
+	uint32_t start, end;	/* its name's text, [start + 1, end): after
+				   the sigil (a label's is the byte before
+				   it); 0, 0 when the text does not name it */
+	uint32_t num;		/* an unnamed value or block's number (LLVM's
+				   %5, "5:"), which the render renumbers when
+				   one before it in its function goes;
+				   RU_NONE: named, or numbered out of order */
 };
 
 /** A reference, in the text, to a definition. */
@@ -194,6 +201,10 @@ bool reduce_tree_is_label(const struct reduce_tree *t, uint32_t s,
  *  ending at @p e. */
 bool reduce_tree_comment_here(const struct reduce_tree *t, uint32_t i,
 			      uint32_t e);
+
+/** Keeps reduce_def.num only in functions numbered the LLVM way (going
+ *  up in text order, each number once); called by reduce_tree_finish(). */
+void reduce_tree_number_check(struct reduce_tree *t);
 
 /** The tree of @p text (taken over: freed with the tree) by the generic
  *  splitter and the generic def-use model. */

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The reducer's def-use repair on IR text (issue 17): what a deletion must
+# rewrite besides the deleted lines for the candidate to still parse.
+# Small inputs, plain text, no compiler: these run in `make test`.
+source "$(dirname "$0")/../lib.sh"
+export TMPDIR="$TMP/tmp"
+mkdir -p "$TMPDIR"
+NUMBERS=$FIXTURES/reduce/llvm_numbers.awk
+
+# ---- LLVM's unnamed values: a deletion renumbers the %N after it ---------
+# LLVM numbers unnamed values and blocks in one sequence per function, and
+# its parser rejects a gap ("instruction expected to be numbered '%5'").
+# llvm_numbers.awk checks that rule as opt-14 does. The test wants the xor
+# returned; everything before it is dead, so only renumbering lets it go.
+cat >"$TMP/num.ll" <<'IR'
+; the value a test needs sits after unnamed values and blocks it does not
+define i32 @f(i32 %0) {
+  %2 = add i32 %0, 1
+  %3 = mul i32 %2, 3
+  br label %4
+
+4:
+  %5 = sub i32 %3, %0
+  %6 = icmp eq i32 %5, 0
+  br i1 %6, label %7, label %9
+
+7:
+  %8 = xor i32 %0, 7
+  ret i32 %8
+
+9:
+  ret i32 %5
+}
+IR
+cat >"$TMP/num.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -qx 'define i32 @f(i32 %0) {' "\$1" || exit 1
+n=\$(sed -n 's/^ *%\([0-9]*\) = xor i32 %0, 7\$/\1/p' "\$1" | head -1)
+[ -n "\$n" ] && grep -q "^ *ret i32 %\$n\\\$" "\$1" && grep -q '^}' "\$1"
+EOF
+check "the input is interesting" sh "$TMP/num.sh" "$TMP/num.ll"
+"$IRSNAP" reduce "$TMP/num.ll" --test "sh $TMP/num.sh {}" -j 2 -o "$TMP/num.out" \
+	>"$TMP/num.log" 2>&1
+check_eq "reduce on numbered LLVM values exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/num.sh" "$TMP/num.out"
+check "the result keeps LLVM's numbering" awk -f "$NUMBERS" "$TMP/num.out"
+want=$(printf 'define i32 @f(i32 %%0) {\n  %%2 = xor i32 %%0, 7\n  ret i32 %%2\n}')
+check_eq "the dead values and blocks are gone, the xor renumbered %2" \
+	"$want" "$(cat "$TMP/num.out")"
+figure "numbered LLVM values: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/num.log") tests"
+
+done_testing
