@@ -528,8 +528,50 @@ struct span {
 struct spans {
 	struct span *v;
 	uint32_t n, cap;
+	char **own;		/* replacements made for this text, freed
+				   with the spans */
+	uint32_t nown, capown;
 	bool oom;
 };
+
+static void
+spans_clear(struct spans *sp)
+{
+	for (uint32_t i = 0; i < sp->nown; i++)
+		free(sp->own[i]);
+	sp->nown = 0;
+	sp->n = 0;
+}
+
+static void
+spans_deinit(struct spans *sp)
+{
+	spans_clear(sp);
+	free(sp->own);
+	free(sp->v);
+}
+
+// A replacement text the spans own (taken over); NULL on OOM.
+static const char *
+spans_own(struct spans *sp, char *repl)
+{
+	if (repl && sp->nown == sp->capown) {
+		uint32_t cap = sp->capown ? sp->capown * 2 : 16;
+		void *p = realloc(sp->own, cap * sizeof(*sp->own));
+		if (!p) {
+			free(repl);
+			repl = NULL;
+		} else {
+			sp->own = p;
+			sp->capown = cap;
+		}
+	}
+	if (!repl) {
+		sp->oom = true;
+		return NULL;
+	}
+	return sp->own[sp->nown++] = repl;
+}
 
 static void
 span_add(struct spans *sp, uint32_t start, uint32_t end, const char *repl)
@@ -758,7 +800,168 @@ span_cmp(const void *a, const void *b)
 }
 
 enum text_kind { TEXT_LINES, TEXT_TOKENS, TEXT_BALANCED, TEXT_INNER,
-		 TEXT_ARGS, TEXT_JOIN };
+		 TEXT_ARGS, TEXT_JOIN, TEXT_FOLD };
+
+// One line "%x = OP [words] %y, N [comment]" of a chain fold_chains()
+// may fold: spans of the text and the constant.
+struct chain_op {
+	uint32_t start, end;	/* the line, its newline included */
+	uint32_t indent;	/* end of its indentation */
+	uint32_t dst, dst_end;	/* %x */
+	uint32_t op, src;	/* OP up to %y: "add i32 " */
+	uint32_t src_end;	/* end of %y */
+	long long k;
+};
+
+// Parses line [s, e) as a chain_op (comment: the line comment marker).
+static bool
+chain_parse(const char *t, uint32_t s, uint32_t e, const char *comment,
+	    struct chain_op *c)
+{
+	uint32_t i = s, end = e;
+	while (end > s && (t[end - 1] == '\n' || t[end - 1] == '\r'))
+		end--;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	*c = (struct chain_op){.start = s, .end = e, .indent = i};
+	if (i >= end || t[i] != '%')
+		return false;
+	c->dst = i++;
+	while (i < end && word_char(t[i]) && t[i] != '%')
+		i++;
+	c->dst_end = i;
+	while (i < end && t[i] == ' ')
+		i++;
+	if (i >= end || t[i] != '=' || c->dst_end == c->dst + 1)
+		return false;
+	for (i++; i < end && t[i] == ' '; i++)
+		;
+	c->op = i;
+	if (!(end - i > 4 && (!strncmp(t + i, "add ", 4) ||
+			      !strncmp(t + i, "sub ", 4) ||
+			      !strncmp(t + i, "mul ", 4))))
+		return false;
+	// Words between the opcode and %y ("nsw i32") belong to the opcode.
+	while (i < end && t[i] != '%') {
+		if (t[i] == ',' || t[i] == '-' || t[i] == '"' ||
+		    (t[i] >= '0' && t[i] <= '9' && t[i - 1] == ' '))
+			return false;
+		i++;
+	}
+	if (i >= end)
+		return false;
+	c->src = i++;
+	while (i < end && word_char(t[i]) && t[i] != '%')
+		i++;
+	c->src_end = i;
+	while (i < end && t[i] == ' ')
+		i++;
+	if (i >= end || t[i] != ',')
+		return false;
+	for (i++; i < end && t[i] == ' '; i++)
+		;
+	bool neg = i < end && t[i] == '-';
+	i += neg;
+	uint32_t digits = i;
+	long long k = 0;
+	for (; i < end && t[i] >= '0' && t[i] <= '9' && i - digits < 15; i++)
+		k = k * 10 + (t[i] - '0');
+	if (i == digits || (i < end && word_char(t[i])))
+		return false;
+	c->k = neg ? -k : k;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	size_t cl = strlen(comment);
+	return i == end || (cl && end - i >= cl && !strncmp(t + i, comment, cl));
+}
+
+static bool
+same_text(const char *t, uint32_t a, uint32_t ae, uint32_t b, uint32_t be)
+{
+	return ae - a == be - b && !memcmp(t + a, t + b, ae - a);
+}
+
+// How often name [a, ae) occurs in the text as a whole word.
+static uint32_t
+word_count(const char *t, size_t len, uint32_t a, uint32_t ae)
+{
+	uint32_t n = 0, wl = ae - a;
+	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), t + a,
+					    wl)); p += wl)
+		n += (p + wl == t + len || !word_char(p[wl])) &&
+		     (p == t || !word_char(p[-1]));
+	return n;
+}
+
+// Does line b continue line a's chain: the same opcode, applied to what a
+// computed, which nothing else sees (b assigns the same name again, text
+// that is not SSA, or a's value has no other use)?
+static bool
+chain_continues(const char *t, size_t len, const struct chain_op *a,
+		const struct chain_op *b)
+{
+	if (!same_text(t, a->op, a->src, b->op, b->src) ||
+	    !same_text(t, a->dst, a->dst_end, b->src, b->src_end))
+		return false;
+	if (same_text(t, b->dst, b->dst_end, b->src, b->src_end))
+		return true;
+	return word_count(t, len, a->dst, a->dst_end) == 2;
+}
+
+// Chains of one opcode with constants, as one line: "%p = add %p, 3" then
+// "%p = add %p, 4" is "%p = add %p, 7" (sub: the constants add up too;
+// mul: they multiply). Merging a definition into its use this way keeps
+// the value, which deleting either line could not; a long chain whose
+// total the failure needs goes to one line in one test.
+static void
+spans_folds(const char *t, size_t len, const char *comment, struct spans *sp)
+{
+	struct chain_op first = {0}, prev = {0}, cur = {0};
+	uint32_t n = 0;
+	long long total = 0;
+	for (uint32_t s = 0; s <= len;) {
+		const char *nl = s < len ? memchr(t + s, '\n', len - s) : NULL;
+		uint32_t e = nl ? (uint32_t)(nl - t) + 1 : (uint32_t)len;
+		bool ok = s < len && chain_parse(t, s, e, comment, &cur);
+		bool mul = n && t[first.op] == 'm';
+		if (ok && n && chain_continues(t, len, &prev, &cur) &&
+		    (mul ? (cur.k == 0 || llabs(total) < (1ll << 31)) &&
+			   llabs(cur.k) < (1ll << 31)
+			 : llabs(total) < (1ll << 60))) {
+			total = mul ? total * cur.k : total + cur.k;
+			prev = cur;
+			n++;
+		} else {
+			if (n >= 2) {
+				struct irs_buf b;
+				irs_buf_init(&b);
+				irs_buf_append(&b, t + first.start,
+					       first.indent - first.start);
+				irs_buf_append(&b, t + prev.dst,
+					       prev.dst_end - prev.dst);
+				irs_buf_puts(&b, " = ");
+				irs_buf_append(&b, t + first.op,
+					       first.src_end - first.op);
+				irs_buf_printf(&b, ", %lld%s", total,
+					       t[prev.end - 1] == '\n' ? "\n"
+								      : "");
+				const char *repl = spans_own(sp,
+							     b.oom ? NULL
+							     : irs_buf_steal(&b));
+				irs_buf_deinit(&b);
+				if (repl)
+					span_add(sp, first.start, prev.end,
+						 repl);
+			}
+			n = ok;
+			if (ok)
+				first = prev = cur, total = cur.k;
+		}
+		if (s == len)
+			break;
+		s = e;
+	}
+}
 
 // Line breaks with the indentation after them: to one blank, or to
 // nothing when there is no indentation (lines run together, as C-Vise's
@@ -780,10 +983,13 @@ spans_joins(const char *s, size_t len, struct spans *sp)
 }
 
 static bool
-find_spans(enum text_kind kind, const char *s, size_t len, struct spans *sp)
+find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
+	   struct spans *sp)
 {
-	sp->n = 0;
-	if (kind == TEXT_LINES)
+	spans_clear(sp);
+	if (kind == TEXT_FOLD)
+		spans_folds(s, len, comment, sp);
+	else if (kind == TEXT_LINES)
 		spans_lines(s, len, sp);
 	else if (kind == TEXT_TOKENS)
 		spans_tokens(s, len, sp);
@@ -1004,7 +1210,8 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 		irs_buf_init(&bufs[k]);
 	reduce_cache_init(&members);
 
-	if (!find_spans(kind, r->best_text.data, r->best_text.len, &sp)) {
+	if (!find_spans(kind, r->best_text.data, r->best_text.len,
+			r->tree->comment, &sp)) {
 		err = &irs_enomem;
 		goto out;
 	}
@@ -1097,7 +1304,8 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				goto out;
 			changed = true;
 			if (!find_spans(kind, r->best_text.data,
-					r->best_text.len, &sp)) {
+					r->best_text.len, r->tree->comment,
+					&sp)) {
 				err = &irs_enomem;
 				goto out;
 			}
@@ -1117,8 +1325,14 @@ out:
 	for (uint32_t k = 0; k < jobs; k++)
 		irs_buf_deinit(&bufs[k]);
 	reduce_cache_deinit(&members);
-	free(sp.v);
+	spans_deinit(&sp);
 	return err;
+}
+
+static struct irs_error *
+fold_chains(struct reducer *r)
+{
+	return text_sweep(r, TEXT_FOLD, 0);
 }
 
 static struct irs_error *
@@ -1278,6 +1492,9 @@ static const struct reduce_step {
 	struct irs_error *(*run)(struct reducer *);
 	bool generic;		/* works on the text, not the tree */
 } steps[] = {
+	// First: the units of a chain whose total the failure needs
+	// cannot go one by one, and delete-units would try each.
+	{"fold-chains", fold_chains, false},
 	{"delete-units", delete_units, false},
 	{"blank-lines", blank_lines, false},
 	{"const-operands", const_operands, false},

@@ -50,4 +50,33 @@ check_eq "the dead values and blocks are gone, the xor renumbered %2" \
 	"$want" "$(cat "$TMP/num.out")"
 figure "numbered LLVM values: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/num.log") tests"
 
+# ---- a chain of adds the failure needs in full, folded to one line ------
+# calc.awk's check fails when %p reaches 1000: no single add may go, and
+# deleting lines or tokens leaves all 30. Folding a chain into one line
+# (its constants summed) keeps the value: the definitions merge into
+# their uses. (The comment line makes '#' the comment marker, so "# step"
+# is known for one.)
+{
+	printf '# calc: %%p reaches 1200 in 30 steps\n'
+	printf 'func @main {\n@entry:\n  %%p = const 0\n  %%n = const 5\n  print %%n\n'
+	for i in $(seq 30); do printf '  %%p = add %%p, 40   # step %s\n' "$i"; done
+	printf '  print %%p\n  check %%p\n  ret\n}\n'
+} >"$TMP/chain.calc"
+cat >"$TMP/chain.sh" <<EOF
+#!/bin/sh
+awk -f "$FIXTURES/reduce/calc.awk" "\$1" >/dev/null 2>"\$1.err"
+[ \$? -eq 3 ] && grep -q '^check failed' "\$1.err"
+EOF
+check "the chain input is interesting" sh "$TMP/chain.sh" "$TMP/chain.calc"
+"$IRSNAP" reduce "$TMP/chain.calc" --test "sh $TMP/chain.sh {}" -j 2 \
+	-o "$TMP/chain.out" >"$TMP/chain.log" 2>&1
+check_eq "reduce on the chain exits 0" 0 "$?"
+check "the result still fails the check" sh "$TMP/chain.sh" "$TMP/chain.out"
+check_eq "the 30 adds are one, their constants summed" \
+	"1 1200" "$(grep -c ' = add ' "$TMP/chain.out") $(sed -n 's/.* = add .*, \([0-9]*\)$/\1/p' "$TMP/chain.out")"
+n=$(wc -l <"$TMP/chain.out")
+if [ "$n" -le 4 ]; then ok "the result has $n lines (<= 4)"
+else not_ok "the result has at most 4 lines" "it has $n" "$(cat "$TMP/chain.out")"; fi
+figure "chain of 30 adds: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/chain.log") tests"
+
 done_testing
