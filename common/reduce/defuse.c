@@ -612,6 +612,105 @@ reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
 		s->rep[uses[i]] = 1;
 }
 
+static bool
+same_name(const struct reduce_tree *t, uint32_t a, uint32_t b)
+{
+	const struct reduce_def *x = &t->defs[a], *y = &t->defs[b];
+	return x->end - x->start == y->end - y->start &&
+	       !memcmp(t->text + x->start, t->text + y->start,
+		       x->end - x->start);
+}
+
+// The opcode of value definition d: its first word after '=', [*a, *e);
+// empty for one without '=' (a parameter).
+static void
+def_opcode(const struct reduce_tree *t, uint32_t d, uint32_t *a, uint32_t *e)
+{
+	uint32_t i = t->defs[d].end;
+	while (i < t->len && (t->text[i] == ' ' || t->text[i] == '\t'))
+		i++;
+	*a = *e = i;
+	if (i >= t->len || t->text[i] != '=')
+		return;
+	for (i++; i < t->len && (t->text[i] == ' ' || t->text[i] == '\t');
+	     i++)
+		;
+	*a = i;
+	while (i < t->len && name_char(t->text[i]))
+		i++;
+	*e = i;
+}
+
+// Is value definition d assigned again later (text that is not SSA)?
+// Then its name means another value further on.
+static bool
+reassigned(const struct reduce_tree *t, uint32_t d)
+{
+	for (uint32_t i = d + 1; i < t->ndefs &&
+	     t->defs[i].scope == t->defs[d].scope; i++)
+		if (t->defs[i].shadow == d)
+			return true;
+	return false;
+}
+
+// How far back reduce_state_other_operand() looks: the nearest value of
+// the kind is what a reduction wants, and the search is per use.
+enum { OTHER_REACH = 64 };
+
+uint32_t
+reduce_state_other_operand(const struct reduce_state *s,
+			   const struct reduce_tree *t, uint32_t k)
+{
+	uint32_t d = t->uses[k].def;
+	const struct reduce_def *x = &t->defs[d];
+	if (!use_live(s, t, k) || s->to[k] != RU_NONE ||
+	    x->repair != REPAIR_CONST || x->end == 0 || x->scope == RU_NONE ||
+	    x->unit == RU_NONE)
+		return RU_NONE;
+	uint32_t a, e;
+	def_opcode(t, d, &a, &e);
+	for (uint32_t i = d, n = 0; i-- > 0 && n < OTHER_REACH; n++) {
+		const struct reduce_def *y = &t->defs[i];
+		if (y->scope != x->scope)
+			break;
+		uint32_t b, f;
+		if (y->repair != REPAIR_CONST || y->end == 0 ||
+		    y->end > t->uses[k].start || y->sample == RU_NONE ||
+		    y->shadow != RU_NONE || y->unit == RU_NONE ||
+		    s->gone[y->unit] || same_name(t, d, i))
+			continue;
+		def_opcode(t, i, &b, &f);
+		if (f - b == e - a && !memcmp(t->text + a, t->text + b, e - a) &&
+		    !reassigned(t, i))
+			return i;
+	}
+	return RU_NONE;
+}
+
+bool
+reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
+		      const uint32_t *uses, const uint32_t *to, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		s->to[uses[i]] = to[i];
+	uint32_t *dead = malloc(((size_t)n + 1) * sizeof(*dead)), ndead = 0;
+	if (!dead)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t d = t->uses[uses[i]].def, u = t->defs[d].unit;
+		bool used = u == RU_NONE || t->units[u].kind != UNIT_NORMAL;
+		for (uint32_t k = 0; k < t->nuses && !used; k++)
+			used = use_live(s, t, k) && use_def(s, t, k) == d;
+		for (uint32_t j = 0; j < ndead && !used; j++)
+			used = dead[j] == u;
+		if (!used)
+			dead[ndead++] = u;
+	}
+	bool ok = reduce_state_delete(s, t, dead, ndead);
+	free(dead);
+	return ok;
+}
+
 bool
 reduce_state_consistent(const struct reduce_state *s,
 			const struct reduce_tree *t)

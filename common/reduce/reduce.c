@@ -55,6 +55,8 @@ struct reducer {
 				   tree is rebuilt from it before the next
 				   tree step */
 	uint32_t pass_tests[16];	/* tests per step, for the log */
+	uint32_t *other;	/* per use: what other_operands() names
+				   instead, RU_NONE */
 	uint32_t ncommits;	/* results so far, each kept in
 				   exec.tmpdir/commit-N for the re-check */
 	bool progress_shown;	/* a progress line is on the terminal */
@@ -242,9 +244,10 @@ commit(struct reducer *r, const struct reduce_state *s, struct irs_buf *text)
 /* {=== sweeping a list of items ============================================ */
 
 // What a sweep removes: units (deleted, uses repaired), blocks' headers
-// and the terminators before them (merging blocks), or uses (replaced by
-// the constant).
-enum item_kind { ITEM_UNIT, ITEM_MERGE, ITEM_USE };
+// and the terminators before them (merging blocks), uses (replaced by the
+// constant), or uses' definitions (the use names r->other[use] instead,
+// and the definition goes when that was its last use).
+enum item_kind { ITEM_UNIT, ITEM_MERGE, ITEM_USE, ITEM_OTHER };
 
 static bool
 item_live(const struct reducer *r, enum item_kind kind, uint32_t item)
@@ -255,6 +258,9 @@ item_live(const struct reducer *r, enum item_kind kind, uint32_t item)
 	if (kind == ITEM_MERGE)
 		return !r->best.gone[item] && !r->best.gone[t->header[item]];
 	uint32_t u = t->uses[item].unit;
+	if (kind == ITEM_OTHER && (r->best.to[item] != RU_NONE ||
+				   r->best.gone[t->defs[r->other[item]].unit]))
+		return false;
 	return !r->best.rep[item] && !(u != RU_NONE && r->best.gone[u]);
 }
 
@@ -282,6 +288,13 @@ build(struct reducer *r, struct cand *c, enum item_kind kind,
 			return false;
 	} else if (kind == ITEM_MERGE) {
 		if (!reduce_state_merge(&c->st, r->tree, items + lo, hi - lo))
+			return false;
+	} else if (kind == ITEM_OTHER) {
+		uint32_t to[64], n = 0;
+		for (uint32_t i = lo; i < hi && n < ARRAY_SIZE(to); i++)
+			to[n++] = r->other[items[i]];
+		if (hi - lo > n || !reduce_state_redirect(&c->st, r->tree,
+							  items + lo, to, n))
 			return false;
 	} else {
 		reduce_state_replace(&c->st, r->tree, items + lo, hi - lo);
@@ -386,7 +399,7 @@ static uint64_t
 item_key(const struct reducer *r, enum item_kind kind, uint32_t item)
 {
 	const struct reduce_tree *t = r->tree;
-	if (kind == ITEM_USE) {
+	if (kind == ITEM_USE || kind == ITEM_OTHER) {
 		const struct reduce_use *x = &t->uses[item];
 		uint32_t ls = x->start, le = x->end;
 		while (ls > 0 && t->text[ls - 1] != '\n')
@@ -394,7 +407,8 @@ item_key(const struct reducer *r, enum item_kind kind, uint32_t item)
 		while (le < t->len && t->text[le - 1] != '\n')
 			le++;
 		return (reduce_hash(t->text + ls, le - ls) ^
-			((uint64_t)(x->start - ls) << 40) ^ 0x5a) | 2;
+			((uint64_t)(x->start - ls) << 40) ^ 0x5a ^
+			((uint64_t)kind << 56)) | 2;
 	}
 	const struct reduce_unit *u = &t->units[item];
 	uint64_t live = 0;
@@ -1455,6 +1469,35 @@ const_operands(struct reducer *r)
 	return err;
 }
 
+// Operands to another operand (llvm-reduce's operands-skip, C-Vise has
+// none): a use names an earlier value of the same opcode instead, and its
+// own definition goes when that was its last use (two loads of one
+// address, the second of them gone).
+static struct irs_error *
+other_operands(struct reducer *r)
+{
+	const struct reduce_tree *t = r->tree;
+	free(r->other);
+	r->other = malloc(((size_t)t->nuses + 1) * sizeof(*r->other));
+	uint32_t *items = malloc(((size_t)t->nuses + 1) * sizeof(*items));
+	if (!r->other || !items) {
+		free(items);
+		return &irs_enomem;
+	}
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < t->nuses; k++) {
+		r->other[k] = reduce_state_other_operand(&r->best, t, k);
+		if (r->other[k] != RU_NONE)
+			items[n++] = k;
+	}
+	// Chunks of at most 64 uses: what build() redirects at once.
+	struct irs_error *err = NULL;
+	for (uint32_t i = 0; i < n && !err; i += 64)
+		err = sweep(r, ITEM_OTHER, items + i, n - i < 64 ? n - i : 64);
+	free(items);
+	return err;
+}
+
 // The tree is cut from the best text again after a text pass changed it
 // (a snapshot's structure gives way to the generic splitter's then).
 static struct irs_error *
@@ -1497,6 +1540,7 @@ static const struct reduce_step {
 	{"fold-chains", fold_chains, false},
 	{"delete-units", delete_units, false},
 	{"blank-lines", blank_lines, false},
+	{"other-operands", other_operands, false},
 	{"const-operands", const_operands, false},
 	{"lines", text_lines, true},
 	{"balanced", text_balanced, true},
@@ -1853,6 +1897,7 @@ reducer_deinit(struct reducer *r)
 	reduce_exec_deinit(&r->exec);
 	reduce_state_deinit(&r->best);
 	irs_buf_deinit(&r->best_text);
+	free(r->other);
 	reduce_cache_deinit(&r->cache);
 	reduce_cache_deinit(&r->failed);
 	reduce_cache_deinit(&r->classes);

@@ -298,6 +298,21 @@ bool reduce_state_merge(struct reduce_state *s, const struct reduce_tree *t,
 /** Replaces uses @p uses[0..n) with the constant. */
 void reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
 			  const uint32_t *uses, uint32_t n);
+/** For use @p k (a live value use, named as it was): the definition of
+ *  another value it might use instead (operand to other operand), or
+ *  RU_NONE: the nearest before it in its function computed by the same
+ *  opcode (the first word after '='; parameters: another parameter), that
+ *  nothing assigns again and that is live in @p s. */
+uint32_t reduce_state_other_operand(const struct reduce_state *s,
+				    const struct reduce_tree *t, uint32_t k);
+/**
+ * Uses @p uses[i] name definition @p to[i] instead; the definitions this
+ * leaves without a live use go (their units, repaired as
+ * reduce_state_delete() does). False when such a deletion is impossible.
+ */
+bool reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
+			   const uint32_t *uses, const uint32_t *to,
+			   uint32_t n);
 /** The candidate's text, appended to @p out (reset first). */
 bool reduce_state_render(const struct reduce_state *s,
 			 const struct reduce_tree *t, struct irs_buf *out);

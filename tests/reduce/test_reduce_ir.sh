@@ -79,4 +79,39 @@ if [ "$n" -le 4 ]; then ok "the result has $n lines (<= 4)"
 else not_ok "the result has at most 4 lines" "it has $n" "$(cat "$TMP/chain.out")"; fi
 figure "chain of 30 adds: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/chain.log") tests"
 
+# ---- an operand to another operand: one of two equal loads goes ---------
+# The test wants a shl and a lshr of loaded values (what instcombine makes
+# a rotate of); the input loads the same address twice. Neither load can
+# go as such (its use would become 0, no load), but the lshr may use the
+# first load, and the second load goes with its last use.
+cat >"$TMP/two.ll" <<'IR'
+define i32 @rotl3(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  %3 = load i32, i32* %2, align 4
+  %4 = shl i32 %3, 3
+  %5 = load i32, i32* %2, align 4
+  %6 = lshr i32 %5, 29
+  %7 = or i32 %4, %6
+  ret i32 %7
+}
+IR
+cat >"$TMP/two.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -qx 'define i32 @rotl3(i32 %0) {' "\$1" && grep -q '^}' "\$1" || exit 1
+awk '\$2 == "=" && \$3 == "load" { load[\$1] = 1 }
+	\$3 == "shl" && \$6 == "3" { sub(/,/, "", \$5); shl = \$5 }
+	\$3 == "lshr" && \$6 == "29" { sub(/,/, "", \$5); lshr = \$5 }
+	END { exit !((shl in load) && (lshr in load)) }' "\$1"
+EOF
+check "the two-load input is interesting" sh "$TMP/two.sh" "$TMP/two.ll"
+"$IRSNAP" reduce "$TMP/two.ll" --test "sh $TMP/two.sh {}" -j 2 -o "$TMP/two.out" \
+	>"$TMP/two.log" 2>&1
+check_eq "reduce on two loads exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/two.sh" "$TMP/two.out"
+check_eq "one load is left, the shl and the lshr use it" \
+	"1 %3 %3" "$(grep -c ' = load ' "$TMP/two.out")$(awk '$3 == "shl" || $3 == "lshr" { sub(/,/, "", $5); printf " %s", $5 }' "$TMP/two.out")"
+figure "two loads: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/two.log") tests"
+
 done_testing
