@@ -114,4 +114,43 @@ check_eq "one load is left, the shl and the lshr use it" \
 	"1 %3 %3" "$(grep -c ' = load ' "$TMP/two.out")$(awk '$3 == "shl" || $3 == "lshr" { sub(/,/, "", $5); printf " %s", $5 }' "$TMP/two.out")"
 figure "two loads: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/two.log") tests"
 
+# ---- a parameter dropped with the argument of every call ----------------
+# @helper uses one of its three parameters. Cutting one argument list
+# alone breaks the call (the test checks argument counts as LLVM's
+# verifier does); the parameter and every call's argument go together, an
+# unnamed %N taking the numbers after it one down.
+cat >"$TMP/args.ll" <<'IR'
+define i32 @helper(i32 %0, i32 %1, i32 %2) {
+  %4 = mul i32 %1, 3
+  ret i32 %4
+}
+
+define i32 @main(i32 %0) {
+  %2 = call i32 @helper(i32 7, i32 %0, i32 9)
+  %3 = call i32 @helper(i32 1, i32 %2, i32 2)
+  ret i32 %3
+}
+IR
+cat >"$TMP/args.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -q '^define i32 @main(' "\$1" && grep -q '^}' "\$1" || exit 1
+grep -q '= mul i32 %[0-9]*, 3\$' "\$1" || exit 1
+awk 'function nargs(s) { sub(/^[^(]*\(/, "", s); sub(/\).*/, "", s)
+		return s ~ /^ *\$/ ? 0 : split(s, x, ",") }
+	/^define i32 @helper\(/ { want = nargs(\$0); defs++ }
+	/= call i32 @helper\(/ { got[calls++] = nargs(\$0) }
+	END { if (defs != 1 || calls < 2) exit 1
+		for (i = 0; i < calls; i++) if (got[i] != want) exit 1 }' "\$1"
+EOF
+check "the three-parameter input is interesting" sh "$TMP/args.sh" "$TMP/args.ll"
+"$IRSNAP" reduce "$TMP/args.ll" --test "sh $TMP/args.sh {}" -j 2 -o "$TMP/args.out" \
+	>"$TMP/args.log" 2>&1
+check_eq "reduce on the parameters exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/args.sh" "$TMP/args.out"
+check_eq "@helper takes one parameter, each call passes one argument" \
+	"0 0 0" "$(grep -E '^define i32 @helper\(|= call i32 @helper\(' "$TMP/args.out" | awk '{ print gsub(/,/, ",") }' | xargs)"
+check "the parameter left is %0, and the mul uses it" grep -q '= mul i32 %0, 3$' "$TMP/args.out"
+figure "dropped parameters: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/args.log") tests"
+
 done_testing
