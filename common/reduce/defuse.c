@@ -791,8 +791,13 @@ use_edit(const struct reduce_state *s, const struct reduce_tree *t,
 	if (u != RU_NONE && s->gone[u])
 		return false;		// goes with its unit
 	if (s->rep[k]) {
-		*text = t->constant;
-		*len = strlen(t->constant);
+		// After a pointer type ("i32* %2"), LLVM's constant is null:
+		// "i32* 0" does not parse.
+		uint32_t b = t->uses[k].start;
+		bool ptr = b >= 2 && t->text[b - 1] == ' ' &&
+			   t->text[b - 2] == '*' && !strcmp(t->constant, "0");
+		*text = ptr ? "null" : t->constant;
+		*len = strlen(*text);
 		return true;
 	}
 	if (s->to[k] == DANGLING)

@@ -153,4 +153,30 @@ check_eq "@helper takes one parameter, each call passes one argument" \
 check "the parameter left is %0, and the mul uses it" grep -q '= mul i32 %0, 3$' "$TMP/args.out"
 figure "dropped parameters: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/args.log") tests"
 
+# ---- a pointer operand's constant is null --------------------------------
+# The test wants a store of the parameter; its address may be any pointer.
+# "i32* 0" does not parse (LLVM: integer constant must have integer type),
+# so the alloca could not go before; "i32* null" does.
+cat >"$TMP/ptr.ll" <<'IR'
+define void @keep(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  ret void
+}
+IR
+cat >"$TMP/ptr.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+! grep -q '\* 0' "\$1" || exit 1	# as LLVM's parser
+grep -qx 'define void @keep(i32 %0) {' "\$1" && grep -q '^}' "\$1" &&
+	grep -q '^ *store i32 %0, i32\* ' "\$1"
+EOF
+check "the store input is interesting" sh "$TMP/ptr.sh" "$TMP/ptr.ll"
+"$IRSNAP" reduce "$TMP/ptr.ll" --test "sh $TMP/ptr.sh {}" -j 2 -o "$TMP/ptr.out" \
+	>"$TMP/ptr.log" 2>&1
+check_eq "reduce on the store exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/ptr.sh" "$TMP/ptr.out"
+check "the alloca is gone, the store is to null" \
+	sh -c "! grep -q alloca '$TMP/ptr.out' && grep -q 'i32\\* null' '$TMP/ptr.out'"
+
 done_testing
