@@ -15,6 +15,7 @@
 //    left) takes its own unit with it, and that unit's definitions in turn,
 //    to a fixed point. When such a use sits outside every unit, the
 //    deletion is impossible and the candidate is never produced.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,7 +182,16 @@ add_def(struct scan *sc, uint32_t start, uint32_t end, uint32_t unit,
 		unit, sigil == '%' ? REPAIR_CONST
 		: sigil == '^' || sigil == 'L' || sigil == 'B' ? REPAIR_RETARGET
 		: REPAIR_DROP,
-		RU_NONE, RU_NONE, 0, RU_NONE};
+		RU_NONE, RU_NONE, 0, RU_NONE, start, end, RU_NONE};
+	// LLVM numbers its unnamed values and blocks in one sequence per
+	// function ("%5 =", "5:" and "label %5" alike, not "^5").
+	if ((sigil == '%' || sigil == 'B') && end - start - 1 <= 9) {
+		uint32_t num = 0, i = start + 1;
+		for (; i < end && t->text[i] >= '0' && t->text[i] <= '9'; i++)
+			num = num * 10 + (uint32_t)(t->text[i] - '0');
+		if (i == end)
+			t->defs[t->ndefs].num = num;
+	}
 	if (e->def != RU_NONE) {
 		t->defs[t->ndefs].shadow = e->last;
 		e->last = t->ndefs;
@@ -602,6 +612,105 @@ reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
 		s->rep[uses[i]] = 1;
 }
 
+static bool
+same_name(const struct reduce_tree *t, uint32_t a, uint32_t b)
+{
+	const struct reduce_def *x = &t->defs[a], *y = &t->defs[b];
+	return x->end - x->start == y->end - y->start &&
+	       !memcmp(t->text + x->start, t->text + y->start,
+		       x->end - x->start);
+}
+
+// The opcode of value definition d: its first word after '=', [*a, *e);
+// empty for one without '=' (a parameter).
+static void
+def_opcode(const struct reduce_tree *t, uint32_t d, uint32_t *a, uint32_t *e)
+{
+	uint32_t i = t->defs[d].end;
+	while (i < t->len && (t->text[i] == ' ' || t->text[i] == '\t'))
+		i++;
+	*a = *e = i;
+	if (i >= t->len || t->text[i] != '=')
+		return;
+	for (i++; i < t->len && (t->text[i] == ' ' || t->text[i] == '\t');
+	     i++)
+		;
+	*a = i;
+	while (i < t->len && name_char(t->text[i]))
+		i++;
+	*e = i;
+}
+
+// Is value definition d assigned again later (text that is not SSA)?
+// Then its name means another value further on.
+static bool
+reassigned(const struct reduce_tree *t, uint32_t d)
+{
+	for (uint32_t i = d + 1; i < t->ndefs &&
+	     t->defs[i].scope == t->defs[d].scope; i++)
+		if (t->defs[i].shadow == d)
+			return true;
+	return false;
+}
+
+// How far back reduce_state_other_operand() looks: the nearest value of
+// the kind is what a reduction wants, and the search is per use.
+enum { OTHER_REACH = 64 };
+
+uint32_t
+reduce_state_other_operand(const struct reduce_state *s,
+			   const struct reduce_tree *t, uint32_t k)
+{
+	uint32_t d = t->uses[k].def;
+	const struct reduce_def *x = &t->defs[d];
+	if (!use_live(s, t, k) || s->to[k] != RU_NONE ||
+	    x->repair != REPAIR_CONST || x->end == 0 || x->scope == RU_NONE ||
+	    x->unit == RU_NONE)
+		return RU_NONE;
+	uint32_t a, e;
+	def_opcode(t, d, &a, &e);
+	for (uint32_t i = d, n = 0; i-- > 0 && n < OTHER_REACH; n++) {
+		const struct reduce_def *y = &t->defs[i];
+		if (y->scope != x->scope)
+			break;
+		uint32_t b, f;
+		if (y->repair != REPAIR_CONST || y->end == 0 ||
+		    y->end > t->uses[k].start || y->sample == RU_NONE ||
+		    y->shadow != RU_NONE || y->unit == RU_NONE ||
+		    s->gone[y->unit] || same_name(t, d, i))
+			continue;
+		def_opcode(t, i, &b, &f);
+		if (f - b == e - a && !memcmp(t->text + a, t->text + b, e - a) &&
+		    !reassigned(t, i))
+			return i;
+	}
+	return RU_NONE;
+}
+
+bool
+reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
+		      const uint32_t *uses, const uint32_t *to, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		s->to[uses[i]] = to[i];
+	uint32_t *dead = malloc(((size_t)n + 1) * sizeof(*dead)), ndead = 0;
+	if (!dead)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t d = t->uses[uses[i]].def, u = t->defs[d].unit;
+		bool used = u == RU_NONE || t->units[u].kind != UNIT_NORMAL;
+		for (uint32_t k = 0; k < t->nuses && !used; k++)
+			used = use_live(s, t, k) && use_def(s, t, k) == d;
+		for (uint32_t j = 0; j < ndead && !used; j++)
+			used = dead[j] == u;
+		if (!used)
+			dead[ndead++] = u;
+	}
+	bool ok = reduce_state_delete(s, t, dead, ndead);
+	free(dead);
+	return ok;
+}
+
 bool
 reduce_state_consistent(const struct reduce_state *s,
 			const struct reduce_tree *t)
@@ -612,25 +721,113 @@ reduce_state_consistent(const struct reduce_state *s,
 	return true;
 }
 
-// Does use k's text change, and to what.
+void
+reduce_tree_number_check(struct reduce_tree *t)
+{
+	// A function whose numbers do not go up in text order, or that
+	// assigns one twice, is no LLVM numbering: its names stay as they are.
+	for (uint32_t d = 0, first = 0; d <= t->ndefs; d++) {
+		if (d < t->ndefs && t->defs[d].scope == t->defs[first].scope)
+			continue;
+		bool in_order = true;
+		uint32_t last = RU_NONE;
+		for (uint32_t i = first; i < d && in_order; i++) {
+			const struct reduce_def *x = &t->defs[i];
+			if (x->num == RU_NONE)
+				continue;
+			in_order = x->shadow == RU_NONE && x->unit != RU_NONE &&
+				   x->scope != RU_NONE &&
+				   (last == RU_NONE || x->num > last);
+			last = x->num;
+		}
+		for (uint32_t i = first; i < d && !in_order; i++)
+			t->defs[i].num = RU_NONE;
+		first = d;
+	}
+}
+
+// Per def of @p t, its number in the candidate: each deleted number
+// before it in its function takes one off, as LLVM counts anew when it
+// reads the text (the gaps it leaves on purpose, an unnamed entry block
+// taking a number, stay). RU_NONE for what is named or gone. NULL when
+// nothing is numbered, or on OOM (*oom set).
+static uint32_t *
+renumber(const struct reduce_state *s, const struct reduce_tree *t, bool *oom)
+{
+	uint32_t d = 0;
+	while (d < t->ndefs && t->defs[d].num == RU_NONE)
+		d++;
+	if (d == t->ndefs)
+		return NULL;
+	uint32_t *nn = malloc(((size_t)t->ndefs + 1) * sizeof(*nn));
+	if (!nn) {
+		*oom = true;
+		return NULL;
+	}
+	uint32_t shift = 0, scope = RU_NONE;
+	for (d = 0; d < t->ndefs; d++) {
+		const struct reduce_def *x = &t->defs[d];
+		nn[d] = RU_NONE;
+		if (x->num == RU_NONE)
+			continue;
+		if (x->scope != scope)
+			shift = 0;
+		scope = x->scope;
+		if (s->gone[x->unit])
+			shift++;
+		else
+			nn[d] = x->num - shift;
+	}
+	return nn;
+}
+
+// Does use k's text change, and to what (@p buf holds a new number).
 static bool
 use_edit(const struct reduce_state *s, const struct reduce_tree *t,
-	 uint32_t k, const char **text, size_t *len)
+	 const uint32_t *nn, uint32_t k, char buf[16], const char **text,
+	 size_t *len)
 {
 	uint32_t u = t->uses[k].unit;
 	if (u != RU_NONE && s->gone[u])
 		return false;		// goes with its unit
 	if (s->rep[k]) {
-		*text = t->constant;
-		*len = strlen(t->constant);
+		// After a pointer type ("i32* %2"), LLVM's constant is null:
+		// "i32* 0" does not parse.
+		uint32_t b = t->uses[k].start;
+		bool ptr = b >= 2 && t->text[b - 1] == ' ' &&
+			   t->text[b - 2] == '*' && !strcmp(t->constant, "0");
+		*text = ptr ? "null" : t->constant;
+		*len = strlen(*text);
 		return true;
 	}
-	if (s->to[k] == RU_NONE || s->to[k] == DANGLING ||
-	    t->defs[s->to[k]].sample == RU_NONE)
+	if (s->to[k] == DANGLING)
+		return false;
+	uint32_t d = use_def(s, t, k);
+	if (nn && nn[d] != RU_NONE &&
+	    (s->to[k] != RU_NONE || nn[d] != t->defs[d].num)) {
+		int n = snprintf(buf, 16, "%c%u", t->text[t->uses[k].start],
+				 nn[d]);
+		*text = buf;
+		*len = (size_t)n;
+		return true;
+	}
+	if (s->to[k] == RU_NONE || t->defs[s->to[k]].sample == RU_NONE)
 		return false;	// as it is (a shadow is named the same)
 	const struct reduce_use *sample = &t->uses[t->defs[s->to[k]].sample];
 	*text = t->text + sample->start;
 	*len = sample->end - sample->start;
+	return true;
+}
+
+// Does def d's own name change (renumbered), and to what.
+static bool
+def_edit(const struct reduce_tree *t, const uint32_t *nn, uint32_t d,
+	 char buf[16], const char **text, size_t *len)
+{
+	if (!nn || nn[d] == RU_NONE || nn[d] == t->defs[d].num)
+		return false;
+	*len = (size_t)snprintf(buf, 16, "%u", nn[d]);
+	*text = buf;
 	return true;
 }
 
@@ -649,39 +846,56 @@ reduce_state_render(const struct reduce_state *s, const struct reduce_tree *t,
 	out->len = 0;
 	if (out->data)
 		out->data[0] = '\0';
+	bool oom = false;
+	uint32_t *nn = renumber(s, t, &oom);
+	if (oom)
+		return false;
 	size_t pos = 0;
-	uint32_t ui = 0, ki = 0;
-	const char *rtext = NULL;
-	size_t rlen = 0;
+	uint32_t ui = 0, ki = 0, di = 0;
+	const char *ktext = NULL, *dtext = NULL;
+	size_t klen = 0, dlen = 0;
+	char kbuf[16], dbuf[16];
 	for (;;) {
-		// Next top-most deleted unit, next edited use.
+		// Next top-most deleted unit, next edited use, next renamed
+		// definition; uses and definitions never overlap.
 		while (ui < t->nunits && !cut_here(s, t, ui))
 			ui++;
-		while (ki < t->nuses && !use_edit(s, t, ki, &rtext, &rlen))
+		while (ki < t->nuses &&
+		       !use_edit(s, t, nn, ki, kbuf, &ktext, &klen))
 			ki++;
-		bool have_u = ui < t->nunits, have_k = ki < t->nuses;
-		if (!have_u && !have_k)
+		while (di < t->ndefs && !def_edit(t, nn, di, dbuf, &dtext,
+						  &dlen))
+			di++;
+		size_t us = ui < t->nunits ? t->units[ui].start : SIZE_MAX;
+		size_t ks = ki < t->nuses ? t->uses[ki].start : SIZE_MAX;
+		size_t ds = di < t->ndefs ? t->defs[di].start + 1 : SIZE_MAX;
+		if (us == SIZE_MAX && ks == SIZE_MAX && ds == SIZE_MAX)
 			break;
-		bool take_u = have_u && (!have_k || t->units[ui].start <=
-						   t->uses[ki].start);
-		size_t start = take_u ? t->units[ui].start : t->uses[ki].start;
-		size_t end = take_u ? t->units[ui].end : t->uses[ki].end;
+		size_t start, end;
+		const char *rtext = NULL;
+		size_t rlen = 0;
+		if (us <= ks && us <= ds) {
+			start = us, end = t->units[ui++].end;
+		} else if (ks <= ds) {
+			start = ks, end = t->uses[ki++].end;
+			rtext = ktext, rlen = klen;
+		} else {
+			start = ds, end = t->defs[di++].end;
+			rtext = dtext, rlen = dlen;
+		}
 		if (start >= pos) {
 			irs_buf_append(out, t->text + pos, start - pos);
-			if (!take_u)
+			if (rtext)
 				irs_buf_append(out, rtext, rlen);
 			pos = end;
 		} else if (end > pos) {
 			pos = end;	// overlaps what is already cut
 		}
-		if (take_u)
-			ui++;
-		else
-			ki++;
 	}
 	irs_buf_append(out, t->text + pos, t->len - pos);
 	if (!out->data)
 		irs_buf_append(out, "", 0);
+	free(nn);
 	return !out->oom;
 }
 

@@ -55,6 +55,8 @@ struct reducer {
 				   tree is rebuilt from it before the next
 				   tree step */
 	uint32_t pass_tests[16];	/* tests per step, for the log */
+	uint32_t *other;	/* per use: what other_operands() names
+				   instead, RU_NONE */
 	uint32_t ncommits;	/* results so far, each kept in
 				   exec.tmpdir/commit-N for the re-check */
 	bool progress_shown;	/* a progress line is on the terminal */
@@ -242,9 +244,10 @@ commit(struct reducer *r, const struct reduce_state *s, struct irs_buf *text)
 /* {=== sweeping a list of items ============================================ */
 
 // What a sweep removes: units (deleted, uses repaired), blocks' headers
-// and the terminators before them (merging blocks), or uses (replaced by
-// the constant).
-enum item_kind { ITEM_UNIT, ITEM_MERGE, ITEM_USE };
+// and the terminators before them (merging blocks), uses (replaced by the
+// constant), or uses' definitions (the use names r->other[use] instead,
+// and the definition goes when that was its last use).
+enum item_kind { ITEM_UNIT, ITEM_MERGE, ITEM_USE, ITEM_OTHER };
 
 static bool
 item_live(const struct reducer *r, enum item_kind kind, uint32_t item)
@@ -255,6 +258,9 @@ item_live(const struct reducer *r, enum item_kind kind, uint32_t item)
 	if (kind == ITEM_MERGE)
 		return !r->best.gone[item] && !r->best.gone[t->header[item]];
 	uint32_t u = t->uses[item].unit;
+	if (kind == ITEM_OTHER && (r->best.to[item] != RU_NONE ||
+				   r->best.gone[t->defs[r->other[item]].unit]))
+		return false;
 	return !r->best.rep[item] && !(u != RU_NONE && r->best.gone[u]);
 }
 
@@ -282,6 +288,13 @@ build(struct reducer *r, struct cand *c, enum item_kind kind,
 			return false;
 	} else if (kind == ITEM_MERGE) {
 		if (!reduce_state_merge(&c->st, r->tree, items + lo, hi - lo))
+			return false;
+	} else if (kind == ITEM_OTHER) {
+		uint32_t to[64], n = 0;
+		for (uint32_t i = lo; i < hi && n < ARRAY_SIZE(to); i++)
+			to[n++] = r->other[items[i]];
+		if (hi - lo > n || !reduce_state_redirect(&c->st, r->tree,
+							  items + lo, to, n))
 			return false;
 	} else {
 		reduce_state_replace(&c->st, r->tree, items + lo, hi - lo);
@@ -386,7 +399,7 @@ static uint64_t
 item_key(const struct reducer *r, enum item_kind kind, uint32_t item)
 {
 	const struct reduce_tree *t = r->tree;
-	if (kind == ITEM_USE) {
+	if (kind == ITEM_USE || kind == ITEM_OTHER) {
 		const struct reduce_use *x = &t->uses[item];
 		uint32_t ls = x->start, le = x->end;
 		while (ls > 0 && t->text[ls - 1] != '\n')
@@ -394,7 +407,8 @@ item_key(const struct reducer *r, enum item_kind kind, uint32_t item)
 		while (le < t->len && t->text[le - 1] != '\n')
 			le++;
 		return (reduce_hash(t->text + ls, le - ls) ^
-			((uint64_t)(x->start - ls) << 40) ^ 0x5a) | 2;
+			((uint64_t)(x->start - ls) << 40) ^ 0x5a ^
+			((uint64_t)kind << 56)) | 2;
 	}
 	const struct reduce_unit *u = &t->units[item];
 	uint64_t live = 0;
@@ -528,8 +542,50 @@ struct span {
 struct spans {
 	struct span *v;
 	uint32_t n, cap;
+	char **own;		/* replacements made for this text, freed
+				   with the spans */
+	uint32_t nown, capown;
 	bool oom;
 };
+
+static void
+spans_clear(struct spans *sp)
+{
+	for (uint32_t i = 0; i < sp->nown; i++)
+		free(sp->own[i]);
+	sp->nown = 0;
+	sp->n = 0;
+}
+
+static void
+spans_deinit(struct spans *sp)
+{
+	spans_clear(sp);
+	free(sp->own);
+	free(sp->v);
+}
+
+// A replacement text the spans own (taken over); NULL on OOM.
+static const char *
+spans_own(struct spans *sp, char *repl)
+{
+	if (repl && sp->nown == sp->capown) {
+		uint32_t cap = sp->capown ? sp->capown * 2 : 16;
+		void *p = realloc(sp->own, cap * sizeof(*sp->own));
+		if (!p) {
+			free(repl);
+			repl = NULL;
+		} else {
+			sp->own = p;
+			sp->capown = cap;
+		}
+	}
+	if (!repl) {
+		sp->oom = true;
+		return NULL;
+	}
+	return sp->own[sp->nown++] = repl;
+}
 
 static void
 span_add(struct spans *sp, uint32_t start, uint32_t end, const char *repl)
@@ -758,7 +814,168 @@ span_cmp(const void *a, const void *b)
 }
 
 enum text_kind { TEXT_LINES, TEXT_TOKENS, TEXT_BALANCED, TEXT_INNER,
-		 TEXT_ARGS, TEXT_JOIN };
+		 TEXT_ARGS, TEXT_JOIN, TEXT_FOLD };
+
+// One line "%x = OP [words] %y, N [comment]" of a chain fold_chains()
+// may fold: spans of the text and the constant.
+struct chain_op {
+	uint32_t start, end;	/* the line, its newline included */
+	uint32_t indent;	/* end of its indentation */
+	uint32_t dst, dst_end;	/* %x */
+	uint32_t op, src;	/* OP up to %y: "add i32 " */
+	uint32_t src_end;	/* end of %y */
+	long long k;
+};
+
+// Parses line [s, e) as a chain_op (comment: the line comment marker).
+static bool
+chain_parse(const char *t, uint32_t s, uint32_t e, const char *comment,
+	    struct chain_op *c)
+{
+	uint32_t i = s, end = e;
+	while (end > s && (t[end - 1] == '\n' || t[end - 1] == '\r'))
+		end--;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	*c = (struct chain_op){.start = s, .end = e, .indent = i};
+	if (i >= end || t[i] != '%')
+		return false;
+	c->dst = i++;
+	while (i < end && word_char(t[i]) && t[i] != '%')
+		i++;
+	c->dst_end = i;
+	while (i < end && t[i] == ' ')
+		i++;
+	if (i >= end || t[i] != '=' || c->dst_end == c->dst + 1)
+		return false;
+	for (i++; i < end && t[i] == ' '; i++)
+		;
+	c->op = i;
+	if (!(end - i > 4 && (!strncmp(t + i, "add ", 4) ||
+			      !strncmp(t + i, "sub ", 4) ||
+			      !strncmp(t + i, "mul ", 4))))
+		return false;
+	// Words between the opcode and %y ("nsw i32") belong to the opcode.
+	while (i < end && t[i] != '%') {
+		if (t[i] == ',' || t[i] == '-' || t[i] == '"' ||
+		    (t[i] >= '0' && t[i] <= '9' && t[i - 1] == ' '))
+			return false;
+		i++;
+	}
+	if (i >= end)
+		return false;
+	c->src = i++;
+	while (i < end && word_char(t[i]) && t[i] != '%')
+		i++;
+	c->src_end = i;
+	while (i < end && t[i] == ' ')
+		i++;
+	if (i >= end || t[i] != ',')
+		return false;
+	for (i++; i < end && t[i] == ' '; i++)
+		;
+	bool neg = i < end && t[i] == '-';
+	i += neg;
+	uint32_t digits = i;
+	long long k = 0;
+	for (; i < end && t[i] >= '0' && t[i] <= '9' && i - digits < 15; i++)
+		k = k * 10 + (t[i] - '0');
+	if (i == digits || (i < end && word_char(t[i])))
+		return false;
+	c->k = neg ? -k : k;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	size_t cl = strlen(comment);
+	return i == end || (cl && end - i >= cl && !strncmp(t + i, comment, cl));
+}
+
+static bool
+same_text(const char *t, uint32_t a, uint32_t ae, uint32_t b, uint32_t be)
+{
+	return ae - a == be - b && !memcmp(t + a, t + b, ae - a);
+}
+
+// How often name [a, ae) occurs in the text as a whole word.
+static uint32_t
+word_count(const char *t, size_t len, uint32_t a, uint32_t ae)
+{
+	uint32_t n = 0, wl = ae - a;
+	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), t + a,
+					    wl)); p += wl)
+		n += (p + wl == t + len || !word_char(p[wl])) &&
+		     (p == t || !word_char(p[-1]));
+	return n;
+}
+
+// Does line b continue line a's chain: the same opcode, applied to what a
+// computed, which nothing else sees (b assigns the same name again, text
+// that is not SSA, or a's value has no other use)?
+static bool
+chain_continues(const char *t, size_t len, const struct chain_op *a,
+		const struct chain_op *b)
+{
+	if (!same_text(t, a->op, a->src, b->op, b->src) ||
+	    !same_text(t, a->dst, a->dst_end, b->src, b->src_end))
+		return false;
+	if (same_text(t, b->dst, b->dst_end, b->src, b->src_end))
+		return true;
+	return word_count(t, len, a->dst, a->dst_end) == 2;
+}
+
+// Chains of one opcode with constants, as one line: "%p = add %p, 3" then
+// "%p = add %p, 4" is "%p = add %p, 7" (sub: the constants add up too;
+// mul: they multiply). Merging a definition into its use this way keeps
+// the value, which deleting either line could not; a long chain whose
+// total the failure needs goes to one line in one test.
+static void
+spans_folds(const char *t, size_t len, const char *comment, struct spans *sp)
+{
+	struct chain_op first = {0}, prev = {0}, cur = {0};
+	uint32_t n = 0;
+	long long total = 0;
+	for (uint32_t s = 0; s <= len;) {
+		const char *nl = s < len ? memchr(t + s, '\n', len - s) : NULL;
+		uint32_t e = nl ? (uint32_t)(nl - t) + 1 : (uint32_t)len;
+		bool ok = s < len && chain_parse(t, s, e, comment, &cur);
+		bool mul = n && t[first.op] == 'm';
+		if (ok && n && chain_continues(t, len, &prev, &cur) &&
+		    (mul ? (cur.k == 0 || llabs(total) < (1ll << 31)) &&
+			   llabs(cur.k) < (1ll << 31)
+			 : llabs(total) < (1ll << 60))) {
+			total = mul ? total * cur.k : total + cur.k;
+			prev = cur;
+			n++;
+		} else {
+			if (n >= 2) {
+				struct irs_buf b;
+				irs_buf_init(&b);
+				irs_buf_append(&b, t + first.start,
+					       first.indent - first.start);
+				irs_buf_append(&b, t + prev.dst,
+					       prev.dst_end - prev.dst);
+				irs_buf_puts(&b, " = ");
+				irs_buf_append(&b, t + first.op,
+					       first.src_end - first.op);
+				irs_buf_printf(&b, ", %lld%s", total,
+					       t[prev.end - 1] == '\n' ? "\n"
+								      : "");
+				const char *repl = spans_own(sp,
+							     b.oom ? NULL
+							     : irs_buf_steal(&b));
+				irs_buf_deinit(&b);
+				if (repl)
+					span_add(sp, first.start, prev.end,
+						 repl);
+			}
+			n = ok;
+			if (ok)
+				first = prev = cur, total = cur.k;
+		}
+		if (s == len)
+			break;
+		s = e;
+	}
+}
 
 // Line breaks with the indentation after them: to one blank, or to
 // nothing when there is no indentation (lines run together, as C-Vise's
@@ -780,10 +997,13 @@ spans_joins(const char *s, size_t len, struct spans *sp)
 }
 
 static bool
-find_spans(enum text_kind kind, const char *s, size_t len, struct spans *sp)
+find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
+	   struct spans *sp)
 {
-	sp->n = 0;
-	if (kind == TEXT_LINES)
+	spans_clear(sp);
+	if (kind == TEXT_FOLD)
+		spans_folds(s, len, comment, sp);
+	else if (kind == TEXT_LINES)
 		spans_lines(s, len, sp);
 	else if (kind == TEXT_TOKENS)
 		spans_tokens(s, len, sp);
@@ -1004,7 +1224,8 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 		irs_buf_init(&bufs[k]);
 	reduce_cache_init(&members);
 
-	if (!find_spans(kind, r->best_text.data, r->best_text.len, &sp)) {
+	if (!find_spans(kind, r->best_text.data, r->best_text.len,
+			r->tree->comment, &sp)) {
 		err = &irs_enomem;
 		goto out;
 	}
@@ -1097,7 +1318,8 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				goto out;
 			changed = true;
 			if (!find_spans(kind, r->best_text.data,
-					r->best_text.len, &sp)) {
+					r->best_text.len, r->tree->comment,
+					&sp)) {
 				err = &irs_enomem;
 				goto out;
 			}
@@ -1117,8 +1339,311 @@ out:
 	for (uint32_t k = 0; k < jobs; k++)
 		irs_buf_deinit(&bufs[k]);
 	reduce_cache_deinit(&members);
-	free(sp.v);
+	spans_deinit(&sp);
 	return err;
+}
+
+// A parenthesized list after "@name(" on one line: its pieces (the
+// top-level comma-separated items, blanks around them excluded).
+struct arg_list {
+	uint32_t open, close;	/* '(' and ')' */
+	uint32_t n;
+	uint32_t start[32], end[32];
+};
+
+static bool
+arg_list_parse(const char *t, size_t len, uint32_t open, struct arg_list *a)
+{
+	a->open = open;
+	a->n = 0;
+	int depth = 0;
+	uint32_t piece = open + 1;
+	for (uint32_t i = open + 1; i < len && t[i] != '\n'; i++) {
+		char c = t[i];
+		if (strchr("([{<", c)) {
+			depth++;
+		} else if (strchr(")]}>", c) && depth) {
+			depth--;
+		} else if (c == ',' || c == ')') {
+			if (depth)
+				continue;
+			uint32_t s = piece, e = i;
+			while (s < e && t[s] == ' ')
+				s++;
+			while (e > s && t[e - 1] == ' ')
+				e--;
+			if (c == ')' && s == e && !a->n) {
+				a->close = i;
+				return true;	// "()"
+			}
+			if (s == e || a->n == ARRAY_SIZE(a->start))
+				return false;
+			a->start[a->n] = s;
+			a->end[a->n++] = e;
+			piece = i + 1;
+			if (c == ')') {
+				a->close = i;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+// Bytes [*s, *e) that cut piece i of a with its comma.
+static void
+arg_cut(const struct arg_list *a, uint32_t i, uint32_t *s, uint32_t *e)
+{
+	if (i + 1 < a->n) {
+		*s = a->start[i];
+		*e = a->start[i + 1];
+	} else if (i > 0) {
+		*s = a->end[i - 1];
+		*e = a->end[i];
+	} else {
+		*s = a->start[i];
+		*e = a->end[i];
+	}
+}
+
+// Is the line holding byte i a definition or declaration (its first word
+// define, declare, func, or a C-like return type before the name)?
+static bool
+defining_line(const char *t, uint32_t i)
+{
+	uint32_t s = i;
+	while (s > 0 && t[s - 1] != '\n')
+		s--;
+	while (t[s] == ' ' || t[s] == '\t')
+		s++;
+	return !strncmp(t + s, "define ", 7) || !strncmp(t + s, "declare ", 8) ||
+	       !strncmp(t + s, "func ", 5);
+}
+
+// A parameter's name: its last word when that is a %name, or none.
+static bool
+param_name(const char *t, uint32_t s, uint32_t e, uint32_t *ns)
+{
+	uint32_t i = e;
+	while (i > s && word_char(t[i - 1]) && t[i - 1] != '%')
+		i--;
+	if (i == s || t[i - 1] != '%' || i == e)
+		return false;
+	*ns = i - 1;
+	return true;
+}
+
+// The candidate without parameter p of the function defined at def, and
+// without the matching argument of every call (calls[0..ncalls)); an
+// unnamed LLVM parameter %N takes the later numbers of its function one
+// down with it. False when the parameter is used in the function (the
+// candidate could not parse) or on OOM.
+static bool
+drop_param(const char *t, size_t len, const struct arg_list *def,
+	   const struct arg_list *calls, uint32_t ncalls, uint32_t p,
+	   struct irs_buf *out)
+{
+	// The function's body: to the first line that starts with '}'.
+	uint32_t body = def->close, body_end = (uint32_t)len;
+	for (uint32_t i = body; i + 1 < len; i++)
+		if (t[i] == '\n' && t[i + 1] == '}') {
+			body_end = i + 1;
+			break;
+		}
+	uint32_t ns = 0, num = UINT32_MAX;
+	bool named = param_name(t, def->start[p], def->end[p], &ns);
+	if (named) {
+		uint32_t ne = def->end[p], nl = ne - ns;
+		if (nl - 1 <= 9 && isdigit((unsigned char)t[ns + 1])) {
+			num = 0;
+			for (uint32_t i = ns + 1; i < ne; i++)
+				num = isdigit((unsigned char)t[i])
+				      ? num * 10 + (uint32_t)(t[i] - '0')
+				      : UINT32_MAX;
+		}
+		for (const char *q = t + body; q && q < t + body_end;) {
+			q = memmem(q, (size_t)(t + body_end - q), t + ns, nl);
+			if (!q)
+				break;
+			if (q + nl >= t + len || !word_char(q[nl]))
+				return false;	// used
+			q += nl;
+		}
+	}
+	// The cuts, in text order: calls before or after the definition.
+	uint32_t cs[33], ce[33], nc = 0;
+	for (uint32_t k = 0; k <= ncalls && nc < ARRAY_SIZE(cs); k++) {
+		const struct arg_list *a = k < ncalls ? &calls[k] : def;
+		arg_cut(a, p, &cs[nc], &ce[nc]);
+		nc++;
+	}
+	for (uint32_t i = 1; i < nc; i++)	// insertion sort
+		for (uint32_t j = i; j > 0 && cs[j] < cs[j - 1]; j--) {
+			uint32_t x = cs[j]; cs[j] = cs[j - 1]; cs[j - 1] = x;
+			x = ce[j]; ce[j] = ce[j - 1]; ce[j - 1] = x;
+		}
+	out->len = 0;
+	uint32_t pos = 0;
+	for (uint32_t i = 0; i < nc; i++) {
+		irs_buf_append(out, t + pos, cs[i] - pos);
+		pos = ce[i];
+	}
+	irs_buf_append(out, t + pos, len - pos);
+	if (out->oom || num == UINT32_MAX)
+		return !out->oom;
+	// Renumber the function's %M > N, from its '(' to its '}' in the
+	// new text: the old offsets less what was cut before them.
+	struct irs_buf b;
+	irs_buf_init(&b);
+	uint32_t fs = def->open, fe = body_end;
+	for (uint32_t i = 0; i < nc; i++) {
+		if (ce[i] <= def->open)
+			fs -= ce[i] - cs[i];
+		if (ce[i] <= body_end)
+			fe -= ce[i] - cs[i];
+	}
+	const char *o = out->data;
+	size_t i = 0;
+	for (; i < out->len; i++) {
+		if (i < fs || i >= fe || o[i] != '%' ||
+		    (i > 0 && word_char(o[i - 1])) ||
+		    !isdigit((unsigned char)o[i + 1])) {
+			irs_buf_append(&b, o + i, 1);
+			continue;
+		}
+		size_t j = i + 1;
+		uint64_t m = 0;
+		while (j < out->len && isdigit((unsigned char)o[j]) && j - i < 10)
+			m = m * 10 + (uint64_t)(o[j++] - '0');
+		if (j < out->len && word_char(o[j])) {
+			irs_buf_append(&b, o + i, j - i);
+		} else {
+			irs_buf_printf(&b, "%%%llu", (unsigned long long)
+				       (m > num ? m - 1 : m));
+		}
+		i = j - 1;
+	}
+	// Block labels "M:" of the function follow the same sequence.
+	struct irs_buf c;
+	irs_buf_init(&c);
+	o = b.data;
+	size_t blen = b.len;
+	fe = fe > blen ? (uint32_t)blen : fe;
+	for (i = 0; i < blen; i++) {
+		if (i >= fs && i < fe && (i == 0 || o[i - 1] == '\n') &&
+		    isdigit((unsigned char)o[i])) {
+			size_t j = i;
+			uint64_t m = 0;
+			while (j < blen && isdigit((unsigned char)o[j]) &&
+			       j - i < 10)
+				m = m * 10 + (uint64_t)(o[j++] - '0');
+			if (j < blen && o[j] == ':') {
+				irs_buf_printf(&c, "%llu", (unsigned long long)
+					       (m > num ? m - 1 : m));
+				i = j - 1;
+				continue;
+			}
+		}
+		irs_buf_append(&c, o + i, 1);
+	}
+	bool ok = !b.oom && !c.oom;
+	irs_buf_deinit(&b);
+	if (ok) {
+		out->len = 0;
+		irs_buf_append(out, c.data ? c.data : "", c.len);
+	}
+	irs_buf_deinit(&c);
+	return ok && !out->oom;
+}
+
+// Parameters dropped with the matching argument of every call
+// (llvm-reduce's arguments pass; C-Vise cuts one list at a time, and a
+// call whose argument count no longer matches rarely parses): one
+// candidate per parameter whose name the function does not use.
+static struct irs_error *
+drop_params(struct reducer *r)
+{
+	struct irs_error *err = NULL;
+	uint32_t jobs = r->exec.jobs < 64 ? r->exec.jobs : 64;
+	struct irs_buf bufs[64];
+	struct arg_list *calls = malloc(32 * sizeof(*calls));
+	for (uint32_t k = 0; k < jobs; k++)
+		irs_buf_init(&bufs[k]);
+	if (!calls)
+		return &irs_enomem;
+	// Functions in text order, parameters in order; after a win, from
+	// the start of the new text (what was boring is in the cache).
+	for (bool again = true; again && !err && !interrupted;) {
+		again = false;
+		const char *t = r->best_text.data;
+		size_t len = r->best_text.len;
+		for (uint32_t i = 0; i + 1 < len && !again && !err; i++) {
+			if (t[i] != '@' || (i && word_char(t[i - 1])) ||
+			    !defining_line(t, i))
+				continue;
+			uint32_t e = i + 1;
+			while (e < len && word_char(t[e]) && t[e] != '@')
+				e++;
+			struct arg_list def;
+			if (e >= len || t[e] != '(' ||
+			    !arg_list_parse(t, len, e, &def) || !def.n)
+				continue;
+			// Every other "@name(" is a call with as many
+			// arguments, or the function is left alone.
+			uint32_t ncalls = 0, nl = e - i + 1;
+			bool fits = true;
+			for (const char *q = t; fits &&
+			     (q = memmem(q, len - (size_t)(q - t), t + i, nl));
+			     q += nl) {
+				uint32_t at = (uint32_t)(q - t);
+				if (at == i || (at && word_char(t[at - 1])))
+					continue;
+				fits = ncalls < 32 && !defining_line(t, at) &&
+				       arg_list_parse(t, len, at + nl - 1,
+						      &calls[ncalls]) &&
+				       calls[ncalls].n == def.n;
+				ncalls++;
+			}
+			if (!fits)
+				continue;
+			for (uint32_t p = 0; p < def.n && !again;) {
+				char *texts[64];
+				size_t lens[64];
+				uint8_t verdicts[64];
+				uint32_t nt = 0;
+				for (; p < def.n && nt < jobs; p++) {
+					if (!drop_param(t, len, &def, calls,
+							ncalls, p, &bufs[nt]))
+						continue;
+					texts[nt] = bufs[nt].data;
+					lens[nt] = bufs[nt].len;
+					nt++;
+				}
+				if (!nt)
+					break;
+				if ((err = evaluate(r, texts, lens, nt,
+						    verdicts)))
+					break;
+				for (uint32_t k = 0; k < nt && !again; k++) {
+					if (verdicts[k] != VERDICT_INTERESTING)
+						continue;
+					if ((err = commit_text(r, &bufs[k])))
+						break;
+					again = true;
+				}
+			}
+		}
+	}
+	for (uint32_t k = 0; k < jobs; k++)
+		irs_buf_deinit(&bufs[k]);
+	free(calls);
+	return err;
+}
+
+static struct irs_error *
+fold_chains(struct reducer *r)
+{
+	return text_sweep(r, TEXT_FOLD, 0);
 }
 
 static struct irs_error *
@@ -1241,6 +1766,35 @@ const_operands(struct reducer *r)
 	return err;
 }
 
+// Operands to another operand (llvm-reduce's operands-skip, C-Vise has
+// none): a use names an earlier value of the same opcode instead, and its
+// own definition goes when that was its last use (two loads of one
+// address, the second of them gone).
+static struct irs_error *
+other_operands(struct reducer *r)
+{
+	const struct reduce_tree *t = r->tree;
+	free(r->other);
+	r->other = malloc(((size_t)t->nuses + 1) * sizeof(*r->other));
+	uint32_t *items = malloc(((size_t)t->nuses + 1) * sizeof(*items));
+	if (!r->other || !items) {
+		free(items);
+		return &irs_enomem;
+	}
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < t->nuses; k++) {
+		r->other[k] = reduce_state_other_operand(&r->best, t, k);
+		if (r->other[k] != RU_NONE)
+			items[n++] = k;
+	}
+	// Chunks of at most 64 uses: what build() redirects at once.
+	struct irs_error *err = NULL;
+	for (uint32_t i = 0; i < n && !err; i += 64)
+		err = sweep(r, ITEM_OTHER, items + i, n - i < 64 ? n - i : 64);
+	free(items);
+	return err;
+}
+
 // The tree is cut from the best text again after a text pass changed it
 // (a snapshot's structure gives way to the generic splitter's then).
 static struct irs_error *
@@ -1278,9 +1832,14 @@ static const struct reduce_step {
 	struct irs_error *(*run)(struct reducer *);
 	bool generic;		/* works on the text, not the tree */
 } steps[] = {
+	// First: the units of a chain whose total the failure needs
+	// cannot go one by one, and delete-units would try each.
+	{"fold-chains", fold_chains, false},
 	{"delete-units", delete_units, false},
 	{"blank-lines", blank_lines, false},
+	{"other-operands", other_operands, false},
 	{"const-operands", const_operands, false},
+	{"drop-params", drop_params, false},
 	{"lines", text_lines, true},
 	{"balanced", text_balanced, true},
 	{"arguments", text_args, true},
@@ -1636,6 +2195,7 @@ reducer_deinit(struct reducer *r)
 	reduce_exec_deinit(&r->exec);
 	reduce_state_deinit(&r->best);
 	irs_buf_deinit(&r->best_text);
+	free(r->other);
 	reduce_cache_deinit(&r->cache);
 	reduce_cache_deinit(&r->failed);
 	reduce_cache_deinit(&r->classes);

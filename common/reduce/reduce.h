@@ -126,6 +126,13 @@ struct reduce_def {
 				   in scope (text that is not SSA assigns a
 				   name again), which its uses see when it
 				   goes; RU_NONE */
+	uint32_t start, end;	/* its name's text, [start + 1, end): after
+				   the sigil (a label's is the byte before
+				   it); 0, 0 when the text does not name it */
+	uint32_t num;		/* an unnamed value or block's number (LLVM's
+				   %5, "5:"), which the render renumbers when
+				   one before it in its function goes;
+				   RU_NONE: named, or numbered out of order */
 };
 
 /** A reference, in the text, to a definition. */
@@ -194,6 +201,10 @@ bool reduce_tree_is_label(const struct reduce_tree *t, uint32_t s,
  *  ending at @p e. */
 bool reduce_tree_comment_here(const struct reduce_tree *t, uint32_t i,
 			      uint32_t e);
+
+/** Keeps reduce_def.num only in functions numbered the LLVM way (going
+ *  up in text order, each number once); called by reduce_tree_finish(). */
+void reduce_tree_number_check(struct reduce_tree *t);
 
 /** The tree of @p text (taken over: freed with the tree) by the generic
  *  splitter and the generic def-use model. */
@@ -287,6 +298,21 @@ bool reduce_state_merge(struct reduce_state *s, const struct reduce_tree *t,
 /** Replaces uses @p uses[0..n) with the constant. */
 void reduce_state_replace(struct reduce_state *s, const struct reduce_tree *t,
 			  const uint32_t *uses, uint32_t n);
+/** For use @p k (a live value use, named as it was): the definition of
+ *  another value it might use instead (operand to other operand), or
+ *  RU_NONE: the nearest before it in its function computed by the same
+ *  opcode (the first word after '='; parameters: another parameter), that
+ *  nothing assigns again and that is live in @p s. */
+uint32_t reduce_state_other_operand(const struct reduce_state *s,
+				    const struct reduce_tree *t, uint32_t k);
+/**
+ * Uses @p uses[i] name definition @p to[i] instead; the definitions this
+ * leaves without a live use go (their units, repaired as
+ * reduce_state_delete() does). False when such a deletion is impossible.
+ */
+bool reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
+			   const uint32_t *uses, const uint32_t *to,
+			   uint32_t n);
 /** The candidate's text, appended to @p out (reset first). */
 bool reduce_state_render(const struct reduce_state *s,
 			 const struct reduce_tree *t, struct irs_buf *out);

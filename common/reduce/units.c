@@ -224,6 +224,7 @@ reduce_tree_finish(struct reduce_tree *t)
 		qsort_r(t->rt_order, t->nrt, sizeof(*t->rt_order), rt_cmp, t);
 	for (uint32_t i = 0; i < t->nrt; i++)
 		t->defs[t->rt_order[i]].rt_pos = i;
+	reduce_tree_number_check(t);
 	return NULL;
 }
 
@@ -725,7 +726,7 @@ def_of(struct snap_loader *ld, size_t target)
 	t->defs[t->ndefs] = (struct reduce_def){
 		unit_of_node(ld, target),
 		value ? REPAIR_CONST : REPAIR_RETARGET, RU_NONE, RU_NONE, 0,
-		RU_NONE};
+		RU_NONE, 0, 0, RU_NONE};
 	return ld->node_def[target] = t->ndefs++;
 }
 

@@ -223,7 +223,10 @@ test_delete_repairs_uses(void **state)
 	assert_true(reduce_state_delete(&s, t, &u, 1));
 	char *text = render(&s, t);
 	assert_null(strstr(text, "%1 = add"));
-	assert_non_null(strstr(text, "  %2 = mul 0, 0\n"));
+	// The numbered values after it take one number less, as LLVM's
+	// parser wants them in sequence.
+	assert_non_null(strstr(text, "  %1 = mul 0, 0\n"));
+	assert_non_null(strstr(text, "condbr %1, ^then, ^done\n"));
 	assert_non_null(strstr(text, "  ret 0\n}\n\nfunc @g"));
 	assert_non_null(strstr(text, "  ret %1\n}\n"));	// @g's own %1
 	assert_true(reduce_state_consistent(&s, t));
@@ -232,7 +235,7 @@ test_delete_repairs_uses(void **state)
 	u = find_unit(t, "then:");
 	assert_true(reduce_state_delete(&s, t, &u, 1));
 	text = render(&s, t);
-	assert_non_null(strstr(text, "condbr %2, ^done, ^done\n"));
+	assert_non_null(strstr(text, "condbr %1, ^done, ^done\n"));
 	assert_null(strstr(text, "then"));
 	free(text);
 
@@ -291,7 +294,7 @@ test_delete_refuses_unrepairable(void **state)
 	(void)state;
 	static char text[] = "def\nuse def\n";
 	struct reduce_unit units[] = {{0, 4, RU_NONE, 0, UNIT_NORMAL}};
-	struct reduce_def defs[] = {{0, REPAIR_DROP, 0, RU_NONE, 0, RU_NONE}};
+	struct reduce_def defs[] = {{0, REPAIR_DROP, 0, RU_NONE, 0, RU_NONE, 0, 0, RU_NONE}};
 	struct reduce_use uses[] = {{8, 11, RU_NONE, 0}};
 	struct reduce_tree t = {
 		.text = text, .len = strlen(text), .units = units, .nunits = 1,

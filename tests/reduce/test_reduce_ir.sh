@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The reducer's def-use repair on IR text (issue 17): what a deletion must
+# rewrite besides the deleted lines for the candidate to still parse.
+# Small inputs, plain text, no compiler: these run in `make test`.
+source "$(dirname "$0")/../lib.sh"
+export TMPDIR="$TMP/tmp"
+mkdir -p "$TMPDIR"
+NUMBERS=$FIXTURES/reduce/llvm_numbers.awk
+
+# ---- LLVM's unnamed values: a deletion renumbers the %N after it ---------
+# LLVM numbers unnamed values and blocks in one sequence per function, and
+# its parser rejects a gap ("instruction expected to be numbered '%5'").
+# llvm_numbers.awk checks that rule as opt-14 does. The test wants the xor
+# returned; everything before it is dead, so only renumbering lets it go.
+cat >"$TMP/num.ll" <<'IR'
+; the value a test needs sits after unnamed values and blocks it does not
+define i32 @f(i32 %0) {
+  %2 = add i32 %0, 1
+  %3 = mul i32 %2, 3
+  br label %4
+
+4:
+  %5 = sub i32 %3, %0
+  %6 = icmp eq i32 %5, 0
+  br i1 %6, label %7, label %9
+
+7:
+  %8 = xor i32 %0, 7
+  ret i32 %8
+
+9:
+  ret i32 %5
+}
+IR
+cat >"$TMP/num.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -qx 'define i32 @f(i32 %0) {' "\$1" || exit 1
+n=\$(sed -n 's/^ *%\([0-9]*\) = xor i32 %0, 7\$/\1/p' "\$1" | head -1)
+[ -n "\$n" ] && grep -q "^ *ret i32 %\$n\\\$" "\$1" && grep -q '^}' "\$1"
+EOF
+check "the input is interesting" sh "$TMP/num.sh" "$TMP/num.ll"
+"$IRSNAP" reduce "$TMP/num.ll" --test "sh $TMP/num.sh {}" -j 2 -o "$TMP/num.out" \
+	>"$TMP/num.log" 2>&1
+check_eq "reduce on numbered LLVM values exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/num.sh" "$TMP/num.out"
+check "the result keeps LLVM's numbering" awk -f "$NUMBERS" "$TMP/num.out"
+want=$(printf 'define i32 @f(i32 %%0) {\n  %%2 = xor i32 %%0, 7\n  ret i32 %%2\n}')
+check_eq "the dead values and blocks are gone, the xor renumbered %2" \
+	"$want" "$(cat "$TMP/num.out")"
+figure "numbered LLVM values: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/num.log") tests"
+
+# ---- a chain of adds the failure needs in full, folded to one line ------
+# calc.awk's check fails when %p reaches 1000: no single add may go, and
+# deleting lines or tokens leaves all 30. Folding a chain into one line
+# (its constants summed) keeps the value: the definitions merge into
+# their uses. (The comment line makes '#' the comment marker, so "# step"
+# is known for one.)
+{
+	printf '# calc: %%p reaches 1200 in 30 steps\n'
+	printf 'func @main {\n@entry:\n  %%p = const 0\n  %%n = const 5\n  print %%n\n'
+	for i in $(seq 30); do printf '  %%p = add %%p, 40   # step %s\n' "$i"; done
+	printf '  print %%p\n  check %%p\n  ret\n}\n'
+} >"$TMP/chain.calc"
+cat >"$TMP/chain.sh" <<EOF
+#!/bin/sh
+awk -f "$FIXTURES/reduce/calc.awk" "\$1" >/dev/null 2>"\$1.err"
+[ \$? -eq 3 ] && grep -q '^check failed' "\$1.err"
+EOF
+check "the chain input is interesting" sh "$TMP/chain.sh" "$TMP/chain.calc"
+"$IRSNAP" reduce "$TMP/chain.calc" --test "sh $TMP/chain.sh {}" -j 2 \
+	-o "$TMP/chain.out" >"$TMP/chain.log" 2>&1
+check_eq "reduce on the chain exits 0" 0 "$?"
+check "the result still fails the check" sh "$TMP/chain.sh" "$TMP/chain.out"
+check_eq "the 30 adds are one, their constants summed" \
+	"1 1200" "$(grep -c ' = add ' "$TMP/chain.out") $(sed -n 's/.* = add .*, \([0-9]*\)$/\1/p' "$TMP/chain.out")"
+n=$(wc -l <"$TMP/chain.out")
+if [ "$n" -le 4 ]; then ok "the result has $n lines (<= 4)"
+else not_ok "the result has at most 4 lines" "it has $n" "$(cat "$TMP/chain.out")"; fi
+figure "chain of 30 adds: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/chain.log") tests"
+
+# ---- an operand to another operand: one of two equal loads goes ---------
+# The test wants a shl and a lshr of loaded values (what instcombine makes
+# a rotate of); the input loads the same address twice. Neither load can
+# go as such (its use would become 0, no load), but the lshr may use the
+# first load, and the second load goes with its last use.
+cat >"$TMP/two.ll" <<'IR'
+define i32 @rotl3(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  %3 = load i32, i32* %2, align 4
+  %4 = shl i32 %3, 3
+  %5 = load i32, i32* %2, align 4
+  %6 = lshr i32 %5, 29
+  %7 = or i32 %4, %6
+  ret i32 %7
+}
+IR
+cat >"$TMP/two.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -qx 'define i32 @rotl3(i32 %0) {' "\$1" && grep -q '^}' "\$1" || exit 1
+awk '\$2 == "=" && \$3 == "load" { load[\$1] = 1 }
+	\$3 == "shl" && \$6 == "3" { sub(/,/, "", \$5); shl = \$5 }
+	\$3 == "lshr" && \$6 == "29" { sub(/,/, "", \$5); lshr = \$5 }
+	END { exit !((shl in load) && (lshr in load)) }' "\$1"
+EOF
+check "the two-load input is interesting" sh "$TMP/two.sh" "$TMP/two.ll"
+"$IRSNAP" reduce "$TMP/two.ll" --test "sh $TMP/two.sh {}" -j 2 -o "$TMP/two.out" \
+	>"$TMP/two.log" 2>&1
+check_eq "reduce on two loads exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/two.sh" "$TMP/two.out"
+check_eq "one load is left, the shl and the lshr use it" \
+	"1 %3 %3" "$(grep -c ' = load ' "$TMP/two.out")$(awk '$3 == "shl" || $3 == "lshr" { sub(/,/, "", $5); printf " %s", $5 }' "$TMP/two.out")"
+figure "two loads: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/two.log") tests"
+
+# ---- a parameter dropped with the argument of every call ----------------
+# @helper uses one of its three parameters. Cutting one argument list
+# alone breaks the call (the test checks argument counts as LLVM's
+# verifier does); the parameter and every call's argument go together, an
+# unnamed %N taking the numbers after it one down.
+cat >"$TMP/args.ll" <<'IR'
+define i32 @helper(i32 %0, i32 %1, i32 %2) {
+  %4 = mul i32 %1, 3
+  ret i32 %4
+}
+
+define i32 @main(i32 %0) {
+  %2 = call i32 @helper(i32 7, i32 %0, i32 9)
+  %3 = call i32 @helper(i32 1, i32 %2, i32 2)
+  ret i32 %3
+}
+IR
+cat >"$TMP/args.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+grep -q '^define i32 @main(' "\$1" && grep -q '^}' "\$1" || exit 1
+grep -q '= mul i32 %[0-9]*, 3\$' "\$1" || exit 1
+awk 'function nargs(s) { sub(/^[^(]*\(/, "", s); sub(/\).*/, "", s)
+		return s ~ /^ *\$/ ? 0 : split(s, x, ",") }
+	/^define i32 @helper\(/ { want = nargs(\$0); defs++ }
+	/= call i32 @helper\(/ { got[calls++] = nargs(\$0) }
+	END { if (defs != 1 || calls < 2) exit 1
+		for (i = 0; i < calls; i++) if (got[i] != want) exit 1 }' "\$1"
+EOF
+check "the three-parameter input is interesting" sh "$TMP/args.sh" "$TMP/args.ll"
+"$IRSNAP" reduce "$TMP/args.ll" --test "sh $TMP/args.sh {}" -j 2 -o "$TMP/args.out" \
+	>"$TMP/args.log" 2>&1
+check_eq "reduce on the parameters exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/args.sh" "$TMP/args.out"
+check_eq "@helper takes one parameter, each call passes one argument" \
+	"0 0 0" "$(grep -E '^define i32 @helper\(|= call i32 @helper\(' "$TMP/args.out" | awk '{ print gsub(/,/, ",") }' | xargs)"
+check "the parameter left is %0, and the mul uses it" grep -q '= mul i32 %0, 3$' "$TMP/args.out"
+figure "dropped parameters: $(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/args.log") tests"
+
+# ---- a pointer operand's constant is null --------------------------------
+# The test wants a store of the parameter; its address may be any pointer.
+# "i32* 0" does not parse (LLVM: integer constant must have integer type),
+# so the alloca could not go before; "i32* null" does.
+cat >"$TMP/ptr.ll" <<'IR'
+define void @keep(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  ret void
+}
+IR
+cat >"$TMP/ptr.sh" <<EOF
+#!/bin/sh
+awk -f "$NUMBERS" "\$1" 2>/dev/null || exit 1
+! grep -q '\* 0' "\$1" || exit 1	# as LLVM's parser
+grep -qx 'define void @keep(i32 %0) {' "\$1" && grep -q '^}' "\$1" &&
+	grep -q '^ *store i32 %0, i32\* ' "\$1"
+EOF
+check "the store input is interesting" sh "$TMP/ptr.sh" "$TMP/ptr.ll"
+"$IRSNAP" reduce "$TMP/ptr.ll" --test "sh $TMP/ptr.sh {}" -j 2 -o "$TMP/ptr.out" \
+	>"$TMP/ptr.log" 2>&1
+check_eq "reduce on the store exits 0" 0 "$?"
+check "the result is still interesting" sh "$TMP/ptr.sh" "$TMP/ptr.out"
+check "the alloca is gone, the store is to null" \
+	sh -c "! grep -q alloca '$TMP/ptr.out' && grep -q 'i32\\* null' '$TMP/ptr.out'"
+
+done_testing
