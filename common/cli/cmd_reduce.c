@@ -57,7 +57,7 @@ static const char help[] =
 	"others may\n                 write\n"
 	"  --comment C    the line comment marker of plain text (default: "
 	"the one of\n"
-	"                 ';', '#', '//' that starts the most lines)\n"
+	"                 ';', '#', '//', '--' that starts the most lines)\n"
 	"  --label REGEX  a label line (blanks trimmed) matches this extended "
 	"regex\n"
 	"                 (default: one word ending in ':'; '@name' lines too "

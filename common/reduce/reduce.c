@@ -670,6 +670,15 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 		if (word_char(c)) {
 			while (e < len && word_char(s[e]))
 				e++;
+			// A name's qualifiers ("p." of "p.x", a field of a
+			// table p, as "x" a global): a cut of its own.
+			for (size_t d = i + 1, n = 0; (isalpha((unsigned char)c) ||
+			     c == '_') && d + 1 < e && n < 2; d++)
+				if (s[d] == '.' && isalpha((unsigned char)s[d + 1])) {
+					span_add(sp, (uint32_t)i,
+						 (uint32_t)d + 1, NULL);
+					n++;
+				}
 		} else if (c == '"') {
 			while (e < len && s[e] != '"' && s[e] != '\n')
 				e += s[e] == '\\' ? 2 : 1;
@@ -980,18 +989,30 @@ spans_folds(const char *t, size_t len, const char *comment, struct spans *sp)
 // Line breaks with the indentation after them: to one blank, or to
 // nothing when there is no indentation (lines run together, as C-Vise's
 // whitespace pass does; where the language minds, the test says no).
+// Not after a line with the @p comment marker (NULL: none known), which
+// would comment out the next: those tries would all fail, and a dozen
+// failures end the pass for good.
 static void
-spans_joins(const char *s, size_t len, struct spans *sp)
+spans_joins(const char *s, size_t len, const char *comment, struct spans *sp)
 {
+	size_t line = 0, nc = comment ? strlen(comment) : 0;
 	for (size_t i = 0; i + 1 < len; i++) {
 		if (s[i] != '\n')
+			continue;
+		bool commented = nc && memmem(s + line, i - line, comment, nc);
+		line = i + 1;
+		if (commented)
 			continue;
 		size_t e = i + 1;
 		while (e < len && (s[e] == ' ' || s[e] == '\t'))
 			e++;
+		// a blank where the lines would run two words into one
+		// ("end" and "print": "endprint")
+		bool glue = i > 0 && word_char(s[i - 1]) && e < len &&
+			    word_char(s[e]);
 		if (e < len && s[e] != '\n')
 			span_add(sp, (uint32_t)i, (uint32_t)e,
-				 e - i > 1 ? " " : NULL);
+				 e - i > 1 || glue ? " " : NULL);
 		i = e - 1;
 	}
 }
@@ -1010,7 +1031,7 @@ find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
 	else if (kind == TEXT_ARGS)
 		spans_args(s, len, sp);
 	else if (kind == TEXT_JOIN)
-		spans_joins(s, len, sp);
+		spans_joins(s, len, comment, sp);
 	else
 		spans_balanced(s, len, sp, kind == TEXT_INNER);
 	if (sp->n)
@@ -1258,7 +1279,11 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 					err = &irs_enomem;
 					goto out;
 				}
-				if (bufs[b].len >= r->best_text.len)
+				// (a join that keeps two words apart with a
+				// blank is no shorter, but has a line less)
+				if (bufs[b].len > r->best_text.len ||
+				    (bufs[b].len == r->best_text.len &&
+				     kind != TEXT_JOIN))
 					continue;
 				uint8_t seen;
 				keys[nt] = keep ? 0 : chunk_key(r, &sp, lo, hi,

@@ -377,8 +377,10 @@ preprocessor(const char *s, size_t n)
 void
 reduce_syntax_detect(const char *text, size_t len, struct reduce_syntax *syn)
 {
-	static const char *const markers[] = {";", "#", "//"};
-	size_t votes[3] = {0}, bare_at = 0, colon_at = 0;
+	// "--": Lua, SQL, Haskell, Ada (a C line starting "--i;" is rare)
+	static const char *const markers[] = {";", "#", "//", "--"};
+	enum { NMARKERS = sizeof(markers) / sizeof(markers[0]) };
+	size_t votes[NMARKERS] = {0}, bare_at = 0, colon_at = 0;
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - text) : len;
@@ -388,7 +390,7 @@ reduce_syntax_detect(const char *text, size_t len, struct reduce_syntax *syn)
 		size_t e = end;
 		while (e > s && strchr(" \t\r", text[e - 1]))
 			e--;
-		for (size_t m = 0; m < 3; m++) {
+		for (size_t m = 0; m < NMARKERS; m++) {
 			size_t k = strlen(markers[m]);
 			if (e - s >= k && !memcmp(text + s, markers[m], k) &&
 			    !(m == 1 && preprocessor(text + s, e - s)))
@@ -409,7 +411,7 @@ reduce_syntax_detect(const char *text, size_t len, struct reduce_syntax *syn)
 	}
 	if (!syn->comment) {
 		size_t best = 0;
-		for (size_t m = 1; m < 3; m++)
+		for (size_t m = 1; m < NMARKERS; m++)
 			if (votes[m] > votes[best])
 				best = m;
 		syn->comment = markers[best];

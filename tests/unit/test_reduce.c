@@ -542,6 +542,14 @@ test_syntax_from_the_input_or_given(void **state)
 	assert_parent(t, "b", "L2");
 	reduce_tree_destroy(t);
 
+	// "--" (Lua, SQL) when it starts the most lines; ";" over it else
+	t = tree_of("-- a program\nlocal x = 1\n-- its end\nprint(x)\n");
+	assert_string_equal(t->comment, "--");
+	reduce_tree_destroy(t);
+	t = tree_of("; a\n; b\n-- c\nx\n");
+	assert_string_equal(t->comment, ";");
+	reduce_tree_destroy(t);
+
 	syn = (struct reduce_syntax){"#", "(unclosed"};
 	copy = strdup("x\n");
 	struct irs_error *err = reduce_tree_from_text_syntax(copy, 2, &syn,
