@@ -43,6 +43,9 @@ struct irs_error *irs_rundir_create(const char *root, int64_t pid,
 /** Points <root>/latest at @p id: a symlink made under a temporary name,
  *  then renamed over `latest`, so readers never see it missing. */
 struct irs_error *irs_rundir_link_latest(const char *root, const char *id);
+/** Whether @p c may stand in a file name irsnap makes from a name it was
+ *  given (a pass, a program): [A-Za-z0-9_.-]; other bytes become '_'. */
+bool irs_rundir_name_char(char c);
 /**
  * The path, relative to the run directory, of snapshot @p seq of @p pass
  * in @p phase ("before", "after", "crash") with extension @p ext ("ir",

@@ -352,6 +352,13 @@ irs_rundir_link_latest(const char *root, const char *id)
 	return err;
 }
 
+bool
+irs_rundir_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
 char *
 irs_rundir_snapshot_name(uint32_t seq, const char *pass, const char *phase,
 			 const char *ext)
@@ -362,11 +369,7 @@ irs_rundir_snapshot_name(uint32_t seq, const char *pass, const char *phase,
 
 	for (const char *p = pass ? pass : ""; *p && n < MAX_PASS_IN_NAME;
 	     p++) {
-		char c = *p;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-			  c == '.';
-		safe[n++] = ok ? c : '_';
+		safe[n++] = irs_rundir_name_char(*p) ? *p : '_';
 	}
 	if (n == 0)
 		safe[n++] = '_';	// an unnamed pass still gets a name

@@ -834,8 +834,7 @@ copy_program(struct irs_session *s)
 		goto out;
 	}
 	for (char *p = rel + 6; *p; p++)	// as snapshot names are spelt
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
-			    "VWXYZ0123456789_.-", *p))
+		if (!irs_rundir_name_char(*p))
 			*p = '_';
 	dir = irs_path_join(s->dir, "input");
 	path = irs_path_join(s->dir, rel);
