@@ -355,6 +355,52 @@ tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	return tag;
 }
 
+// The field @p name of @p t that is @p want (an integer, a sequence of
+// integers or of structs), for delta field @p f.
+static const struct lfield *
+delta_part(struct irs_cc *c, const struct ltype *t, const char *name,
+	   const char *key, char want, const struct lfield *f,
+	   const char *qual)
+{
+	const struct lfield *p = irs_ltype_field(t, name);
+	bool integer = p && (p->kind == LK_INT || p->kind == LK_UINT ||
+			     p->kind == LK_ENUM || p->kind == LK_BOOL);
+	const struct lfield *e = p && p->kind == LK_SEQ &&
+		p->seq->kind != SEQ_ZIP ? p->seq->elem : NULL;
+	bool ok = want == 'i' ? integer
+		: want == 's' ? e && (e->kind == LK_INT || e->kind == LK_UINT)
+		: e && e->kind == LK_EMBED;
+	if (!ok)
+		irs_lua_raisef(c->L, f->line, "%s: delta %s '%s' is not %s of "
+			       "%s", qual, key, name, want == 'i'
+			       ? "an integer field" : want == 's'
+			       ? "a sequence of integers"
+			       : "a sequence of structs", t->name);
+	return p;
+}
+
+// delta { of = "T.s", base = "b", absolute = "a", at = "pc",
+// value = "line" }: every name is a field of T (or of a's elements).
+static void
+link_delta(struct irs_cc *c, struct lfield *f, const char *qual)
+{
+	struct ldelta *d = f->delta;
+	const char *seq = d->names[0];
+	const char *dot = strrchr(seq, '.');
+	char tname[256];
+	snprintf(tname, sizeof(tname), "%.*s", (int)(dot - seq), seq);
+	const struct ltype *t = irs_cc_type(c, tname, f->line, qual);
+	d->owner = t->index;
+	d->deltas = delta_part(c, t, dot + 1, "of", 's', f, qual);
+	d->base = delta_part(c, t, d->names[1], "base", 'i', f, qual);
+	if (!d->names[2])
+		return;
+	d->abs = delta_part(c, t, d->names[2], "absolute", 'a', f, qual);
+	const struct ltype *at = &c->lo->types[d->abs->seq->elem->type];
+	d->abs_at = delta_part(c, at, d->names[3], "at", 'i', f, qual);
+	d->abs_value = delta_part(c, at, d->names[4], "value", 'i', f, qual);
+}
+
 static void
 link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 {
@@ -397,6 +443,8 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 				       ? " (a zip's tuples lie nowhere)" : "");
 		f->index_type = t->index;
 		f->index_seq = s;
+	} else if (f->kind == LK_DELTA) {
+		link_delta(c, f, qual);
 	}
 }
 

@@ -177,6 +177,16 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		irs_buf_printf(b, "global %s: ", f->glob->spelled);
 		put_field(b, lo, f->glob->value);
 		break;
+	case LK_DELTA:
+		irs_buf_printf(b, "delta: %s.%s from %s", type_name(lo,
+			       f->delta->owner), f->delta->deltas->name,
+			       f->delta->base->name);
+		if (f->delta->abs)
+			irs_buf_printf(b, ", absolute %s (%s, %s)",
+				       f->delta->abs->name,
+				       f->delta->abs_at->name,
+				       f->delta->abs_value->name);
+		break;
 	}
 }
 

@@ -1366,6 +1366,32 @@ enter_field(struct irs_cc *c, int idx, uint32_t line, const char *qual)
 	c->depth++;
 }
 
+// delta { of = "T.s", base = "b" [, absolute = "a", at = "pc",
+// value = "line"] }: the names, linked once every type is compiled.
+static void
+compile_delta(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	      struct lfield *f)
+{
+	static const char *const keys[] = { "of", "base", "absolute", "at",
+					    "value" };
+	irs_cc_keys(c, idx, " of base absolute at value ", line, qual,
+		    "delta");
+	f->kind = LK_DELTA;
+	f->delta = irs_cc_alloc(c, sizeof(*f->delta));
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = irs_cc_str(c, idx, keys[i], line, qual);
+		f->delta->names[i] = v ? irs_cc_strdup(c, v) : NULL;
+	}
+	const char *seq = f->delta->names[0];
+	if (!seq || !strchr(seq, '.') || !f->delta->names[1])
+		irs_lua_raisef(c->L, line, "%s: delta needs of = "
+			       "\"Type.sequence\" and base = \"field\"", qual);
+	if (f->delta->names[2] && (!f->delta->names[3] ||
+				   !f->delta->names[4]))
+		irs_lua_raisef(c->L, line, "%s: delta's absolute entries need "
+			       "at = \"field\" and value = \"field\"", qual);
+}
+
 static void
 init_field(struct irs_cc *c, const char *name, uint32_t line,
 	   const char *ctor, struct lfield *f)
@@ -1410,6 +1436,8 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		   !strcmp(kind, "nullterm") || !strcmp(kind, "range") ||
 		   !strcmp(kind, "list") || !strcmp(kind, "zip")) {
 		compile_seq(c, owner, kind, idx, line, qual, f);
+	} else if (!strcmp(kind, "delta")) {
+		compile_delta(c, idx, line, qual, f);
 	} else if (!strcmp(kind, "computed")) {
 		irs_cc_keys(c, idx, " fn pure ", line, qual, kind);
 		f->kind = LK_COMPUTED;

@@ -73,6 +73,7 @@ kind_word(const struct lfield *f)
 		[LK_EMBED] = "an embedded struct", [LK_INDEX] = "an index",
 		[LK_UNION] = "a union", [LK_SEQ] = "a sequence",
 		[LK_COMPUTED] = "a computed field", [LK_GLOBAL] = "a global",
+		[LK_DELTA] = "an integer",
 	};
 	return words[f->kind];
 }
@@ -194,6 +195,12 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 	if (!colon)
 		return true;
 	size_t fl = n - pn - 1;
+	if (fl == 3 && !memcmp(colon + 1, "lua", 3)) {
+		// as Lua writes it: %.14g plus .0, a quoted string literal
+		op->fmt = "lua";
+		op->fmt_class = 'L';
+		return true;
+	}
 	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
 	if (!fmt)
 		return fail(p, "out of memory");
@@ -349,7 +356,7 @@ comparable(struct cparse *c, const struct lcval *v)
 	const struct lfield *f = v->path[v->npath - 1];
 	switch (f->kind) {
 	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
-	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION:
+	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION: case LK_DELTA:
 		return true;
 	default:
 		return fail(c->p, "condition '%.*s': '%s' is %s; comparisons "
@@ -395,6 +402,159 @@ new_cond(struct cparse *c, uint8_t code)
 	return k;
 }
 
+/* {------------------------------------------------------ arithmetic */
+
+// EXPR of {=EXPR} and of a condition's operands: + - * over integers,
+// with the usual precedence, parentheses and unary minus. Operands are
+// integer field paths, numbers, # (the element's index) and #s (sequence
+// s's length).
+
+static struct lexpr *expr_sum(struct cparse *c);
+
+static struct lexpr *
+new_expr(struct cparse *c, uint8_t code)
+{
+	struct lexpr *e = irs_layout_alloc(c->p->lo, sizeof(*e));
+	if (!e)
+		fail(c->p, "out of memory");
+	else
+		e->code = code;
+	return e;
+}
+
+static struct lexpr *
+expr_atom(struct cparse *c)
+{
+	skip_ws(c);
+	if (c->i >= c->n) {
+		cfail_at(c, "expected an operand");
+		return NULL;
+	}
+	char ch = c->s[c->i];
+	if (ch == '(') {
+		if (++c->depth > COND_MAX_DEPTH) {
+			fail(c->p, "expression '%.*s' nested more than %d "
+			     "deep", (int)c->n, c->s, COND_MAX_DEPTH);
+			return NULL;
+		}
+		c->i++;
+		struct lexpr *e = expr_sum(c);
+		skip_ws(c);
+		if (e && (c->i >= c->n || c->s[c->i] != ')')) {
+			cfail_at(c, "expected ')'");
+			return NULL;
+		}
+		c->i++;
+		c->depth--;
+		return e;
+	}
+	if (ch == '#') {
+		c->i++;
+		size_t l = word_len(c);
+		if (!l)
+			return new_expr(c, LE_ELEM);
+		struct lexpr *e = new_expr(c, LE_COUNT);
+		struct top tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		if (!e || !parse_path(c->p, c->s + c->i, l, &tmp))
+			return NULL;
+		const struct lfield *f = tmp.path[tmp.npath - 1];
+		if (f->kind != LK_SEQ) {
+			fail(c->p, "'#%.*s': '%s' is %s, not a sequence (#s is "
+			     "its number of elements)", (int)l, c->s + c->i,
+			     f->name, kind_word(f));
+			return NULL;
+		}
+		e->v.path = tmp.path;
+		e->v.npath = tmp.npath;
+		c->i += l;
+		return e;
+	}
+	if (ch == '-' && !(c->i + 1 < c->n && c->s[c->i + 1] >= '0' &&
+			   c->s[c->i + 1] <= '9')) {
+		c->i++;
+		struct lexpr *e = new_expr(c, LE_NEG);
+		if (!e || !(e->a = expr_atom(c)))
+			return NULL;
+		return e;
+	}
+	struct cword w;
+	bool is_path;
+	struct lexpr *e = new_expr(c, LE_VAL);
+	if (!e || !cword(c, &w) || !cword_path(c, &w, &e->v, &is_path))
+		return NULL;
+	if (w.is_num) {
+		e->v.k = w.num;
+		return e;
+	}
+	if (!is_path) {
+		fail(c->p, "expression '%.*s': unknown field '%.*s' in %s",
+		     (int)c->n, c->s, (int)w.len, w.s, c->p->t->name);
+		return NULL;
+	}
+	return comparable(c, &e->v) ? e : NULL;
+}
+
+static struct lexpr *
+expr_prod(struct cparse *c)
+{
+	struct lexpr *e = expr_atom(c);
+	while (e) {
+		skip_ws(c);
+		if (c->i >= c->n || c->s[c->i] != '*')
+			break;
+		c->i++;
+		struct lexpr *m = new_expr(c, LE_MUL);
+		if (!m || !(m->b = expr_atom(c)))
+			return NULL;
+		m->a = e;
+		e = m;
+	}
+	return e;
+}
+
+static struct lexpr *
+expr_sum(struct cparse *c)
+{
+	struct lexpr *e = expr_prod(c);
+	while (e) {
+		skip_ws(c);
+		if (c->i >= c->n || (c->s[c->i] != '+' && c->s[c->i] != '-'))
+			break;
+		struct lexpr *m = new_expr(c, c->s[c->i] == '+' ? LE_ADD
+					   : LE_SUB);
+		c->i++;
+		if (!m || !(m->b = expr_prod(c)))
+			return NULL;
+		m->a = e;
+		e = m;
+	}
+	return e;
+}
+
+// Whether the operand at the cursor is arithmetic (#, or a word followed
+// by + - *) rather than one word; the cursor is left where it was.
+static bool
+operand_is_expr(struct cparse *c)
+{
+	skip_ws(c);
+	size_t at = c->i;
+	if (at < c->n && c->s[at] == '#')
+		return true;
+	if (at < c->n && c->s[at] == '-')
+		at++;
+	size_t l = 0;
+	while (at + l < c->n && (is_ident(c->s[at + l]) || c->s[at + l] == '.'))
+		l++;
+	at += l;
+	while (at < c->n && (c->s[at] == ' ' || c->s[at] == '\t'))
+		at++;
+	return l && at < c->n && (c->s[at] == '+' || c->s[at] == '*' ||
+				  c->s[at] == '-');
+}
+
+/* }------------------------------------------------------ */
+
 static const struct {
 	const char *op;
 	uint8_t code;
@@ -404,6 +564,16 @@ static const struct {
 };
 
 static struct lcond *cond_or(struct cparse *c);
+
+// One side of a comparison: arithmetic into v->expr, else the word.
+static bool
+operand(struct cparse *c, struct cword *w, struct lcval *v, bool *is_expr)
+{
+	*is_expr = operand_is_expr(c);
+	if (!*is_expr)
+		return cword(c, w);
+	return (v->expr = expr_sum(c)) != NULL;
+}
 
 // OPERAND [RELOP OPERAND] or ( EXPR )
 static struct lcond *
@@ -424,7 +594,11 @@ cond_cmp(struct cparse *c)
 		return k;
 	}
 	struct cword wx, wy;
-	if (!cword(c, &wx))
+	struct lcval ex, ey;
+	bool xe, ye;
+	memset(&ex, 0, sizeof(ex));
+	memset(&ey, 0, sizeof(ey));
+	if (!operand(c, &wx, &ex, &xe))
 		return NULL;
 	skip_ws(c);
 	uint8_t code = LC_TEST;
@@ -436,10 +610,14 @@ cond_cmp(struct cparse *c)
 			break;
 		}
 	}
-	struct lcond *k = new_cond(c, code);
-	bool xp, yp;
-	if (!k || !cword_path(c, &wx, &k->x, &xp))
+	struct lcond *k = new_cond(c, xe && code == LC_TEST ? LC_NE : code);
+	bool xp = false, yp = false;
+	if (!k || (!xe && !cword_path(c, &wx, &k->x, &xp)))
 		return NULL;
+	if (xe && code == LC_TEST) {	// {?# - 1}: the expression is not 0
+		k->x = ex;
+		return k;
+	}
 	if (code == LC_TEST) {
 		if (!xp) {
 			cword_const(c, &wx, NULL, false, &k->x);
@@ -450,12 +628,17 @@ cond_cmp(struct cparse *c)
 		}
 		return k;
 	}
-	if (!cword(c, &wy) || !cword_path(c, &wy, &k->y, &yp))
+	if (!operand(c, &wy, &ey, &ye) ||
+	    (!ye && !cword_path(c, &wy, &k->y, &yp)))
 		return NULL;
+	if (xe)
+		k->x = ex;
+	if (ye)
+		k->y = ey;
 	if ((xp && !comparable(c, &k->x)) || (yp && !comparable(c, &k->y)))
 		return NULL;
-	if ((!xp && !cword_const(c, &wx, &k->y, yp, &k->x)) ||
-	    (!yp && !cword_const(c, &wy, &k->x, xp, &k->y)))
+	if ((!xp && !xe && !cword_const(c, &wx, &k->y, yp, &k->x)) ||
+	    (!yp && !ye && !cword_const(c, &wy, &k->x, xp, &k->y)))
 		return NULL;
 	return k;
 }
@@ -550,6 +733,35 @@ directive_cond(struct tparse *p, const char *d, size_t n, struct top *op)
 	return true;
 }
 
+// {=EXPR} or {=EXPR:FMT} (an integer format) into op.
+static bool
+directive_expr(struct tparse *p, const char *d, size_t n, struct top *op)
+{
+	const char *colon = memchr(d, ':', n);
+	size_t en = colon ? (size_t)(colon - d) : n;
+	struct cparse c = { .p = p, .s = d, .n = en };
+	op->code = TOP_EXPR;
+	if (!(op->expr = expr_sum(&c)))
+		return false;
+	skip_ws(&c);
+	if (c.i < c.n)
+		return cfail_at(&c, "expected + - * or the end");
+	if (!colon)
+		return true;
+	size_t fl = n - en - 1;
+	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
+	if (!fmt)
+		return fail(p, "out of memory");
+	if (!irs_fmt_check(colon + 1, fl, fmt, &op->fmt_class) ||
+	    (op->fmt_class != 'i' && op->fmt_class != 'u' &&
+	     op->fmt_class != 'c'))
+		return fail(p, "bad format '%.*s' for an integer expression "
+			    "(one integer conversion such as %%d, %%4d or "
+			    "%%x)", (int)fl, colon + 1);
+	op->fmt = fmt;
+	return true;
+}
+
 /* }====================================================== */
 
 // One {...} directive, @p d its inside.
@@ -586,6 +798,11 @@ directive(struct tparse *p, const char *d, size_t n)
 	} else if (n >= 1 && d[0] == '@') {
 		if (!directive_ref(p, d + 1, n - 1, op))
 			return false;
+	} else if (n >= 1 && d[0] == '=') {
+		if (!directive_expr(p, d + 1, n - 1, op))
+			return false;
+	} else if (n == 1 && d[0] == '&') {
+		op->code = TOP_ADDR;
 	} else if (!directive_field(p, d, n, op)) {
 		return false;
 	}

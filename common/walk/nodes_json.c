@@ -247,7 +247,9 @@ json_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	for (uint64_t k = 0; irs_seq_next(w, &it, &addr, &data); k++) {
 		if (k)
 			irs_json_lit(out, ",");
+		w->next_elem = k;	// its index, for {=#} and delta fields
 		json_elem(w, fd, addr, data, out);
+		w->next_elem = UINT64_MAX;
 	}
 	irs_json_lit(out, "]");
 }
@@ -360,6 +362,14 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_GLOBAL:
 		json_global(w, f, fd, out);
 		return;
+	case LK_DELTA: {
+		int64_t v;
+		if (irs_walk_delta(w, f, fd, &v))
+			irs_json_i64(out, v);
+		else
+			irs_json_lit(out, "null");
+		return;
+	}
 	}
 }
 
