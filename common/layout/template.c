@@ -229,6 +229,7 @@ enum { COND_MAX_DEPTH = 32 };	// nested not and parentheses
 
 struct cparse {
 	struct tparse *p;
+	const char *what;	// "expression" ({=...}), else "condition"
 	const char *s;
 	size_t n, i;
 	uint32_t depth;
@@ -280,11 +281,12 @@ keyword(struct cparse *c, const char *kw)
 static bool
 cfail_at(struct cparse *c, const char *what)
 {
+	const char *kind = c->what ? c->what : "condition";
 	skip_ws(c);
 	if (c->i >= c->n)
-		return fail(c->p, "condition '%.*s': %s at its end",
+		return fail(c->p, "%s '%.*s': %s at its end", kind,
 			    (int)c->n, c->s, what);
-	return fail(c->p, "condition '%.*s': %s at '%.*s'", (int)c->n, c->s,
+	return fail(c->p, "%s '%.*s': %s at '%.*s'", kind, (int)c->n, c->s,
 		    what, (int)(c->n - c->i), c->s + c->i);
 }
 
@@ -359,6 +361,11 @@ comparable(struct cparse *c, const struct lcval *v)
 	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION: case LK_DELTA:
 		return true;
 	default:
+		if (c->what)
+			return fail(c->p, "%s '%.*s': '%s' is %s; arithmetic "
+				    "takes integers, enums, bools, floats, "
+				    "pointers and unions of them", c->what,
+				    (int)c->n, c->s, f->name, kind_word(f));
 		return fail(c->p, "condition '%.*s': '%s' is %s; comparisons "
 			    "take integers, enums, bools, floats, pointers "
 			    "and unions of them (test it alone: {?%s})",
@@ -739,7 +746,7 @@ directive_expr(struct tparse *p, const char *d, size_t n, struct top *op)
 {
 	const char *colon = memchr(d, ':', n);
 	size_t en = colon ? (size_t)(colon - d) : n;
-	struct cparse c = { .p = p, .s = d, .n = en };
+	struct cparse c = { .p = p, .what = "expression", .s = d, .n = en };
 	op->code = TOP_EXPR;
 	if (!(op->expr = expr_sum(&c)))
 		return false;

@@ -152,10 +152,12 @@ json_index(struct walk *w, struct frame *f, const struct lfield *fd,
 	const struct lseq *s = fd->index_seq->seq;
 	if (s->elem->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[s->elem->type];
+		w->next_elem = (uint64_t)i;	// element i: {=#}, deltas
 		if (t->node)
 			irs_json_addr(out, ea);
 		else
 			json_value(w, t, ea, NULL, fd, out);
+		w->next_elem = UINT64_MAX;
 	} else {
 		struct frame *sf = irs_walk_push_slot(w, ea, NULL, s->stride);
 		if (sf) {

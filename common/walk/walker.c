@@ -763,15 +763,18 @@ render_index(struct walk *w, struct frame *f, const struct lfield *fd)
 		out(w, tmp, (size_t)n);
 		return;
 	}
-	// an indexed element is referred to, not owned: detached
+	// an indexed element is referred to, not owned: detached; it is
+	// element i ({=#}, delta fields)
 	const struct lfield *e = fd->index_seq->seq->elem;
 	if (e->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[e->type];
+		w->next_elem = (uint64_t)i;
 		if (t->node)
 			irs_walk_render_ref(w, t, ea, 0, fd);
 		else	// a value by its ref template when it has one
 			render_detached(w, t, ea, t->ref.kind != TX_NONE
 					? &t->ref : &t->text, fd);
+		w->next_elem = UINT64_MAX;
 		return;
 	}
 	struct frame *sf = irs_walk_push_slot(w, ea, NULL,

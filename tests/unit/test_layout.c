@@ -571,6 +571,65 @@ test_condition_errors(void **state)
 #undef COND
 }
 
+// An {=EXPR} or a delta field that cannot be compiled: what is wrong and
+// where; good ones compile.
+static void
+test_expression_and_delta_errors(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+#define EXPR(t) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
+	"n = chars \"name\", d = fixed { at = \"name\", of = i8 {} } }, " \
+	"text = \"" t "\" }\n"
+	assert_fails_at(f, EXPR("{=x +}"), 2,
+			"expression 'x +': expected an operand at its end");
+	assert_fails_at(f, EXPR("{=x y}"), 2,
+			"expression 'x y': expected + - * or the end at 'y'");
+	assert_fails_at(f, EXPR("{=n + 1}"), 2,
+			"'n' is a string; arithmetic takes integers");
+	assert_fails_at(f, EXPR("{=nope * 2}"), 2,
+			"expression 'nope * 2': unknown field 'nope' in Pt");
+	assert_fails_at(f, EXPR("{=#x}"), 2,
+			"'#x': 'x' is an integer, not a sequence");
+	assert_fails_at(f, EXPR("{=x:%s}"), 2,
+			"bad format '%s' for an integer expression");
+	assert_fails_at(f, EXPR("{=(x + 1}"), 2, "expected ')'");
+	assert_fails_at(f, EXPR("{?#d + x == n}a{/}"), 2,
+			"'n' is a string; comparisons take integers");
+	assert_null(load(f, EXPR("{=-(x + 1) * #d:%04d} {&} {?# - 1}a{/} "
+				 "{?x * 2 > #d}b{/} {x:lua} {n:lua}")));
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+#undef EXPR
+#define DELTA(d) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
+	"y = scalar \"y\", d = fixed { at = \"name\", of = i8 {} }, " \
+	"line = delta " d " } }\n"
+	assert_fails_at(f, DELTA("{ of = \"d\", base = \"x\" }"), 2,
+			"delta needs of = \"Type.sequence\" and base = "
+			"\"field\"");
+	assert_fails_at(f, DELTA("{ of = \"Pt.x\", base = \"x\" }"), 2,
+			"delta of 'x' is not a sequence of integers of Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"d\" }"), 2,
+			"delta base 'd' is not an integer field of Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "absolute = \"d\" }"), 2,
+			"delta's absolute entries need at = \"field\" and "
+			"value = \"field\"");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "absolute = \"d\", at = \"x\", value = \"y\" }"),
+			2, "delta absolute 'd' is not a sequence of structs of "
+			"Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "step = 1 }"), 2, "step");
+	assert_null(load(f, DELTA("{ of = \"Pt.d\", base = \"x\" }")));
+	const struct ltype *t = irs_layout_find_type(f->lo, "Pt");
+	const struct lfield *line = irs_ltype_field(t, "line");
+	assert_int_equal(line->kind, LK_DELTA);
+	assert_string_equal(line->delta->deltas->name, "d");
+	assert_string_equal(line->delta->base->name, "x");
+	assert_null(line->delta->abs);
+#undef DELTA
+}
+
 // Raw reads and explicit locations: what is refused, and how it says what
 // to write instead.
 static void
@@ -985,6 +1044,7 @@ main(void)
 		T(test_boundary_ir_names),
 		T(test_boundary_instance),
 		T(test_condition_errors),
+		T(test_expression_and_delta_errors),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
 		T(test_template_errors),
