@@ -72,10 +72,12 @@ struct "TValue" {
       [TV.FLT]    = scalar "value_.n",
       [TV.SHRSTR] = ptr("value_.gc", "TString"),
       [TV.LNGSTR] = ptr("value_.gc", "TString"),
-    }, default = u8 "tt_" },                       -- nil, false, true: the tag says it
+    }, default = u8 "tt_" },            -- nil, false, true: the tag says it
   },
   ref  = by_tag(function(_, value) return value end),
-  text = by_tag(function(letter) return "\t{=#}\t" .. letter .. "\t{@ref}\n" end),
+  text = by_tag(function(letter)
+    return "\t{=#}\t" .. letter .. "\t{@ref}\n"
+  end),
 }
 
 struct "Upvaldesc" {
@@ -100,26 +102,23 @@ struct "AbsLineInfo" {
 
 -- An instruction is one 32-bit word (lopcodes.h): the opcode in bits 0-6,
 -- then A (8 bits), k (1), B (8), C (8); or A and Bx (17), or Ax / sJ (25).
--- The signed ones (sBx, sJ, sB, sC) are stored in excess-K: the templates
--- subtract K ({=b - 127}). The struct is declared two words wide over an
--- array of stride 4, so that each instruction also reads the next one:
--- LOADKX, NEWTABLE and SETLIST take an argument from the EXTRAARG after
--- them (nax).
-local K_sBx, K_sJ, K_sC = 65535, 16777215, 127
+-- The signed ones are stored in excess-K and the templates subtract K:
+-- sBx = Bx - 65535, sJ = Ax - 16777215, sB = B - 127, sC = C - 127. The
+-- struct is declared two words wide over an array of stride 4, so that
+-- each instruction also reads the next one: LOADKX, NEWTABLE and SETLIST
+-- take an argument from the EXTRAARG after them (nax).
 local function field(bit, width, offset)
   return bits { offset = offset or 0, bit = bit, width = width }
 end
-local function at(bit, width) -- the same bits as a location, for index()
-  return { offset = 0, size = 4, bit = bit, width = width }
+local function at(bit, width, offset)  -- the same, as index()'s location
+  return { offset = offset or 0, size = 4, bit = bit, width = width }
 end
--- A union by opcode: `value` for the opcodes `names` (and `value2` for
--- `names2`), `otherwise` (default: the next word's Ax) for the rest.
-local function only(names, value, otherwise, names2, value2)
+-- A union by opcode: `value` for the opcodes `names`, `otherwise` (the
+-- raw operand) for the others.
+local function only(names, value, otherwise)
   local cases = {}
   for _, n in ipairs(names) do cases["OP_" .. n] = value end
-  for _, n in ipairs(names2 or {}) do cases["OP_" .. n] = value2 end
-  return union { tag = "op", cases = cases,
-                 default = otherwise or field(7, 25, 4) }
+  return union { tag = "op", cases = cases, default = otherwise }
 end
 local function ins(operands)   -- PrintCode's line; `operands` per opcode
   return "\t{=# + 1}\t{?line > 0}[{line}]{:}[-]{/}\t{name:%-9s}\t"
@@ -129,7 +128,7 @@ struct "Instruction" {
   node = false,
   size = 8,
   fields = {
-    op   = enum({ offset = 0, size = 4, bit = 0, width = 7 }, { type = "OpCode" }),
+    op   = enum(at(0, 7), { type = "OpCode" }),
     name = global("opnames")[field(0, 7)],      -- luac's own opcode names
     a    = field(7, 8),
     k    = field(15, 1),
@@ -147,14 +146,14 @@ struct "Instruction" {
                 index(at(16, 8), "Proto.k"), field(16, 8)),
     kc   = only({ "ADDK", "SUBK", "MULK", "MODK", "POWK", "DIVK", "IDIVK",
                   "BANDK", "BORK", "BXORK", "GETFIELD", "GETTABUP" },
-                index(at(24, 8), "Proto.k"), field(24, 8),
-                -- a constant only with the k bit, a register without
-                { "SETTABLE", "SETI", "SELF", "SETTABUP", "SETFIELD" },
-                union { tag = "k", cases = {
-                  [1] = index(at(24, 8), "Proto.k") }, default = field(24, 8) }),
+                index(at(24, 8), "Proto.k"), field(24, 8)),
+    -- C of a store or SELF: a constant with the k bit, else a register
+    kck  = only({ "SETTABLE", "SETI", "SELF", "SETTABUP", "SETFIELD" },
+                union { tag = "k", default = field(24, 8),
+                        cases = { [1] = index(at(24, 8), "Proto.k") } },
+                field(24, 8)),
     kbx  = only({ "LOADK" }, index(at(15, 17), "Proto.k"), field(15, 17)),
-    knax = only({ "LOADKX" }, index({ offset = 4, size = 4, bit = 7,
-                                      width = 25 }, "Proto.k"), nil),
+    knax = only({ "LOADKX" }, index(at(7, 25, 4), "Proto.k"), field(7, 25, 4)),
     ua   = only({ "SETTABUP" }, index(at(7, 8), "Proto.upvalues"), field(7, 8)),
     ub   = only({ "GETUPVAL", "SETUPVAL", "GETTABUP" },
                 index(at(16, 8), "Proto.upvalues"), field(16, 8)),
@@ -190,14 +189,16 @@ struct "Instruction" {
     shape({ "LOADI", "LOADF" }, "{a} {=bx - 65535}")
     shape({ "ADDI", "SHRI", "SHLI" }, "{a} {b} {=c - 127}")
     shape({ "GETUPVAL", "SETUPVAL" }, "{a} {b}\t; {ub}")
-    shape({ "SETTABLE", "SETI", "SELF" }, "{a} {b} {c}" .. isk .. "{?k}\t; {kc}{/}")
+    shape({ "SETTABLE", "SETI", "SELF" },
+          "{a} {b} {c}" .. isk .. "{?k}\t; {kck}{/}")
     shape({ "FORLOOP", "TFORLOOP" }, "{a} {bx}\t; to {=# - bx + 2}")
     shape({ "LOADK" }, "{a} {bx}\t; {kbx}")
     shape({ "LOADKX" }, "{a}\t; {knax}")
     shape({ "LOADNIL" }, "{a} {b}\t; {=b + 1} out")
     shape({ "GETTABUP" }, "{a} {b} {c}\t; {ub} {kc}")
-    shape({ "SETTABUP" }, "{a} {b} {c}" .. isk .. "\t; {ua} {kb}{?k} {kc}{/}")
-    shape({ "SETFIELD" }, "{a} {b} {c}" .. isk .. "\t; {kb}{?k} {kc}{/}")
+    shape({ "SETTABUP" },
+          "{a} {b} {c}" .. isk .. "\t; {ua} {kb}{?k} {kck}{/}")
+    shape({ "SETFIELD" }, "{a} {b} {c}" .. isk .. "\t; {kb}{?k} {kck}{/}")
     -- C + EXTRAARG * (MAXARG_C + 1)
     shape({ "NEWTABLE" }, "{a} {b} {c}\t; {=c + nax * 256}")
     shape({ "MMBIN" }, "{a} {b} {c}\t; {ev}")
@@ -209,7 +210,8 @@ struct "Instruction" {
     shape({ "CALL" }, "{a} {b} {c}\t; {?b == 0}all{:}{=b - 1}{/} in "
                       .. "{?c == 0}all out{:}{=c - 1} out{/}")
     shape({ "TAILCALL" }, "{a} {b} {c}" .. isk .. "\t; {=b - 1} in")
-    shape({ "RETURN" }, "{a} {b} {c}" .. isk .. "\t; {?b == 0}all out{:}{=b - 1} out{/}")
+    shape({ "RETURN" }, "{a} {b} {c}" .. isk
+                        .. "\t; {?b == 0}all out{:}{=b - 1} out{/}")
     shape({ "RETURN0" }, "")
     shape({ "FORPREP" }, "{a} {bx}\t; exit to {=# + bx + 3}")
     shape({ "TFORPREP" }, "{a} {bx}\t; to {=# + bx + 2}")
@@ -239,8 +241,10 @@ struct "Proto" {
     code        = array { ptr = "code", count = "sizecode", of = "Instruction",
                           stride = 4 },
     k           = array { ptr = "k", count = "sizek", of = "TValue" },
-    upvalues    = array { ptr = "upvalues", count = "sizeupvalues", of = "Upvaldesc" },
-    locvars     = array { ptr = "locvars", count = "sizelocvars", of = "LocVar" },
+    upvalues    = array { ptr = "upvalues", count = "sizeupvalues",
+                          of = "Upvaldesc" },
+    locvars     = array { ptr = "locvars", count = "sizelocvars",
+                          of = "LocVar" },
     -- luaG_getfuncline reads a delta per instruction whenever lineinfo is
     -- not NULL, whatever sizelineinfo says (luac's combine() of several
     -- files sets it to 0 and frees the array without clearing the pointer)
