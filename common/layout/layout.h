@@ -279,6 +279,8 @@ struct top {
 	uint32_t jump;		/* IF, JUMP: next op when taken */
 	const struct lfield **path;	/* field, then through ptr/ref */
 	const char *fmt;	/* printf format for int64/uint64/double/str */
+	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
+				   padded without printf */
 	const struct lcond *cond;	/* IF of an expression, else NULL */
 	const struct lexpr *expr;	/* EXPR */
 };

@@ -177,6 +177,24 @@ directive_ref(struct tparse *p, const char *d, size_t n, struct top *op)
 	return true;
 }
 
+// N for a format that is "%Ns" alone, -N for "%-Ns", else 0: the walk
+// pads such a string itself (an opcode's name, once per instruction).
+static int16_t
+string_pad(const char *fmt)
+{
+	const char *s = fmt + 1;
+	bool left = *s == '-';
+	int n = 0;
+	if (fmt[0] != '%')
+		return 0;
+	s += left;
+	while (*s >= '0' && *s <= '9')
+		n = n * 10 + (*s++ - '0');
+	if (n == 0 || strcmp(s, "s") != 0)
+		return 0;
+	return (int16_t)(left ? -n : n);
+}
+
 static bool
 directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 {
@@ -209,6 +227,7 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 			    "such as %%d, %%04x, %%.6e or %%-8s)", (int)fl,
 			    colon + 1);
 	op->fmt = fmt;
+	op->pad = string_pad(fmt);
 	const struct lfield *f = last(op);
 	bool textual = f->kind == LK_CSTR || f->kind == LK_CHARS ||
 		       f->kind == LK_STRN || f->kind == LK_SEQ ||

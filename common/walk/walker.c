@@ -1203,6 +1203,16 @@ out_lua_string(struct walk *w, const char *s, size_t n)
 	out(w, "\"", 1);
 }
 
+static void
+out_blanks(struct walk *w, size_t n)
+{
+	static const char blanks[] = "                ";
+	for (size_t k; n; n -= k) {
+		k = n < sizeof(blanks) - 1 ? n : sizeof(blanks) - 1;
+		out(w, blanks, k);
+	}
+}
+
 // A float as Lua writes it: %.14g, and .0 when that looks like an integer.
 static void
 out_lua_float(struct walk *w, double d)
@@ -1299,6 +1309,14 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		if (op->fmt_class == 'L') {
 			out_lua_string(w, side->buf, side->len);
+		} else if (op->pad) {
+			size_t width = (size_t)(op->pad < 0 ? -op->pad : op->pad);
+			size_t fill = side->len < width ? width - side->len : 0;
+			if (op->pad > 0)
+				out_blanks(w, fill);
+			out(w, side->buf, side->len);
+			if (op->pad < 0)
+				out_blanks(w, fill);
 		} else if (op->fmt_class == 's') {
 			if (!irs_sink_reserve(side, 1))
 				goto done;

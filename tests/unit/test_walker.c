@@ -678,9 +678,11 @@ test_formats_conditionals_lua(void **state)
 	     "struct \"Leaf\" { fields = { " LEAF_FIELDS ",\n"
 	     " twice = computed(function(n) return n.i32 * 2 end) },\n"
 	     " text = \"{i32:%05d}|{i32:%x}|{f64:%.2f}|{cstr:%-4s}|"
+	     "{cstr:%20s}|{cstr:%1s}|{cstr:%.1s}|"
 	     "{?u8}yes{:}no{/}|{twice}|{{}}\" }\n");
 	walk(f, &l, NULL);
-	assert_string_equal(f->text, "00042|2a|3.14|ab  |no|84|{}");
+	assert_string_equal(f->text, "00042|2a|3.14|ab  |"
+			    "                  ab|ab|a|no|84|{}");
 	assert_int_equal(json_integer_value(field(node_at(f, &l), "twice")),
 			 84);
 	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
