@@ -113,7 +113,8 @@ irs_cc_line(struct irs_cc *c, int idx)
 	return (uint32_t)line;
 }
 
-static const char *const common_keys[] = { "kind", "ctor", "line", "seq" };
+static const char *const common_keys[] = { "kind", "ctor", "line", "seq",
+					    "json" };
 
 // Raises unless every key of descriptor @p idx is common or in @p allowed.
 void

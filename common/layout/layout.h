@@ -207,6 +207,8 @@ struct lfield {
 	bool pure;		/* COMPUTED: depends on the bytes read only */
 	const struct lglob *glob;	/* GLOBAL */
 	struct ldelta *delta;		/* DELTA */
+	bool no_json;		/* json = false: for the text only, not in the
+				   node records (what other fields say) */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
 };

@@ -114,11 +114,13 @@ local function at(bit, width, offset)  -- the same, as index()'s location
   return { offset = offset or 0, size = 4, bit = bit, width = width }
 end
 -- A union by opcode: `value` for the opcodes `names`, `otherwise` (the
--- raw operand) for the others.
+-- raw operand) for the others. For the text only (json = false): the
+-- JSON graph has the operands it is computed from.
 local function only(names, value, otherwise)
   local cases = {}
   for _, n in ipairs(names) do cases["OP_" .. n] = value end
-  return union { tag = "op", cases = cases, default = otherwise }
+  return union { tag = "op", cases = cases, default = otherwise,
+                 json = false }
 end
 local function ins(operands)   -- PrintCode's line; `operands` per opcode
   return "\t{=# + 1}\t{?line > 0}[{line}]{:}[-]{/}\t{name:%-9s}\t"
@@ -136,12 +138,12 @@ struct "Instruction" {
     c    = field(24, 8),
     bx   = field(15, 17),
     ax   = field(7, 25),
-    nax  = field(7, 25, 4),                     -- the next one's Ax
+    nax  = field(7, 25, 4) { json = false },    -- the next one's Ax
     -- what the comments name, by index into this Proto's arrays: the
     -- constants K[B], K[C], K[Bx] and K[Ax] of the next, upvalues' names,
     -- nested prototypes (printed as their address: Proto's ref). Only for
-    -- the opcodes whose operand is such an index (the JSON graph records
-    -- every field of every instruction); for the others, the operand.
+    -- the opcodes whose operand is such an index: on the others it is a
+    -- register, maybe past the end of the array.
     kb   = only({ "SETTABUP", "SETFIELD", "MMBINK", "EQK" },
                 index(at(16, 8), "Proto.k"), field(16, 8)),
     kc   = only({ "ADDK", "SUBK", "MULK", "MODK", "POWK", "DIVK", "IDIVK",

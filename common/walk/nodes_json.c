@@ -396,7 +396,7 @@ irs_json_fields(struct walk *w, struct frame *f, struct irs_buf *out,
 	irs_json_put(out, "{", 1);
 	for (uint32_t i = 0; i < t->nfields; i++) {
 		const struct lfield *fd = &t->fields[i];
-		if (i < 64 && !(only & (1ull << i)))
+		if ((i < 64 && !(only & (1ull << i))) || fd->no_json)
 			continue;
 		if (!first)
 			irs_json_put(out, ",", 1);

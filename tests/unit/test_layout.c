@@ -627,6 +627,15 @@ test_expression_and_delta_errors(void **state)
 	assert_string_equal(line->delta->deltas->name, "d");
 	assert_string_equal(line->delta->base->name, "x");
 	assert_null(line->delta->abs);
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"nx = ptr(\"next\", \"Pt\") { json = false } } }\n", 3,
+			"Pt.nx: json = false on a field that owns nodes");
+	assert_null(load(f, HEAD "struct \"Pt\" { fields = {\n"
+			 "nx = ref(\"next\", \"Pt\") { json = false } } }\n"));
+	assert_true(irs_ltype_field(irs_layout_find_type(f->lo, "Pt"),
+				    "nx")->no_json);
 #undef DELTA
 }
 

@@ -1122,6 +1122,34 @@ test_index_renders_refs(void **state)
 	assert_string_equal(f->text, "#22 n2\n0: #11\n1: #22\n"
 			    "<node 1><node 2>");
 	assert_int_equal(f->st.nerrors, 0);
+	assert_non_null(field(node_at(f, &bag), "it"));
+}
+
+// json = false: a field the text uses but the JSON records leave out
+// (what other fields already say).
+static void
+test_field_without_json(void **state)
+{
+	struct fixture *f = *state;
+	Item items[2] = { { .v = 11 }, { .v = 22 } };
+	Bag bag = { .items = items, .nitems = 2, .idx = 1, .kind = 3 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\","
+	     " twice = bits { offset = 0, bit = 1, width = 8 } "
+	     "{ json = false } }, text = \"{v}/{twice}\" }\n"
+	     "struct \"Bag\" { fields = { kind = scalar \"kind\",\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" },\n"
+	     " it = index(\"idx\", \"Bag.items\") { json = false } },\n"
+	     " text = \"{it} {items*,} {kind}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "22/11 11/5,22/11 3");
+	json_t *n = node_at(f, &bag);
+	assert_null(field(n, "it"));
+	assert_int_equal(json_integer_value(field(n, "kind")), 3);
+	json_t *e = json_array_get(field(n, "items"), 1);
+	assert_int_equal(json_integer_value(json_object_get(e, "v")), 22);
+	assert_null(json_object_get(e, "twice"));
 }
 
 /* }====================================================== */
@@ -1761,6 +1789,7 @@ main(void)
 		T(test_lua_format),
 		T(test_delta_field),
 		T(test_index_renders_refs),
+		T(test_field_without_json),
 		T(test_raw_reads_by_path),
 		T(test_globals),
 		T(test_tail_strings_and_global_cases),
