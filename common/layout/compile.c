@@ -1051,6 +1051,24 @@ compute_owns(struct irs_layout *lo)
 	}
 }
 
+// json = false on a field that owns nodes would leave them out of the
+// graph.
+static void
+check_no_json(struct irs_cc *c)
+{
+	for (uint32_t i = 0; i < c->lo->ntypes; i++) {
+		const struct ltype *t = &c->lo->types[i];
+		for (uint32_t j = 0; j < t->nfields; j++)
+			if (t->fields[j].no_json &&
+			    field_owns(c->lo, &t->fields[j]))
+				irs_lua_raisef(c->L, t->fields[j].line, "%s.%s: "
+					       "json = false on a field that "
+					       "owns nodes (the JSON graph "
+					       "needs them)", t->name,
+					       t->fields[j].name);
+	}
+}
+
 void
 irs_layout_compile(lua_State *L, struct irs_layout *lo)
 {
@@ -1111,5 +1129,6 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 	if (!lo->defs)
 		derive_defs(lo);
 	compute_owns(lo);
+	check_no_json(&c);
 	lua_pop(L, 1);
 }

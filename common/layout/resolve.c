@@ -1392,26 +1392,6 @@ compile_delta(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 			       "at = \"field\" and value = \"field\"", qual);
 }
 
-// Whether field @p f holds nodes it owns (a ptr or embed of a node type,
-// a sequence of them, a union with such a case).
-static bool
-owns_nodes(const struct irs_layout *lo, const struct lfield *f)
-{
-	switch (f->kind) {
-	case LK_PTR: case LK_EMBED:
-		return f->type != IRS_NONE && lo->types[f->type].node;
-	case LK_SEQ:
-		return owns_nodes(lo, f->seq->elem);
-	case LK_UNION:
-		for (uint32_t i = 0; i < f->un->ncases; i++)
-			if (owns_nodes(lo, f->un->cases[i]))
-				return true;
-		return f->un->deflt && owns_nodes(lo, f->un->deflt);
-	default:
-		return false;
-	}
-}
-
 static void
 init_field(struct irs_cc *c, const char *name, uint32_t line,
 	   const char *ctor, struct lfield *f)
@@ -1473,9 +1453,6 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		compile_scalar(c, owner, kind, idx, line, qual, f);
 	}
 	f->no_json = !irs_cc_bool(c, idx, "json", true);
-	if (f->no_json && owns_nodes(c->lo, f))
-		irs_lua_raisef(L, line, "%s: json = false on a field that owns "
-			       "nodes (the JSON graph needs them)", qual);
 	c->depth--;
 }
 
