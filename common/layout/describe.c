@@ -206,7 +206,11 @@ put_text(struct irs_buf *b, const char *what, const struct ltext *tx)
 			const char *name = tx->by->kind == LK_ENUM
 				? irs_lenum_name(tx->by->en, tx->values[i])
 				: NULL;
-			irs_buf_printf(b, "\n    %s: ", name ? name : "?");
+			if (name)
+				irs_buf_printf(b, "\n    %s: ", name);
+			else	// an integer tag (TValue's tt_)
+				irs_buf_printf(b, "\n    %lld: ",
+					       (long long)tx->values[i]);
 			put_quoted(b, tx->cases[i]->src);
 		}
 		if (tx->deflt) {
@@ -244,6 +248,8 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 			put_field(&b, lo, f);
 			if (f->path && strcmp(f->path, f->name))
 				irs_buf_printf(&b, "  [%s]", f->path);
+			if (f->no_json)
+				irs_buf_puts(&b, " (text only, json = false)");
 			irs_buf_puts(&b, "\n");
 		}
 		put_text(&b, "ref", &t->ref);

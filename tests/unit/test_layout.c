@@ -321,6 +321,28 @@ test_describe_shows_offsets(void **state)
 	free(desc);
 }
 
+// ... a delta field, a field left out of the JSON, and a text chosen by
+// an integer field, by its values.
+static void
+test_describe_shows_delta_and_text_only(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_null(load(f, HEAD
+		"struct \"Pt\" { fields = { x = scalar \"x\", "
+		"y = u8 \"y\" { json = false },\n"
+		"d = fixed { at = \"name\", of = i8 {} },\n"
+		"line = delta { of = \"Pt.d\", base = \"x\" } },\n"
+		"text = { by = \"y\", [7] = \"{=# + line}\", default = \"-\" }"
+		" }\n"));
+	char *desc;
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "line         delta: Pt.d from x\n"));
+	assert_non_null(strstr(desc, "(text only, json = false)"));
+	assert_non_null(strstr(desc, "text by y:\n    7: \"{=# + line}\"\n"
+			       "    default: \"-\""));
+	free(desc);
+}
+
 // ... and says where an array starts (first), how far its elements
 // reach (overlapping ones) and how far back a pointer's target lies.
 static void
@@ -1054,6 +1076,7 @@ main(void)
 		T(test_boundary_instance),
 		T(test_condition_errors),
 		T(test_expression_and_delta_errors),
+		T(test_describe_shows_delta_and_text_only),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
 		T(test_template_errors),
