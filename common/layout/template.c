@@ -567,8 +567,11 @@ operand_is_expr(struct cparse *c)
 	size_t at = c->i;
 	if (at < c->n && c->s[at] == '#')
 		return true;
-	if (at < c->n && c->s[at] == '-')
+	if (at < c->n && c->s[at] == '-') {	// -1 is a number, -x arithmetic
+		if (at + 1 >= c->n || c->s[at + 1] < '0' || c->s[at + 1] > '9')
+			return true;
 		at++;
+	}
 	size_t l = 0;
 	while (at + l < c->n && (is_ident(c->s[at + l]) || c->s[at + l] == '.'))
 		l++;

@@ -1718,7 +1718,10 @@ expr_eval(struct walk *w, struct frame *f, const struct lexpr *e,
 		struct cnum n;
 		if (!cond_value(w, f, &e->v, &n, fault, bad))
 			return false;
-		*r = n.is_float ? (int64_t)n.d : n.i;
+		// a float is truncated; out of range (or NaN) it is 0, as
+		// the conversion would be undefined
+		*r = !n.is_float ? n.i
+			: n.d > -9.2e18 && n.d < 9.2e18 ? (int64_t)n.d : 0;
 		return true;
 	}
 	case LE_ELEM:

@@ -991,7 +991,7 @@ test_template_arithmetic(void **state)
 	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
 	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
 	     " text = \"{=# + 1}:{=v * 2 - 1}/{=-v}/{=(v + 1) * -2:%04d}"
-	     "{?# + 1 == v}!{/}\" }\n"
+	     "{?# + 1 == v}!{/}{?-v > 6}?{/}\" }\n"
 	     "struct \"Bag\" { fields = { kind = scalar \"kind\",\n"
 	     " items = array { ptr = \"items\", count = \"nitems\", "
 	     "of = \"Item\" } },\n"
@@ -1000,7 +1000,7 @@ test_template_arithmetic(void **state)
 	walk(f, &bag, NULL);
 	char want[200];
 	snprintf(want, sizeof(want), "3 items at %p: 1:9/-5/-012, "
-		 "2:-15/7/0012, 3:199/-100/-202 -5", (void *)&bag);
+		 "2:-15/7/0012?, 3:199/-100/-202 -5", (void *)&bag);
 	assert_string_equal(f->text, want);
 	assert_int_equal(f->st.nerrors, 0);
 	items[1].v = 2;		// the second element: 1 + 1 == v
