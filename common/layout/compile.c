@@ -1058,14 +1058,14 @@ check_no_json(struct irs_cc *c)
 {
 	for (uint32_t i = 0; i < c->lo->ntypes; i++) {
 		const struct ltype *t = &c->lo->types[i];
-		for (uint32_t j = 0; j < t->nfields; j++)
-			if (t->fields[j].no_json &&
-			    field_owns(c->lo, &t->fields[j]))
-				irs_lua_raisef(c->L, t->fields[j].line, "%s.%s: "
-					       "json = false on a field that "
-					       "owns nodes (the JSON graph "
-					       "needs them)", t->name,
-					       t->fields[j].name);
+		for (uint32_t j = 0; j < t->nfields; j++) {
+			const struct lfield *f = &t->fields[j];
+			if (f->no_json && field_owns(c->lo, f))
+				irs_lua_raisef(c->L, f->line, "%s.%s: json = "
+					       "false on a field that owns "
+					       "nodes (the JSON graph needs "
+					       "them)", t->name, f->name);
+		}
 	}
 }
 

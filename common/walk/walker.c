@@ -1310,7 +1310,7 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 		if (op->fmt_class == 'L') {
 			out_lua_string(w, side->buf, side->len);
 		} else if (op->pad) {
-			size_t width = (size_t)(op->pad < 0 ? -op->pad : op->pad);
+			size_t width = (size_t)abs(op->pad);
 			size_t fill = side->len < width ? width - side->len : 0;
 			if (op->pad > 0)
 				out_blanks(w, fill);

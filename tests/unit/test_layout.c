@@ -637,8 +637,9 @@ test_expression_and_delta_errors(void **state)
 			"delta's absolute entries need at = \"field\" and "
 			"value = \"field\"");
 	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
-				 "absolute = \"d\", at = \"x\", value = \"y\" }"),
-			2, "delta absolute 'd' is not a sequence of structs of "
+				 "absolute = \"d\", at = \"x\", "
+				 "value = \"y\" }"), 2,
+			"delta absolute 'd' is not a sequence of structs of "
 			"Pt");
 	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
 				 "step = 1 }"), 2, "step");
