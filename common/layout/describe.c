@@ -130,6 +130,8 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		put_loc(b, f->tail ? "chars: inline at " : "strn: ptr at ",
 			&f->at);
 		put_loc(b, ", length at ", &f->len);
+		if (f->skip)
+			irs_buf_printf(b, ", skip %u", f->skip);
 		break;
 	case LK_PTR: case LK_REF:
 		irs_buf_printf(b, "%s %s ", f->kind == LK_PTR ? "ptr" : "ref",

@@ -195,6 +195,8 @@ struct lfield {
 				   the type), so the target is value - past */
 	uint32_t nchars;	/* CHARS */
 	struct lloc len;	/* STRN: the length */
+	uint32_t skip;		/* STRN: bytes left out at the start
+				   ({ skip = N }) */
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
 				   the struct itself at at.offset (a flexible
 				   tail, char contents[1]), not behind a pointer */

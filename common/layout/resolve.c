@@ -1171,7 +1171,7 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	if (!strcmp(kind, "enum"))
 		allowed = " at names strip lower type size ";
 	else if (!strcmp(kind, "strn") || !strcmp(kind, "chars"))
-		allowed = " at len ";
+		allowed = " at len skip ";
 	else if (!strcmp(kind, "index"))
 		allowed = " at target ";
 	else if (sized)
@@ -1333,6 +1333,22 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	irs_cc_width(c, &f->at, line, qual);
 }
 
+// strn(P, LEN) { skip = N }, chars(P, LEN) { skip = N }: the string
+// without its first N bytes (Lua's "@file" source names).
+static void
+compile_skip(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	     struct lfield *f)
+{
+	int64_t skip = 0;
+	if (!irs_cc_int(c, idx, "skip", line, qual, &skip))
+		return;
+	if (f->kind != LK_STRN || skip < 0 || skip > (1 << 20))
+		irs_lua_raisef(c->L, line, "%s: skip = N (0 to 1048576) is for "
+			       "strings with a length: strn(P, LEN) or "
+			       "chars(P, LEN)", qual);
+	f->skip = (uint32_t)skip;
+}
+
 // Refuses descriptor @p idx when it is one of those it is nested in (a
 // union that is its own case, a sequence its own element), nested deeper
 // than IRS_LAYOUT_MAX_NESTING, or one field too many; else enters it on
@@ -1451,6 +1467,7 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 			c->lo->walk_lua = true;
 	} else {
 		compile_scalar(c, owner, kind, idx, line, qual, f);
+		compile_skip(c, idx, line, qual, f);
 	}
 	f->no_json = !irs_cc_bool(c, idx, "json", true);
 	c->depth--;

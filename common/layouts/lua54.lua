@@ -4,9 +4,8 @@
 -- PrintFunction). docs/layout.md, section "Lua 5.4 (lua54.lua)", explains
 -- it; tests/e2e/test_lua54.sh proves it on every file of the corpus.
 --
--- Everything is a template, compiled to C when the layout loads: the walk
--- over a chunk's instructions runs no Lua. The one Lua function left takes
--- the source name apart, once per prototype.
+-- Everything is a template, compiled to C when the layout loads: a dump
+-- runs no Lua. Lua builds the per-opcode templates when the layout loads.
 
 layout { name = "lua54", root = "Proto" }
 
@@ -26,26 +25,22 @@ struct "TString" {
 }
 
 -- A chunk's source, as PrintHeader names it: "@file" and "=name" without
--- their mark, a binary chunk "(bstring)", any other source text
--- "(string)". Lua, because a template cannot take a string apart; the
--- same TString as above, under another name, so that only the source runs
--- it (once per prototype), not every string of the chunk.
+-- their mark (skip = 1), a binary chunk "(bstring)", any other source
+-- text "(string)". The same TString, under another name: c0 is the first
+-- byte of its contents (64 '@', 61 '=', 27 ESC).
 struct "Source" {
   ctype = "TString",
   node = false,
   fields = {
     tt   = u8 "tt",
-    str  = union { tag = "tt", cases = {
-      [0x04] = chars("contents", "shrlen"),
-      [0x14] = chars("contents", "u.lnglen"),
+    c0   = u8 "contents",
+    name = union { tag = "tt", cases = {
+      [0x04] = chars("contents", "shrlen") { skip = 1 },
+      [0x14] = chars("contents", "u.lnglen") { skip = 1 },
     } },
-    name = computed(pure(function(s)
-      local c0 = s.str:sub(1, 1)
-      if c0 == "@" or c0 == "=" then return s.str:sub(2) end
-      return c0 == "\27" and "(bstring)" or "(string)"
-    end)),
   },
-  text = "{name}",
+  text = "{?c0 == 64 or c0 == 61}{name}{:}"
+      .. "{?c0 == 27}(bstring){:}(string){/}{/}",
 }
 
 -- A constant: a TValue, its union chosen by the type tag tt_ (variant bits

@@ -46,7 +46,7 @@ push_string(lua_State *L, struct walk *w, struct frame *f,
 	if (fd->kind == LK_CSTR) {
 		err = irs_walk_cstr(w, p, b, &cut);
 	} else {
-		uint64_t len = irs_load_u(f->data, &fd->len);
+		uint64_t len = irs_string_len(f, fd);
 		if (len > w->lim.max_string)
 			len = w->lim.max_string;
 		w->str_addr = 0;

@@ -80,7 +80,7 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (fd->kind == LK_CSTR) {
 		err = irs_walk_str(w, p, &str, &slen, &cut);
 	} else {
-		uint64_t len = irs_load_u(f->data, &fd->len);
+		uint64_t len = irs_string_len(f, fd);
 		if (len > w->lim.max_string)
 			len = w->lim.max_string;
 		if (len && !p) {

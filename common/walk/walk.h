@@ -477,11 +477,21 @@ irs_load_u(const unsigned char *data, const struct lloc *l)
 }
 
 // Where a string field's bytes start: behind its pointer, or (chars with a
-// length) inside the struct at @p f's own address.
+// length) inside the struct at @p f's own address; past the bytes it skips.
 IRS_INLINE uint64_t
 irs_string_addr(const struct frame *f, const struct lfield *fd)
 {
-	return fd->tail ? f->addr + fd->at.offset : irs_load_u(f->data, &fd->at);
+	uint64_t p = fd->tail ? f->addr + fd->at.offset
+		: irs_load_u(f->data, &fd->at);
+	return p ? p + fd->skip : 0;
+}
+
+// The length of a pointer-plus-length string, less the bytes it skips.
+IRS_INLINE uint64_t
+irs_string_len(const struct frame *f, const struct lfield *fd)
+{
+	uint64_t len = irs_load_u(f->data, &fd->len);
+	return len > fd->skip ? len - fd->skip : 0;
 }
 
 IRS_INLINE int64_t

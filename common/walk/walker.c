@@ -693,7 +693,7 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 	uint64_t p = irs_string_addr(f, fd);
 	uint64_t len = 0;
 	if (fd->kind == LK_STRN) {
-		len = irs_load_u(f->data, &fd->len);
+		len = irs_string_len(f, fd);
 		if (len > w->lim.max_string) {
 			irs_walk_error(w, fd, p, "string of %llu bytes cut to "
 				       "%u", (unsigned long long)len,
@@ -1138,8 +1138,7 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_CHARS:
 		return f->data[fd->at.offset] != 0;
 	case LK_STRN:
-		return irs_string_addr(f, fd) &&
-		       irs_load_u(f->data, &fd->len);
+		return irs_string_addr(f, fd) && irs_string_len(f, fd);
 	case LK_PTR: case LK_REF:
 		return irs_load_ptr(f, fd) != 0;
 	case LK_EMBED:

@@ -655,6 +655,13 @@ test_expression_and_delta_errors(void **state)
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			"nx = ptr(\"next\", \"Pt\") { json = false } } }\n", 3,
 			"Pt.nx: json = false on a field that owns nodes");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"n = strn(\"s\", \"x\") { skip = -1 } } }\n", 3,
+			"Pt.n: skip = N (0 to 1048576) is for strings with a "
+			"length");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"n = cstr \"s\" { skip = 1 } } }\n", 3,
+			"cstr has no option 'skip'");
 	assert_null(load(f, HEAD "struct \"Pt\" { fields = {\n"
 			 "nx = ref(\"next\", \"Pt\") { json = false } } }\n"));
 	assert_true(irs_ltype_field(irs_layout_find_type(f->lo, "Pt"),

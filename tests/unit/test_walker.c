@@ -810,6 +810,26 @@ test_tail_strings_and_global_cases(void **state)
 	assert_non_null(strstr(desc, "chars: inline at "));
 	free(desc);
 
+	// { skip = N }: without its first N bytes, in text, JSON and Lua;
+	// a string shorter than that is empty
+	load(f, "layout { name = \"w\", root = \"TStr\" }\n"
+	     "struct \"TStr\" { fields = { c0 = u8 \"contents\",\n"
+	     " s = chars(\"contents\", \"shrlen\") { skip = 2 },\n"
+	     " n = computed(pure(function(n) return #n.s end)) },\n"
+	     " text = \"{c0}[{s}]{?s}+{/} {n}\" }\n");
+	buf.s.tt = 4;
+	buf.s.shrlen = 5;
+	walk(f, &buf.s, NULL);
+	assert_string_equal(f->text, "115[ort]+ 3");
+	json_t *js = node_at(f, &buf.s);
+	assert_string_equal(json_string_value(field(js, "s")), "ort");
+	buf.s.shrlen = 1;
+	walk(f, &buf.s, NULL);
+	assert_string_equal(f->text, "115[] 0");
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, ", skip 2"));
+	free(desc);
+
 	irs_layout_destroy(f->lo);
 	f->lo = NULL;
 	GNode n = { .op = 1, .sym = 2 };
@@ -1026,14 +1046,18 @@ test_lua_format(void **state)
 {
 	struct fixture *f = *state;
 	Leaf l = { .i32 = -42, .f64 = 3.0, .f32 = 0.5f,
-		   .cstr = "a\"b\\\n\t\x01\x7f\xc3\xa9z" };
+		   .cstr = "a\"b\\\n\t\x01\x7f\xc3\xa9z",
+		   .data = "@src.lua", .len = 8 };
 	const char *src = "layout { name = \"w\", root = \"Leaf\" }\n"
-	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS ",\n"
+	     " file = strn(\"data\", \"len\") { skip = 1 } },\n"
 	     " text = \"{i32:lua} {f64:lua} {f32:lua} {cstr:lua}\" }\n";
 	load(f, src);
 	walk(f, &l, NULL);
 	assert_string_equal(f->text, "-42 3.0 0.5 \"a\\\"b\\\\\\n\\t\\001"
 			    "\\127\\195\\169z\"");
+	assert_string_equal(json_string_value(field(node_at(f, &l), "file")),
+			    "src.lua");
 	l.f64 = 1e15;
 	l.f32 = -0.0f;
 	l.cstr = "";
