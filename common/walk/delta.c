@@ -122,6 +122,7 @@ irs_walk_delta(struct walk *w, const struct frame *f, const struct lfield *fd,
 			       f->t ? f->t->name : "");
 		return false;
 	}
+	irs_units_lost_outside(w, enc, true);	// what enc read is the unit's?
 	uint64_t i = f->elem;
 	if (i >= irs_seq_info(w, enc, d->deltas, &tmp)->n)
 		return false;	// no deltas (NULL: no line information)

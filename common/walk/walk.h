@@ -307,6 +307,12 @@ void irs_units_walk_end(struct walk *w, bool ok);
 bool irs_units_reuse(struct walk *w, uint64_t addr);
 void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
 void irs_units_lost(struct walk *w);
+/** irs_units_lost() unless frame @p f was pushed inside the unit being
+ *  recorded (or is its node, when @p self_ok): a rendering that depends
+ *  on where @p f is ({=#} of the unit's own node) or on what it read
+ *  (a delta's owner) is the unit's only then. */
+void irs_units_lost_outside(struct walk *w, const struct frame *f,
+			    bool self_ok);
 
 /** Starts recording the unit at @p addr (its struct @p size bytes): the
  *  record, freed by irs_units_end(), or NULL (out of memory: walk it

@@ -1009,11 +1009,13 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 			render_struct(w, t, addr, data, fd);
 		return;
 	}
+	uint64_t k = w->next_elem;
 	struct frame *sf = push(w, NULL, addr, data, s->stride, NULL);
 	if (!sf) {
 		out_fail(w, addr);
 		return;
 	}
+	w->next_elem = k;	// a pointer's struct is the element ({=#})
 	if (as_ref) {
 		uint64_t p = irs_load_ptr(sf, e);
 		if (p)
@@ -1725,6 +1727,7 @@ expr_eval(struct walk *w, struct frame *f, const struct lexpr *e,
 	}
 	case LE_ELEM:
 		w->ctx_uses++;		// where we are, not memory alone
+		irs_units_lost_outside(w, f, false);
 		if (f->elem == UINT64_MAX) {
 			irs_walk_error(w, NULL, f->addr, "{=#}: this %s is no "
 				       "element of a sequence",

@@ -1796,6 +1796,57 @@ test_unit_cache_is_a_full_walk(void **state)
 	unit_rmtree(dir);
 }
 
+// A unit whose text says where it is ({=#}: its index among its owner's
+// elements) is walked again when that changes, its own pages unchanged.
+static void
+test_unit_cache_and_element_index(void **state)
+{
+	struct fixture *f = *state;
+	char dir[64], path[96];
+	unit_tmpdir(dir, sizeof(dir), "units-index");
+	snprintf(path, sizeof(path), "%s/w.ir", dir);
+	char *pages = aligned_alloc(4096, 4 * 4096);
+	assert_non_null(pages);
+	memset(pages, 0, 4 * 4096);
+	Item *it[3];
+	for (int k = 0; k < 3; k++) {
+		it[k] = (Item *)(pages + k * 4096);
+		it[k]->v = k + 1;
+	}
+	Bag *bagp = (Bag *)(pages + 3 * 4096);
+	Item **ptrs = (Item **)(bagp + 1);
+	for (int k = 0; k < 3; k++)
+		ptrs[k] = it[k];
+	bagp->nulls = ptrs;
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" },"
+	     " text = \"{=#}:{v}\\n\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " nulls = nullterm { ptr = \"nulls\", of = ptr \"Item\" } },\n"
+	     " text = \"{nulls}\" }\n"
+	     "reduce { units = { \"Item\" } }\n");
+	struct irs_unit_cache *uc;
+	const struct ltype *t;
+	assert_null(irs_layout_type_for(f->lo, "Item", &t));
+	assert_null(irs_unit_cache_create(f->lo, t->index, &uc));
+	struct irs_snapshot_stats st, full;
+	char *a = walk_units(f, bagp, uc, path, &st);
+	assert_string_equal(a, "0:1\n1:2\n2:3\n");
+	free(a);
+	ptrs[0] = it[1];	// the first two change places
+	ptrs[1] = it[0];
+	a = walk_units(f, bagp, uc, path, &st);
+	char *b = walk_units(f, bagp, NULL, path, &full);
+	assert_string_equal(b, "0:2\n1:1\n2:3\n");
+	assert_string_equal(a, b);
+	assert_string_equal(st.hash, full.hash);
+	free(a);
+	free(b);
+	irs_unit_cache_destroy(uc);
+	free(pages);
+	unit_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -1805,6 +1856,7 @@ main(void)
 		T(test_strings),
 		T(test_sequences),
 		T(test_unit_cache_is_a_full_walk),
+		T(test_unit_cache_and_element_index),
 		T(test_intrusive_lists),
 		T(test_pointers_refs_and_tags),
 		T(test_first_overlap_and_past),
