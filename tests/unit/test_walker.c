@@ -1691,6 +1691,28 @@ walk_units(struct fixture *f, const Bag *bag, struct irs_unit_cache *uc,
 	return text;
 }
 
+// @p n items v = 1..n, one a page, so a change is one unit's, and a bag on
+// a page of its own whose nulls (NULL-terminated) point at them (a unit's
+// text may depend on the nodes around it, so their pages are the unit's
+// too); *pages is the caller's to free.
+static Bag *
+unit_pages(int n, Item **it, char **pages)
+{
+	char *p = aligned_alloc(4096, (size_t)(n + 1) * 4096);
+	assert_non_null(p);
+	memset(p, 0, (size_t)(n + 1) * 4096);
+	Bag *bag = (Bag *)(p + n * 4096);
+	Item **ptrs = (Item **)(bag + 1);
+	for (int k = 0; k < n; k++) {
+		it[k] = (Item *)(p + k * 4096);
+		it[k]->v = k + 1;
+		ptrs[k] = it[k];
+	}
+	bag->nulls = ptrs;
+	*pages = p;
+	return bag;
+}
+
 // A unit whose pages read the same comes from the cache, the others are
 // walked, and the snapshot is a full walk's: text, node count, hash. A
 // node another unit visited first is that unit's, as in a full walk.
@@ -1701,23 +1723,9 @@ test_unit_cache_is_a_full_walk(void **state)
 	char dir[64], path[96];
 	unit_tmpdir(dir, sizeof(dir), "units");
 	snprintf(path, sizeof(path), "%s/w.ir", dir);
-	// one item a page, so a change is one unit's, and the bag on a
-	// page of its own (a unit's text may depend on the nodes around it,
-	// so their pages are the unit's too)
-	char *pages = aligned_alloc(4096, 5 * 4096);
-	assert_non_null(pages);
-	memset(pages, 0, 5 * 4096);
+	char *pages;
 	Item *it[4];
-	for (int k = 0; k < 4; k++) {
-		it[k] = (Item *)(pages + k * 4096);
-		it[k]->v = k + 1;
-	}
-	Bag *bagp = (Bag *)(pages + 4 * 4096);
-	Item **ptrs = (Item **)(bagp + 1);
-	for (int k = 0; k < 4; k++)
-		ptrs[k] = it[k];
-	bagp->nulls = ptrs;
-	const Bag *bag = bagp;
+	const Bag *bag = unit_pages(4, it, &pages);
 	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
 	     "struct \"Item\" { fields = { v = scalar \"v\","
 	     " next = ptr(\"next\", \"Item\") },"
@@ -1805,19 +1813,10 @@ test_unit_cache_and_element_index(void **state)
 	char dir[64], path[96];
 	unit_tmpdir(dir, sizeof(dir), "units-index");
 	snprintf(path, sizeof(path), "%s/w.ir", dir);
-	char *pages = aligned_alloc(4096, 4 * 4096);
-	assert_non_null(pages);
-	memset(pages, 0, 4 * 4096);
+	char *pages;
 	Item *it[3];
-	for (int k = 0; k < 3; k++) {
-		it[k] = (Item *)(pages + k * 4096);
-		it[k]->v = k + 1;
-	}
-	Bag *bagp = (Bag *)(pages + 3 * 4096);
-	Item **ptrs = (Item **)(bagp + 1);
-	for (int k = 0; k < 3; k++)
-		ptrs[k] = it[k];
-	bagp->nulls = ptrs;
+	Bag *bagp = unit_pages(3, it, &pages);
+	Item **ptrs = bagp->nulls;
 	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
 	     "struct \"Item\" { fields = { v = scalar \"v\" },"
 	     " text = \"{=#}:{v}\\n\" }\n"
