@@ -113,7 +113,8 @@ irs_cc_line(struct irs_cc *c, int idx)
 	return (uint32_t)line;
 }
 
-static const char *const common_keys[] = { "kind", "ctor", "line", "seq" };
+static const char *const common_keys[] = { "kind", "ctor", "line", "seq",
+					    "json" };
 
 // Raises unless every key of descriptor @p idx is common or in @p allowed.
 void
@@ -355,6 +356,52 @@ tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	return tag;
 }
 
+// The field @p name of @p t that is @p want (an integer, a sequence of
+// integers or of structs), for delta field @p f.
+static const struct lfield *
+delta_part(struct irs_cc *c, const struct ltype *t, const char *name,
+	   const char *key, char want, const struct lfield *f,
+	   const char *qual)
+{
+	const struct lfield *p = irs_ltype_field(t, name);
+	bool integer = p && (p->kind == LK_INT || p->kind == LK_UINT ||
+			     p->kind == LK_ENUM || p->kind == LK_BOOL);
+	const struct lfield *e = p && p->kind == LK_SEQ &&
+		p->seq->kind != SEQ_ZIP ? p->seq->elem : NULL;
+	bool ok = want == 'i' ? integer
+		: want == 's' ? e && (e->kind == LK_INT || e->kind == LK_UINT)
+		: e && e->kind == LK_EMBED;
+	if (!ok)
+		irs_lua_raisef(c->L, f->line, "%s: delta %s '%s' is not %s of "
+			       "%s", qual, key, name, want == 'i'
+			       ? "an integer field" : want == 's'
+			       ? "a sequence of integers"
+			       : "a sequence of structs", t->name);
+	return p;
+}
+
+// delta { of = "T.s", base = "b", absolute = "a", at = "pc",
+// value = "line" }: every name is a field of T (or of a's elements).
+static void
+link_delta(struct irs_cc *c, struct lfield *f, const char *qual)
+{
+	struct ldelta *d = f->delta;
+	const char *seq = d->names[0];
+	const char *dot = strrchr(seq, '.');
+	char tname[256];
+	snprintf(tname, sizeof(tname), "%.*s", (int)(dot - seq), seq);
+	const struct ltype *t = irs_cc_type(c, tname, f->line, qual);
+	d->owner = t->index;
+	d->deltas = delta_part(c, t, dot + 1, "of", 's', f, qual);
+	d->base = delta_part(c, t, d->names[1], "base", 'i', f, qual);
+	if (!d->names[2])
+		return;
+	d->abs = delta_part(c, t, d->names[2], "absolute", 'a', f, qual);
+	const struct ltype *at = &c->lo->types[d->abs->seq->elem->type];
+	d->abs_at = delta_part(c, at, d->names[3], "at", 'i', f, qual);
+	d->abs_value = delta_part(c, at, d->names[4], "value", 'i', f, qual);
+}
+
 static void
 link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 {
@@ -397,6 +444,8 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 				       ? " (a zip's tuples lie nowhere)" : "");
 		f->index_type = t->index;
 		f->index_seq = s;
+	} else if (f->kind == LK_DELTA) {
+		link_delta(c, f, qual);
 	}
 }
 
@@ -1002,6 +1051,24 @@ compute_owns(struct irs_layout *lo)
 	}
 }
 
+// json = false on a field that owns nodes would leave them out of the
+// graph.
+static void
+check_no_json(struct irs_cc *c)
+{
+	for (uint32_t i = 0; i < c->lo->ntypes; i++) {
+		const struct ltype *t = &c->lo->types[i];
+		for (uint32_t j = 0; j < t->nfields; j++) {
+			const struct lfield *f = &t->fields[j];
+			if (f->no_json && field_owns(c->lo, f))
+				irs_lua_raisef(c->L, f->line, "%s.%s: json = "
+					       "false on a field that owns "
+					       "nodes (the JSON graph needs "
+					       "them)", t->name, f->name);
+		}
+	}
+}
+
 void
 irs_layout_compile(lua_State *L, struct irs_layout *lo)
 {
@@ -1062,5 +1129,6 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 	if (!lo->defs)
 		derive_defs(lo);
 	compute_owns(lo);
+	check_no_json(&c);
 	lua_pop(L, 1);
 }

@@ -130,6 +130,8 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		put_loc(b, f->tail ? "chars: inline at " : "strn: ptr at ",
 			&f->at);
 		put_loc(b, ", length at ", &f->len);
+		if (f->skip)
+			irs_buf_printf(b, ", skip %u", f->skip);
 		break;
 	case LK_PTR: case LK_REF:
 		irs_buf_printf(b, "%s %s ", f->kind == LK_PTR ? "ptr" : "ref",
@@ -177,6 +179,16 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		irs_buf_printf(b, "global %s: ", f->glob->spelled);
 		put_field(b, lo, f->glob->value);
 		break;
+	case LK_DELTA:
+		irs_buf_printf(b, "delta: %s.%s from %s", type_name(lo,
+			       f->delta->owner), f->delta->deltas->name,
+			       f->delta->base->name);
+		if (f->delta->abs)
+			irs_buf_printf(b, ", absolute %s (%s, %s)",
+				       f->delta->abs->name,
+				       f->delta->abs_at->name,
+				       f->delta->abs_value->name);
+		break;
 	}
 }
 
@@ -196,7 +208,11 @@ put_text(struct irs_buf *b, const char *what, const struct ltext *tx)
 			const char *name = tx->by->kind == LK_ENUM
 				? irs_lenum_name(tx->by->en, tx->values[i])
 				: NULL;
-			irs_buf_printf(b, "\n    %s: ", name ? name : "?");
+			if (name)
+				irs_buf_printf(b, "\n    %s: ", name);
+			else	// an integer tag (TValue's tt_)
+				irs_buf_printf(b, "\n    %lld: ",
+					       (long long)tx->values[i]);
 			put_quoted(b, tx->cases[i]->src);
 		}
 		if (tx->deflt) {
@@ -234,6 +250,8 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 			put_field(&b, lo, f);
 			if (f->path && strcmp(f->path, f->name))
 				irs_buf_printf(&b, "  [%s]", f->path);
+			if (f->no_json)
+				irs_buf_puts(&b, " (text only, json = false)");
 			irs_buf_puts(&b, "\n");
 		}
 		put_text(&b, "ref", &t->ref);

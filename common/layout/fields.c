@@ -542,6 +542,7 @@ irs_fields_register(lua_State *L)
 	reg_closure(L, "range", l_table_ctor, "range");
 	reg_closure(L, "list", l_table_ctor, "list");
 	reg_closure(L, "zip", l_table_ctor, "zip");
+	reg_closure(L, "delta", l_table_ctor, "delta");
 	static const luaL_Reg plain[] = {
 		{"bits", l_bits}, {"enum", l_enum}, {"strn", l_strn},
 		{"index", l_index}, {"computed", l_computed}, {NULL, NULL},

@@ -52,6 +52,8 @@ enum lkind {
 	LK_SEQ,		/* a sequence; see struct lseq */
 	LK_COMPUTED,	/* a Lua function of the node */
 	LK_GLOBAL,	/* what a path into a debuggee global names */
+	LK_DELTA,	/* an integer kept as deltas from element to element
+			   in a sequence of an outer node; see struct ldelta */
 };
 
 /** Where a scalar (integer, pointer, float) lies inside its struct. */
@@ -160,6 +162,22 @@ struct lglob {
 	uint32_t id;		/* numbers the layout's global fields */
 };
 
+/** delta { of = "T.s", base = "b", absolute = "a", at = "pc", value =
+ *  "line" }: the value at element i of the sequence the field's struct is
+ *  an element of (its index, `#`) is the last absolute entry of T.a whose
+ *  `at` is at most i (else T.b, from before element 0), plus the elements
+ *  of T.s after that entry up to i (Lua 5.4's luaG_getfuncline). */
+struct ldelta {
+	uint32_t owner;			/* T: the enclosing node type */
+	const struct lfield *deltas;	/* T.s: a sequence of integers */
+	const struct lfield *base;	/* T.b: an integer field */
+	const struct lfield *abs;	/* T.a: sequence of structs, or NULL */
+	const struct lfield *abs_at;	/* their `at` and `value` fields */
+	const struct lfield *abs_value;
+	const char *names[5];		/* of, base, absolute, at, value until
+					   linked */
+};
+
 /** One field of a struct type (or the element of a sequence). */
 struct lfield {
 	const char *name;	/* declared name; "[]" for an element */
@@ -177,6 +195,8 @@ struct lfield {
 				   the type), so the target is value - past */
 	uint32_t nchars;	/* CHARS */
 	struct lloc len;	/* STRN: the length */
+	uint32_t skip;		/* STRN: bytes left out at the start
+				   ({ skip = N }) */
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
 				   the struct itself at at.offset (a flexible
 				   tail, char contents[1]), not behind a pointer */
@@ -188,6 +208,9 @@ struct lfield {
 	int fn;			/* COMPUTED: Lua registry reference */
 	bool pure;		/* COMPUTED: depends on the bytes read only */
 	const struct lglob *glob;	/* GLOBAL */
+	struct ldelta *delta;		/* DELTA */
+	bool no_json;		/* json = false: for the text only, not in the
+				   node records (what other fields say) */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
 };
@@ -200,14 +223,36 @@ enum top_code {
 	TOP_JUMP,	/* {:} */
 	TOP_SELFREF,	/* {@ref} */
 	TOP_REFOF,	/* {@f}, {@s*SEP}: by the target's ref template */
+	TOP_EXPR,	/* {=EXPR}, {=EXPR:FMT}: integer arithmetic */
+	TOP_ADDR,	/* {&}: the struct's own address, as its id */
 };
 
+struct lexpr;
+
 /** What a template condition compares: a field path, or a constant
- *  (an integer, or an enum name resolved when the layout loads). */
+ *  (an integer, or an enum name resolved when the layout loads), or an
+ *  integer expression. */
 struct lcval {
-	uint8_t npath;			/* 0: the constant k */
+	uint8_t npath;			/* 0: the constant k (or expr) */
 	const struct lfield **path;	/* field, then through ptr/ref/embed */
 	int64_t k;
+	const struct lexpr *expr;	/* arithmetic, or NULL */
+};
+
+enum lexpr_code {
+	LE_VAL,		/* v: a field path or a constant */
+	LE_ELEM,	/* #: the index of the element being rendered */
+	LE_COUNT,	/* #s: the number of elements of sequence v.path */
+	LE_ADD, LE_SUB, LE_MUL,	/* a OP b */
+	LE_NEG,		/* -a */
+};
+
+/** An integer expression of {=EXPR} and of condition operands: {=# + 1},
+ *  {=pc + sj + 2}, {?#code == 1}. */
+struct lexpr {
+	uint8_t code;		/* enum lexpr_code */
+	struct lcval v;		/* VAL, COUNT */
+	const struct lexpr *a, *b;
 };
 
 enum lcond_code {
@@ -228,7 +273,8 @@ struct lcond {
 struct top {
 	uint8_t code;		/* enum top_code */
 	uint8_t npath;
-	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format) */
+	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format), 'L'
+				   (:lua, as Lua writes the value) */
 	bool is_seq;		/* REFOF of a sequence */
 	uint32_t pre;		/* literal text written first: offset in lits */
 	uint32_t pre_len;	/* ... and length (0: none) */
@@ -237,7 +283,10 @@ struct top {
 	uint32_t jump;		/* IF, JUMP: next op when taken */
 	const struct lfield **path;	/* field, then through ptr/ref */
 	const char *fmt;	/* printf format for int64/uint64/double/str */
+	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
+				   padded without printf */
 	const struct lcond *cond;	/* IF of an expression, else NULL */
+	const struct lexpr *expr;	/* EXPR */
 };
 
 struct ltemplate {

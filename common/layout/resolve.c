@@ -1171,7 +1171,7 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	if (!strcmp(kind, "enum"))
 		allowed = " at names strip lower type size ";
 	else if (!strcmp(kind, "strn") || !strcmp(kind, "chars"))
-		allowed = " at len ";
+		allowed = " at len skip ";
 	else if (!strcmp(kind, "index"))
 		allowed = " at target ";
 	else if (sized)
@@ -1333,6 +1333,22 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	irs_cc_width(c, &f->at, line, qual);
 }
 
+// strn(P, LEN) { skip = N }, chars(P, LEN) { skip = N }: the string
+// without its first N bytes (Lua's "@file" source names).
+static void
+compile_skip(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	     struct lfield *f)
+{
+	int64_t skip = 0;
+	if (!irs_cc_int(c, idx, "skip", line, qual, &skip))
+		return;
+	if (f->kind != LK_STRN || skip < 0 || skip > (1 << 20))
+		irs_lua_raisef(c->L, line, "%s: skip = N (0 to 1048576) is for "
+			       "strings with a length: strn(P, LEN) or "
+			       "chars(P, LEN)", qual);
+	f->skip = (uint32_t)skip;
+}
+
 // Refuses descriptor @p idx when it is one of those it is nested in (a
 // union that is its own case, a sequence its own element), nested deeper
 // than IRS_LAYOUT_MAX_NESTING, or one field too many; else enters it on
@@ -1364,6 +1380,32 @@ enter_field(struct irs_cc *c, int idx, uint32_t line, const char *qual)
 	c->path[c->depth].desc = desc;
 	c->path[c->depth].line = line;
 	c->depth++;
+}
+
+// delta { of = "T.s", base = "b" [, absolute = "a", at = "pc",
+// value = "line"] }: the names, linked once every type is compiled.
+static void
+compile_delta(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	      struct lfield *f)
+{
+	static const char *const keys[] = { "of", "base", "absolute", "at",
+					    "value" };
+	irs_cc_keys(c, idx, " of base absolute at value ", line, qual,
+		    "delta");
+	f->kind = LK_DELTA;
+	f->delta = irs_cc_alloc(c, sizeof(*f->delta));
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = irs_cc_str(c, idx, keys[i], line, qual);
+		f->delta->names[i] = v ? irs_cc_strdup(c, v) : NULL;
+	}
+	const char *seq = f->delta->names[0];
+	if (!seq || !strchr(seq, '.') || !f->delta->names[1])
+		irs_lua_raisef(c->L, line, "%s: delta needs of = "
+			       "\"Type.sequence\" and base = \"field\"", qual);
+	if (f->delta->names[2] && (!f->delta->names[3] ||
+				   !f->delta->names[4]))
+		irs_lua_raisef(c->L, line, "%s: delta's absolute entries need "
+			       "at = \"field\" and value = \"field\"", qual);
 }
 
 static void
@@ -1410,6 +1452,8 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		   !strcmp(kind, "nullterm") || !strcmp(kind, "range") ||
 		   !strcmp(kind, "list") || !strcmp(kind, "zip")) {
 		compile_seq(c, owner, kind, idx, line, qual, f);
+	} else if (!strcmp(kind, "delta")) {
+		compile_delta(c, idx, line, qual, f);
 	} else if (!strcmp(kind, "computed")) {
 		irs_cc_keys(c, idx, " fn pure ", line, qual, kind);
 		f->kind = LK_COMPUTED;
@@ -1423,7 +1467,9 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 			c->lo->walk_lua = true;
 	} else {
 		compile_scalar(c, owner, kind, idx, line, qual, f);
+		compile_skip(c, idx, line, qual, f);
 	}
+	f->no_json = !irs_cc_bool(c, idx, "json", true);
 	c->depth--;
 }
 

@@ -73,6 +73,7 @@ kind_word(const struct lfield *f)
 		[LK_EMBED] = "an embedded struct", [LK_INDEX] = "an index",
 		[LK_UNION] = "a union", [LK_SEQ] = "a sequence",
 		[LK_COMPUTED] = "a computed field", [LK_GLOBAL] = "a global",
+		[LK_DELTA] = "an integer",
 	};
 	return words[f->kind];
 }
@@ -176,6 +177,24 @@ directive_ref(struct tparse *p, const char *d, size_t n, struct top *op)
 	return true;
 }
 
+// N for a format that is "%Ns" alone, -N for "%-Ns", else 0: the walk
+// pads such a string itself (an opcode's name, once per instruction).
+static int16_t
+string_pad(const char *fmt)
+{
+	const char *s = fmt + 1;
+	bool left = *s == '-';
+	int n = 0;
+	if (fmt[0] != '%')
+		return 0;
+	s += left;
+	while (*s >= '0' && *s <= '9')
+		n = n * 10 + (*s++ - '0');
+	if (n == 0 || strcmp(s, "s") != 0)
+		return 0;
+	return (int16_t)(left ? -n : n);
+}
+
 static bool
 directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 {
@@ -194,6 +213,12 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 	if (!colon)
 		return true;
 	size_t fl = n - pn - 1;
+	if (fl == 3 && !memcmp(colon + 1, "lua", 3)) {
+		// as Lua writes it: %.14g plus .0, a quoted string literal
+		op->fmt = "lua";
+		op->fmt_class = 'L';
+		return true;
+	}
 	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
 	if (!fmt)
 		return fail(p, "out of memory");
@@ -202,6 +227,7 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 			    "such as %%d, %%04x, %%.6e or %%-8s)", (int)fl,
 			    colon + 1);
 	op->fmt = fmt;
+	op->pad = string_pad(fmt);
 	const struct lfield *f = last(op);
 	bool textual = f->kind == LK_CSTR || f->kind == LK_CHARS ||
 		       f->kind == LK_STRN || f->kind == LK_SEQ ||
@@ -222,6 +248,7 @@ enum { COND_MAX_DEPTH = 32 };	// nested not and parentheses
 
 struct cparse {
 	struct tparse *p;
+	const char *what;	// "expression" ({=...}), else "condition"
 	const char *s;
 	size_t n, i;
 	uint32_t depth;
@@ -273,11 +300,12 @@ keyword(struct cparse *c, const char *kw)
 static bool
 cfail_at(struct cparse *c, const char *what)
 {
+	const char *kind = c->what ? c->what : "condition";
 	skip_ws(c);
 	if (c->i >= c->n)
-		return fail(c->p, "condition '%.*s': %s at its end",
+		return fail(c->p, "%s '%.*s': %s at its end", kind,
 			    (int)c->n, c->s, what);
-	return fail(c->p, "condition '%.*s': %s at '%.*s'", (int)c->n, c->s,
+	return fail(c->p, "%s '%.*s': %s at '%.*s'", kind, (int)c->n, c->s,
 		    what, (int)(c->n - c->i), c->s + c->i);
 }
 
@@ -349,9 +377,14 @@ comparable(struct cparse *c, const struct lcval *v)
 	const struct lfield *f = v->path[v->npath - 1];
 	switch (f->kind) {
 	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
-	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION:
+	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION: case LK_DELTA:
 		return true;
 	default:
+		if (c->what)
+			return fail(c->p, "%s '%.*s': '%s' is %s; arithmetic "
+				    "takes integers, enums, bools, floats, "
+				    "pointers and unions of them", c->what,
+				    (int)c->n, c->s, f->name, kind_word(f));
 		return fail(c->p, "condition '%.*s': '%s' is %s; comparisons "
 			    "take integers, enums, bools, floats, pointers "
 			    "and unions of them (test it alone: {?%s})",
@@ -395,6 +428,162 @@ new_cond(struct cparse *c, uint8_t code)
 	return k;
 }
 
+/* {------------------------------------------------------ arithmetic */
+
+// EXPR of {=EXPR} and of a condition's operands: + - * over integers,
+// with the usual precedence, parentheses and unary minus. Operands are
+// integer field paths, numbers, # (the element's index) and #s (sequence
+// s's length).
+
+static struct lexpr *expr_sum(struct cparse *c);
+
+static struct lexpr *
+new_expr(struct cparse *c, uint8_t code)
+{
+	struct lexpr *e = irs_layout_alloc(c->p->lo, sizeof(*e));
+	if (!e)
+		fail(c->p, "out of memory");
+	else
+		e->code = code;
+	return e;
+}
+
+static struct lexpr *
+expr_atom(struct cparse *c)
+{
+	skip_ws(c);
+	if (c->i >= c->n) {
+		cfail_at(c, "expected an operand");
+		return NULL;
+	}
+	char ch = c->s[c->i];
+	if (ch == '(') {
+		if (++c->depth > COND_MAX_DEPTH) {
+			fail(c->p, "expression '%.*s' nested more than %d "
+			     "deep", (int)c->n, c->s, COND_MAX_DEPTH);
+			return NULL;
+		}
+		c->i++;
+		struct lexpr *e = expr_sum(c);
+		skip_ws(c);
+		if (e && (c->i >= c->n || c->s[c->i] != ')')) {
+			cfail_at(c, "expected ')'");
+			return NULL;
+		}
+		c->i++;
+		c->depth--;
+		return e;
+	}
+	if (ch == '#') {
+		c->i++;
+		size_t l = word_len(c);
+		if (!l)
+			return new_expr(c, LE_ELEM);
+		struct lexpr *e = new_expr(c, LE_COUNT);
+		struct top tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		if (!e || !parse_path(c->p, c->s + c->i, l, &tmp))
+			return NULL;
+		const struct lfield *f = tmp.path[tmp.npath - 1];
+		if (f->kind != LK_SEQ) {
+			fail(c->p, "'#%.*s': '%s' is %s, not a sequence (#s is "
+			     "its number of elements)", (int)l, c->s + c->i,
+			     f->name, kind_word(f));
+			return NULL;
+		}
+		e->v.path = tmp.path;
+		e->v.npath = tmp.npath;
+		c->i += l;
+		return e;
+	}
+	if (ch == '-' && !(c->i + 1 < c->n && c->s[c->i + 1] >= '0' &&
+			   c->s[c->i + 1] <= '9')) {
+		c->i++;
+		struct lexpr *e = new_expr(c, LE_NEG);
+		if (!e || !(e->a = expr_atom(c)))
+			return NULL;
+		return e;
+	}
+	struct cword w;
+	bool is_path;
+	struct lexpr *e = new_expr(c, LE_VAL);
+	if (!e || !cword(c, &w) || !cword_path(c, &w, &e->v, &is_path))
+		return NULL;
+	if (w.is_num) {
+		e->v.k = w.num;
+		return e;
+	}
+	if (!is_path) {
+		fail(c->p, "expression '%.*s': unknown field '%.*s' in %s",
+		     (int)c->n, c->s, (int)w.len, w.s, c->p->t->name);
+		return NULL;
+	}
+	return comparable(c, &e->v) ? e : NULL;
+}
+
+static struct lexpr *
+expr_prod(struct cparse *c)
+{
+	struct lexpr *e = expr_atom(c);
+	while (e) {
+		skip_ws(c);
+		if (c->i >= c->n || c->s[c->i] != '*')
+			break;
+		c->i++;
+		struct lexpr *m = new_expr(c, LE_MUL);
+		if (!m || !(m->b = expr_atom(c)))
+			return NULL;
+		m->a = e;
+		e = m;
+	}
+	return e;
+}
+
+static struct lexpr *
+expr_sum(struct cparse *c)
+{
+	struct lexpr *e = expr_prod(c);
+	while (e) {
+		skip_ws(c);
+		if (c->i >= c->n || (c->s[c->i] != '+' && c->s[c->i] != '-'))
+			break;
+		struct lexpr *m = new_expr(c, c->s[c->i] == '+' ? LE_ADD
+					   : LE_SUB);
+		c->i++;
+		if (!m || !(m->b = expr_prod(c)))
+			return NULL;
+		m->a = e;
+		e = m;
+	}
+	return e;
+}
+
+// Whether the operand at the cursor is arithmetic (#, or a word followed
+// by + - *) rather than one word; the cursor is left where it was.
+static bool
+operand_is_expr(struct cparse *c)
+{
+	skip_ws(c);
+	size_t at = c->i;
+	if (at < c->n && c->s[at] == '#')
+		return true;
+	if (at < c->n && c->s[at] == '-') {	// -1 is a number, -x arithmetic
+		if (at + 1 >= c->n || c->s[at + 1] < '0' || c->s[at + 1] > '9')
+			return true;
+		at++;
+	}
+	size_t l = 0;
+	while (at + l < c->n && (is_ident(c->s[at + l]) || c->s[at + l] == '.'))
+		l++;
+	at += l;
+	while (at < c->n && (c->s[at] == ' ' || c->s[at] == '\t'))
+		at++;
+	return l && at < c->n && (c->s[at] == '+' || c->s[at] == '*' ||
+				  c->s[at] == '-');
+}
+
+/* }------------------------------------------------------ */
+
 static const struct {
 	const char *op;
 	uint8_t code;
@@ -404,6 +593,16 @@ static const struct {
 };
 
 static struct lcond *cond_or(struct cparse *c);
+
+// One side of a comparison: arithmetic into v->expr, else the word.
+static bool
+operand(struct cparse *c, struct cword *w, struct lcval *v, bool *is_expr)
+{
+	*is_expr = operand_is_expr(c);
+	if (!*is_expr)
+		return cword(c, w);
+	return (v->expr = expr_sum(c)) != NULL;
+}
 
 // OPERAND [RELOP OPERAND] or ( EXPR )
 static struct lcond *
@@ -424,7 +623,11 @@ cond_cmp(struct cparse *c)
 		return k;
 	}
 	struct cword wx, wy;
-	if (!cword(c, &wx))
+	struct lcval ex, ey;
+	bool xe, ye;
+	memset(&ex, 0, sizeof(ex));
+	memset(&ey, 0, sizeof(ey));
+	if (!operand(c, &wx, &ex, &xe))
 		return NULL;
 	skip_ws(c);
 	uint8_t code = LC_TEST;
@@ -436,10 +639,14 @@ cond_cmp(struct cparse *c)
 			break;
 		}
 	}
-	struct lcond *k = new_cond(c, code);
-	bool xp, yp;
-	if (!k || !cword_path(c, &wx, &k->x, &xp))
+	struct lcond *k = new_cond(c, xe && code == LC_TEST ? LC_NE : code);
+	bool xp = false, yp = false;
+	if (!k || (!xe && !cword_path(c, &wx, &k->x, &xp)))
 		return NULL;
+	if (xe && code == LC_TEST) {	// {?# - 1}: the expression is not 0
+		k->x = ex;
+		return k;
+	}
 	if (code == LC_TEST) {
 		if (!xp) {
 			cword_const(c, &wx, NULL, false, &k->x);
@@ -450,12 +657,17 @@ cond_cmp(struct cparse *c)
 		}
 		return k;
 	}
-	if (!cword(c, &wy) || !cword_path(c, &wy, &k->y, &yp))
+	if (!operand(c, &wy, &ey, &ye) ||
+	    (!ye && !cword_path(c, &wy, &k->y, &yp)))
 		return NULL;
+	if (xe)
+		k->x = ex;
+	if (ye)
+		k->y = ey;
 	if ((xp && !comparable(c, &k->x)) || (yp && !comparable(c, &k->y)))
 		return NULL;
-	if ((!xp && !cword_const(c, &wx, &k->y, yp, &k->x)) ||
-	    (!yp && !cword_const(c, &wy, &k->x, xp, &k->y)))
+	if ((!xp && !xe && !cword_const(c, &wx, &k->y, yp, &k->x)) ||
+	    (!yp && !ye && !cword_const(c, &wy, &k->x, xp, &k->y)))
 		return NULL;
 	return k;
 }
@@ -550,6 +762,35 @@ directive_cond(struct tparse *p, const char *d, size_t n, struct top *op)
 	return true;
 }
 
+// {=EXPR} or {=EXPR:FMT} (an integer format) into op.
+static bool
+directive_expr(struct tparse *p, const char *d, size_t n, struct top *op)
+{
+	const char *colon = memchr(d, ':', n);
+	size_t en = colon ? (size_t)(colon - d) : n;
+	struct cparse c = { .p = p, .what = "expression", .s = d, .n = en };
+	op->code = TOP_EXPR;
+	if (!(op->expr = expr_sum(&c)))
+		return false;
+	skip_ws(&c);
+	if (c.i < c.n)
+		return cfail_at(&c, "expected + - * or the end");
+	if (!colon)
+		return true;
+	size_t fl = n - en - 1;
+	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
+	if (!fmt)
+		return fail(p, "out of memory");
+	if (!irs_fmt_check(colon + 1, fl, fmt, &op->fmt_class) ||
+	    (op->fmt_class != 'i' && op->fmt_class != 'u' &&
+	     op->fmt_class != 'c'))
+		return fail(p, "bad format '%.*s' for an integer expression "
+			    "(one integer conversion such as %%d, %%4d or "
+			    "%%x)", (int)fl, colon + 1);
+	op->fmt = fmt;
+	return true;
+}
+
 /* }====================================================== */
 
 // One {...} directive, @p d its inside.
@@ -586,6 +827,11 @@ directive(struct tparse *p, const char *d, size_t n)
 	} else if (n >= 1 && d[0] == '@') {
 		if (!directive_ref(p, d + 1, n - 1, op))
 			return false;
+	} else if (n >= 1 && d[0] == '=') {
+		if (!directive_expr(p, d + 1, n - 1, op))
+			return false;
+	} else if (n == 1 && d[0] == '&') {
+		op->code = TOP_ADDR;
 	} else if (!directive_field(p, d, n, op)) {
 		return false;
 	}

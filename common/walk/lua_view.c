@@ -46,7 +46,7 @@ push_string(lua_State *L, struct walk *w, struct frame *f,
 	if (fd->kind == LK_CSTR) {
 		err = irs_walk_cstr(w, p, b, &cut);
 	} else {
-		uint64_t len = irs_load_u(f->data, &fd->len);
+		uint64_t len = irs_string_len(f, fd);
 		if (len > w->lim.max_string)
 			len = w->lim.max_string;
 		w->str_addr = 0;
@@ -77,6 +77,7 @@ push_seq(lua_State *L, struct walk *w, struct frame *f,
 	lua_newtable(L);
 	irs_seq_begin(w, f, fd, &it);
 	for (lua_Integer k = 1; irs_seq_next(w, &it, &addr, &data); k++) {
+		w->next_elem = (uint64_t)k - 1;	// for its delta fields
 		if (e->kind == LK_EMBED) {
 			push_struct(L, w, &w->lo->types[e->type], addr, data,
 				    fd);
@@ -90,6 +91,7 @@ push_seq(lua_State *L, struct walk *w, struct frame *f,
 				lua_pushboolean(L, 0);	// keep the index
 			}
 		}
+		w->next_elem = UINT64_MAX;
 		lua_rawseti(L, -2, k);
 	}
 }
@@ -165,6 +167,14 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 	case LK_COMPUTED:
 		lua_pushnil(L);	// no Lua from Lua
 		return;
+	case LK_DELTA: {
+		int64_t v;
+		if (irs_walk_delta(w, f, fd, &v))
+			lua_pushinteger(L, (lua_Integer)v);
+		else
+			lua_pushnil(L);
+		return;
+	}
 	case LK_GLOBAL: {	// the value it names, as JSON has it
 		uint64_t a;
 		const struct lglob *g = fd->glob;

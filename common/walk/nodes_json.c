@@ -80,7 +80,7 @@ json_string(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (fd->kind == LK_CSTR) {
 		err = irs_walk_str(w, p, &str, &slen, &cut);
 	} else {
-		uint64_t len = irs_load_u(f->data, &fd->len);
+		uint64_t len = irs_string_len(f, fd);
 		if (len > w->lim.max_string)
 			len = w->lim.max_string;
 		if (len && !p) {
@@ -152,10 +152,12 @@ json_index(struct walk *w, struct frame *f, const struct lfield *fd,
 	const struct lseq *s = fd->index_seq->seq;
 	if (s->elem->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[s->elem->type];
+		w->next_elem = (uint64_t)i;	// element i: {=#}, deltas
 		if (t->node)
 			irs_json_addr(out, ea);
 		else
 			json_value(w, t, ea, NULL, fd, out);
+		w->next_elem = UINT64_MAX;
 	} else {
 		struct frame *sf = irs_walk_push_slot(w, ea, NULL, s->stride);
 		if (sf) {
@@ -247,7 +249,9 @@ json_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	for (uint64_t k = 0; irs_seq_next(w, &it, &addr, &data); k++) {
 		if (k)
 			irs_json_lit(out, ",");
+		w->next_elem = k;	// its index, for {=#} and delta fields
 		json_elem(w, fd, addr, data, out);
+		w->next_elem = UINT64_MAX;
 	}
 	irs_json_lit(out, "]");
 }
@@ -360,6 +364,14 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_GLOBAL:
 		json_global(w, f, fd, out);
 		return;
+	case LK_DELTA: {
+		int64_t v;
+		if (irs_walk_delta(w, f, fd, &v))
+			irs_json_i64(out, v);
+		else
+			irs_json_lit(out, "null");
+		return;
+	}
 	}
 }
 
@@ -384,7 +396,7 @@ irs_json_fields(struct walk *w, struct frame *f, struct irs_buf *out,
 	irs_json_put(out, "{", 1);
 	for (uint32_t i = 0; i < t->nfields; i++) {
 		const struct lfield *fd = &t->fields[i];
-		if (i < 64 && !(only & (1ull << i)))
+		if ((i < 64 && !(only & (1ull << i))) || fd->no_json)
 			continue;
 		if (!first)
 			irs_json_put(out, ",", 1);

@@ -221,6 +221,27 @@ irs_units_lost(struct walk *w)
 		w->urec->lost = true;
 }
 
+void
+irs_units_lost_outside(struct walk *w, const struct frame *f, bool self_ok)
+{
+	if (!w->urec)
+		return;
+	for (uint32_t d = 0; d < w->depth; d++) {
+		const struct frame *u = w->frames[d];
+		if (!u->t || u->t->index != w->unit_type || !u->is_node)
+			continue;
+		// u is the unit's node (units are outermost): f is inside
+		// when pushed after it
+		if (u == f && self_ok)
+			return;
+		for (uint32_t e = d + 1; e < w->depth; e++)
+			if (w->frames[e] == f)
+				return;
+		break;
+	}
+	w->urec->lost = true;
+}
+
 // Emits the unit at @p addr from the last walk when its pages read the
 // same and the walk is where that unit's walk began (none of its nodes
 // visited yet, every node it found visited visited now); true when done.

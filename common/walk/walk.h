@@ -254,6 +254,8 @@ struct walk {
 	uint64_t lua_steps;		/* VM instructions its Lua calls ran */
 	bool lua_spent;			/* a call ran out: call no more */
 	struct irs_sink lua_sink;	/* render() from Lua writes here */
+	struct irs_sink fmt_sink;	/* {f:%-9s} renders f here first */
+	bool fmt_sink_ready, fmt_sink_busy;
 	bool lua_sink_ready;
 	bool in_lua;			/* a Lua call runs: no Lua in it */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
@@ -266,6 +268,15 @@ struct walk {
 	uint32_t unit_type;		/* the outermost reduce unit's type
 					   index, or IRS_NONE */
 	bool in_unit;			/* walking one */
+	uint64_t next_elem;		/* the next push is element this of its
+					   sequence (UINT64_MAX: none) */
+	struct irs_delta_cache {	/* the last delta field's value */
+		const struct lfield *fd;
+		uint64_t gen, elem;	/* owner frame's gen, element index */
+		int64_t v;
+		uint64_t abs_k;		/* the next absolute entry */
+		uint64_t abs_at;	/* ... and its index, or UINT64_MAX */
+	} delta;
 };
 
 /* ---- units.c: per-unit render caches ------------------------------------ */
@@ -296,6 +307,12 @@ void irs_units_walk_end(struct walk *w, bool ok);
 bool irs_units_reuse(struct walk *w, uint64_t addr);
 void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
 void irs_units_lost(struct walk *w);
+/** irs_units_lost() unless frame @p f was pushed inside the unit being
+ *  recorded (or is its node, when @p self_ok): a rendering that depends
+ *  on where @p f is ({=#} of the unit's own node) or on what it read
+ *  (a delta's owner) is the unit's only then. */
+void irs_units_lost_outside(struct walk *w, const struct frame *f,
+			    bool self_ok);
 
 /** Starts recording the unit at @p addr (its struct @p size bytes): the
  *  record, freed by irs_units_end(), or NULL (out of memory: walk it
@@ -352,6 +369,8 @@ struct frame {
 	struct irs_buf json;	/* node frames: the fields being written */
 	unsigned char *chunk;	/* inline elements read in bulk */
 	size_t chunk_cap;
+	uint64_t elem;		/* its index in the sequence it is an element
+				   of ({=#}), or UINT64_MAX */
 };
 
 /** The Lua calls of one walk (computed fields, text functions) share
@@ -464,11 +483,21 @@ irs_load_u(const unsigned char *data, const struct lloc *l)
 }
 
 // Where a string field's bytes start: behind its pointer, or (chars with a
-// length) inside the struct at @p f's own address.
+// length) inside the struct at @p f's own address; past the bytes it skips.
 IRS_INLINE uint64_t
 irs_string_addr(const struct frame *f, const struct lfield *fd)
 {
-	return fd->tail ? f->addr + fd->at.offset : irs_load_u(f->data, &fd->at);
+	uint64_t p = fd->tail ? f->addr + fd->at.offset
+		: irs_load_u(f->data, &fd->at);
+	return p ? p + fd->skip : 0;
+}
+
+// The length of a pointer-plus-length string, less the bytes it skips.
+IRS_INLINE uint64_t
+irs_string_len(const struct frame *f, const struct lfield *fd)
+{
+	uint64_t len = irs_load_u(f->data, &fd->len);
+	return len > fd->skip ? len - fd->skip : 0;
 }
 
 IRS_INLINE int64_t
@@ -511,6 +540,10 @@ irs_field_int(const struct frame *f, const struct lfield *fd)
 		return irs_load_i(f->data, &fd->at);
 	return (int64_t)irs_load_u(f->data, &fd->at);
 }
+/** delta.c: the value of delta field @p fd of element frame @p f; false
+ *  when it has none (no deltas, or not an element: the error recorded). */
+bool irs_walk_delta(struct walk *w, const struct frame *f,
+		    const struct lfield *fd, int64_t *ret);
 /** The address global field @p fd of frame @p f names now; false when it
  *  names none (the error recorded; with @p say its marker written). */
 bool irs_walk_global(struct walk *w, struct frame *f, const struct lfield *fd,

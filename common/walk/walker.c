@@ -451,6 +451,8 @@ push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
 	}
 	f->t = t;
 	f->gen = ++w->gen;	// what seqs[] held is another frame's
+	f->elem = w->next_elem;	// {=#}: set for this push only
+	w->next_elem = UINT64_MAX;
 	f->addr = addr;
 	f->size = size;
 	f->is_node = false;
@@ -691,7 +693,7 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 	uint64_t p = irs_string_addr(f, fd);
 	uint64_t len = 0;
 	if (fd->kind == LK_STRN) {
-		len = irs_load_u(f->data, &fd->len);
+		len = irs_string_len(f, fd);
 		if (len > w->lim.max_string) {
 			irs_walk_error(w, fd, p, "string of %llu bytes cut to "
 				       "%u", (unsigned long long)len,
@@ -761,14 +763,18 @@ render_index(struct walk *w, struct frame *f, const struct lfield *fd)
 		out(w, tmp, (size_t)n);
 		return;
 	}
-	// an indexed element is referred to, not owned: detached
+	// an indexed element is referred to, not owned: detached; it is
+	// element i ({=#}, delta fields)
 	const struct lfield *e = fd->index_seq->seq->elem;
 	if (e->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[e->type];
+		w->next_elem = (uint64_t)i;
 		if (t->node)
 			irs_walk_render_ref(w, t, ea, 0, fd);
-		else
-			render_detached(w, t, ea, &t->text, fd);
+		else	// a value by its ref template when it has one
+			render_detached(w, t, ea, t->ref.kind != TX_NONE
+					? &t->ref : &t->text, fd);
+		w->next_elem = UINT64_MAX;
 		return;
 	}
 	struct frame *sf = irs_walk_push_slot(w, ea, NULL,
@@ -778,7 +784,17 @@ render_index(struct walk *w, struct frame *f, const struct lfield *fd)
 		return;
 	}
 	w->detached++;
-	render_field(w, sf, e, NULL);
+	if (e->kind == LK_PTR && w->lo->types[e->type].node) {
+		// a pointer to a node: the node by its ref, as for an embed
+		uint64_t p = irs_load_ptr(sf, e);
+		if (p)
+			irs_walk_render_ref(w, &w->lo->types[e->type], p, 0,
+					    fd);
+		else
+			outs(w, "<null>");
+	} else {
+		render_field(w, sf, e, NULL);
+	}
 	w->detached--;
 	irs_walk_pop(w);
 }
@@ -993,11 +1009,13 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 			render_struct(w, t, addr, data, fd);
 		return;
 	}
+	uint64_t k = w->next_elem;
 	struct frame *sf = push(w, NULL, addr, data, s->stride, NULL);
 	if (!sf) {
 		out_fail(w, addr);
 		return;
 	}
+	w->next_elem = k;	// a pointer's struct is the element ({=#})
 	if (as_ref) {
 		uint64_t p = irs_load_ptr(sf, e);
 		if (p)
@@ -1029,24 +1047,27 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (!as_ref && vt && vt->node && !w->detached) {
 		// nodes owned in order (instructions in a block)
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k++)
+			if (k)
 				out(w, sep, seplen);
+			w->next_elem = k++;
 			irs_walk_visit(w, vt, addr, data, true, fd);
+			w->next_elem = UINT64_MAX;
 			if (w->stop)
 				break;
 		}
 	} else if (!as_ref && vt && !vt->node &&
-		   vt->text.kind == TX_TEMPLATE) {
+		   (vt->text.kind == TX_TEMPLATE || vt->text.kind == TX_BY)) {
 		// values rendered by a template (operands): straight to it
-		const struct ltemplate *tpl = vt->text.tpl;
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k++)
+			if (k)
 				out(w, sep, seplen);
+			w->next_elem = k++;
 			struct frame *g = push(w, vt, addr, data, vt->size, fd);
+			w->next_elem = UINT64_MAX;
 			if (!g) {
 				out_fail(w, addr);
 			} else {
-				run_template(w, g, tpl);
+				render_text(w, g, &vt->text);
 				irs_walk_pop(w);
 			}
 			if (w->stop)
@@ -1054,9 +1075,11 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		}
 	} else {
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k++)
+			if (k)
 				out(w, sep, seplen);
+			w->next_elem = k++;
 			render_elem(w, fd, addr, data, as_ref);
+			w->next_elem = UINT64_MAX;
 			if (w->stop)
 				break;
 		}
@@ -1117,8 +1140,7 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_CHARS:
 		return f->data[fd->at.offset] != 0;
 	case LK_STRN:
-		return irs_string_addr(f, fd) &&
-		       irs_load_u(f->data, &fd->len);
+		return irs_string_addr(f, fd) && irs_string_len(f, fd);
 	case LK_PTR: case LK_REF:
 		return irs_load_ptr(f, fd) != 0;
 	case LK_EMBED:
@@ -1136,6 +1158,10 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 		uint64_t a;
 		return irs_walk_global(w, f, fd, false, &a);
 	}
+	case LK_DELTA: {
+		int64_t v;
+		return irs_walk_delta(w, f, fd, &v) && v != 0;
+	}
 	case LK_COMPUTED: {
 		if (!irs_walk_call_lua(w, f, fd->fn, fd, false,
 				       fd->pure))
@@ -1147,6 +1173,99 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 	}
 	}
 	return false;
+}
+
+// A byte string as Lua writes a string constant (luac's PrintString):
+// quoted, C escapes, other bytes that do not print as \ddd.
+static void
+out_lua_string(struct walk *w, const char *s, size_t n)
+{
+	static const char esc[256] = {
+		['"'] = '"', ['\\'] = '\\', ['\a'] = 'a', ['\b'] = 'b',
+		['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+		['\v'] = 'v',
+	};
+	out(w, "\"", 1);
+	size_t run = 0;		// bytes written as they are, not yet out
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!esc[c] && c >= 0x20 && c < 0x7f) {
+			run++;
+			continue;
+		}
+		out(w, s + i - run, run);
+		run = 0;
+		char tmp[8];
+		int k = esc[c] ? snprintf(tmp, sizeof(tmp), "\\%c", esc[c])
+			: snprintf(tmp, sizeof(tmp), "\\%03d", c);
+		out(w, tmp, (size_t)k);
+	}
+	out(w, s + n - run, run);
+	out(w, "\"", 1);
+}
+
+static void
+out_blanks(struct walk *w, size_t n)
+{
+	static const char blanks[] = "                ";
+	for (size_t k; n; n -= k) {
+		k = n < sizeof(blanks) - 1 ? n : sizeof(blanks) - 1;
+		out(w, blanks, k);
+	}
+}
+
+// A float as Lua writes it: %.14g, and .0 when that looks like an integer.
+static void
+out_lua_float(struct walk *w, double d)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf) - 2, "%.14g", d);
+	if (n > 0 && buf[strspn(buf, "-0123456789")] == '\0') {
+		buf[n++] = '.';
+		buf[n++] = '0';
+	}
+	if (n > 0)
+		out(w, buf, (size_t)n);
+}
+
+// Field @p fd rendered into w->fmt_sink (a sink of its own when that is
+// in use, by a format inside a format); NULL on OOM (the walk stopped).
+static struct irs_sink *
+render_aside(struct walk *w, struct frame *f, const struct lfield *fd,
+	     struct irs_sink *own)
+{
+	struct irs_sink *side = own;
+	if (!w->fmt_sink_busy) {
+		if (!w->fmt_sink_ready && !irs_sink_init(&w->fmt_sink, NULL,
+							 false))
+			w->fmt_sink_ready = true;
+		if (w->fmt_sink_ready)
+			side = &w->fmt_sink;
+	}
+	if (side == own && irs_sink_init(own, NULL, false)) {
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return NULL;
+	}
+	struct irs_sink *saved = w->text;
+	bool busy = w->fmt_sink_busy;
+	side->len = 0;
+	side->failed = false;
+	w->fmt_sink_busy = true;
+	w->text = side;
+	w->detached++;
+	render_field(w, f, fd, NULL);
+	w->detached--;
+	w->text = saved;
+	w->fmt_sink_busy = busy;
+	if (side->failed) {
+		if (side == own)
+			irs_sink_deinit(own);
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return NULL;
+	}
+	return side;
 }
 
 // {f:FMT}: the value converted to what the format wants.
@@ -1164,54 +1283,90 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 			outs(w, "<bad tag>");
 		return;
 	}
+	if (op->fmt_class == 'L' && fd->kind == LK_FLOAT) {
+		out_lua_float(w, irs_load_f(f->data, &fd->at));
+		return;
+	}
+	if (op->fmt_class == 'L' && (fd->kind == LK_INT ||
+				     fd->kind == LK_UINT ||
+				     fd->kind == LK_BOOL ||
+				     fd->kind == LK_ENUM ||
+				     fd->kind == LK_DELTA)) {
+		render_field(w, f, fd, NULL);
+		return;
+	}
 	// a numeric format on what is not a number (a union's struct case,
 	// say) leaves it as it renders
-	if (op->fmt_class == 's' || fd->kind == LK_COMPUTED ||
-	    fd->kind == LK_GLOBAL ||
+	if (op->fmt_class == 's' || op->fmt_class == 'L' ||
+	    fd->kind == LK_COMPUTED || fd->kind == LK_GLOBAL ||
 	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
 	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
 	    fd->kind == LK_EMBED || fd->kind == LK_INDEX ||
 	    fd->kind == LK_PTR || fd->kind == LK_REF) {
-		// render normally into a side sink, then format that
-		struct irs_sink side, *saved = w->text;
-		if (irs_sink_init(&side, NULL, false)) {
-			w->fatal = &irs_enomem;
-			w->stop = true;
+		// render normally aside, then format that
+		struct irs_sink own;
+		struct irs_sink *side = render_aside(w, f, fd, &own);
+		if (!side)
 			return;
-		}
-		w->text = &side;
-		w->detached++;
-		render_field(w, f, fd, NULL);
-		w->detached--;
-		w->text = saved;
-		char *s = irs_sink_steal(&side, NULL);
-		irs_sink_deinit(&side);
-		if (!s)
-			return;
-		if (op->fmt_class == 's') {
-			char *o;
-			n = asprintf(&o, op->fmt, s);
-			if (n > 0)
-				out(w, o, (size_t)n);
-			if (n >= 0)
-				free(o);
+		if (op->fmt_class == 'L') {
+			out_lua_string(w, side->buf, side->len);
+		} else if (op->pad) {
+			size_t width = (size_t)abs(op->pad);
+			size_t fill = side->len < width ? width - side->len : 0;
+			if (op->pad > 0)
+				out_blanks(w, fill);
+			out(w, side->buf, side->len);
+			if (op->pad < 0)
+				out_blanks(w, fill);
+		} else if (op->fmt_class == 's') {
+			if (!irs_sink_reserve(side, 1))
+				goto done;
+			side->buf[side->len] = '\0';
+			n = side->len < 1000
+				? snprintf(buf, sizeof(buf), op->fmt, side->buf)
+				: -1;
+			if (n >= 0 && (size_t)n < sizeof(buf)) {
+				out(w, buf, (size_t)n);
+			} else {
+				char *o;
+				n = asprintf(&o, op->fmt, side->buf);
+				if (n > 0)
+					out(w, o, (size_t)n);
+				if (n >= 0)
+					free(o);
+			}
 		} else {
-			out(w, s, strlen(s));
+			out(w, side->buf, side->len);
 		}
-		free(s);
+done:
+		if (side == &own)
+			irs_sink_deinit(&own);
 		return;
 	}
 	if (op->fmt_class == 'f') {
 		double d = fd->kind == LK_FLOAT ? irs_load_f(f->data, &fd->at)
 			: fd->at.is_signed ? (double)irs_field_int(f, fd)
 			: (double)irs_load_u(f->data, &fd->at);
+		if (fd->kind == LK_DELTA) {
+			int64_t v = 0;
+			if (!irs_walk_delta(w, f, fd, &v)) {
+				outs(w, "<null>");
+				return;
+			}
+			d = (double)v;
+		}
 		n = snprintf(buf, sizeof(buf), op->fmt, d);
 	} else {
 		int64_t v = fd->kind == LK_FLOAT
 			? (int64_t)irs_load_f(f->data, &fd->at)
 			: (fd->kind == LK_PTR || fd->kind == LK_REF)
 			? (int64_t)irs_load_ptr(f, fd)
+			: fd->kind == LK_DELTA ? 0
 			: irs_field_int(f, fd);
+		if (fd->kind == LK_DELTA && !irs_walk_delta(w, f, fd, &v)) {
+			outs(w, "<null>");
+			return;
+		}
 		if (op->fmt_class == 'c')
 			n = snprintf(buf, sizeof(buf), op->fmt, (int)v);
 		else
@@ -1240,6 +1395,15 @@ render_int(struct walk *w, const struct frame *f, const struct lfield *fd)
 		const char *name = irs_lenum_name(fd->en, v);
 		if (name) {
 			outs(w, name);
+			return true;
+		}
+		n = irs_fmt_i64(tmp, v);
+		break;
+	}
+	case LK_DELTA: {
+		int64_t v;
+		if (!irs_walk_delta(w, f, fd, &v)) {
+			outs(w, "<null>");
 			return true;
 		}
 		n = irs_fmt_i64(tmp, v);
@@ -1280,6 +1444,7 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	}
 	switch (fd->kind) {
 	case LK_INT: case LK_UINT: case LK_BOOL: case LK_FLOAT: case LK_ENUM:
+	case LK_DELTA:
 		render_number(w, f, fd);
 		return;
 	case LK_CSTR: case LK_STRN:
@@ -1531,9 +1696,107 @@ cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		r->is_unsigned = !fd->at.is_signed;
 		r->i = irs_field_int(f, fd);
 		return true;
+	case LK_DELTA:
+		return irs_walk_delta(w, f, fd, &r->i);
 	default:	// the compiler refuses the others
 		return false;
 	}
+}
+
+static bool cond_value(struct walk *w, struct frame *f, const struct lcval *v,
+		       struct cnum *r, uint64_t *fault,
+		       const struct lcval **bad);
+
+// The value of integer expression @p e (wrapping, as C's unsigned
+// arithmetic does); false as cond_value() is.
+static bool
+expr_eval(struct walk *w, struct frame *f, const struct lexpr *e,
+	  int64_t *r, uint64_t *fault, const struct lcval **bad)
+{
+	int64_t a, b;
+	switch (e->code) {
+	case LE_VAL: {
+		struct cnum n;
+		if (!cond_value(w, f, &e->v, &n, fault, bad))
+			return false;
+		// a float is truncated; out of range (or NaN) it is 0, as
+		// the conversion would be undefined
+		*r = !n.is_float ? n.i
+			: n.d > -9.2e18 && n.d < 9.2e18 ? (int64_t)n.d : 0;
+		return true;
+	}
+	case LE_ELEM:
+		w->ctx_uses++;		// where we are, not memory alone
+		irs_units_lost_outside(w, f, false);
+		if (f->elem == UINT64_MAX) {
+			irs_walk_error(w, NULL, f->addr, "{=#}: this %s is no "
+				       "element of a sequence",
+				       f->t ? f->t->name : "value");
+			return false;
+		}
+		*r = (int64_t)f->elem;
+		return true;
+	case LE_COUNT: {
+		uint32_t np;
+		uint64_t at = 0;
+		struct seqinfo tmp;
+		struct frame *g = follow_path(w, f, e->v.path, e->v.npath,
+					      false, &np, &at);
+		const struct seqinfo *si = g ? irs_seq_info(w, g,
+			e->v.path[e->v.npath - 1], &tmp) : NULL;
+		bool ok = si && si->bad == SEQ_OK;
+		if (ok)
+			*r = (int64_t)si->n;
+		unfollow(w, np);
+		if (at && !*fault) {
+			*fault = at;
+			*bad = &e->v;
+		}
+		return ok;
+	}
+	case LE_NEG:
+		if (!expr_eval(w, f, e->a, &a, fault, bad))
+			return false;
+		*r = (int64_t)(0 - (uint64_t)a);
+		return true;
+	}
+	if (!expr_eval(w, f, e->a, &a, fault, bad) ||
+	    !expr_eval(w, f, e->b, &b, fault, bad))
+		return false;
+	switch (e->code) {
+	case LE_ADD: *r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+	case LE_SUB: *r = (int64_t)((uint64_t)a - (uint64_t)b); break;
+	default: *r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+	}
+	return true;
+}
+
+// {=EXPR}: the integer, by the format if there is one; a value that
+// cannot be read renders its marker, one that is missing <none>.
+static void
+run_expr(struct walk *w, struct frame *f, const struct top *op)
+{
+	uint64_t fault = 0;
+	const struct lcval *bad = NULL;
+	int64_t v;
+	char tmp[64];
+	int n;
+	if (!expr_eval(w, f, op->expr, &v, &fault, &bad)) {
+		if (fault)
+			out_addr_marker(w, "unreadable", fault);
+		else
+			outs(w, "<none>");
+		return;
+	}
+	if (!op->fmt) {
+		out(w, tmp, irs_fmt_i64(tmp, v));
+		return;
+	}
+	n = op->fmt_class == 'c' ? snprintf(tmp, sizeof(tmp), op->fmt, (int)v)
+		: snprintf(tmp, sizeof(tmp), op->fmt, (long long)v);
+	if (n > 0)
+		out(w, tmp, (size_t)n < sizeof(tmp) ? (size_t)n
+		    : sizeof(tmp) - 1);
 }
 
 // The value of operand @p v; false when it has none or cannot be read
@@ -1543,6 +1806,8 @@ cond_value(struct walk *w, struct frame *f, const struct lcval *v,
 	   struct cnum *r, uint64_t *fault, const struct lcval **bad)
 {
 	memset(r, 0, sizeof(*r));
+	if (v->expr)
+		return expr_eval(w, f, v->expr, &r->i, fault, bad);
 	if (!v->npath) {
 		r->i = v->k;
 		return true;
@@ -1728,6 +1993,14 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 		case TOP_SELFREF:
 			render_selfref(w, f);
 			break;
+		case TOP_EXPR:
+			run_expr(w, f, op);
+			break;
+		case TOP_ADDR: {
+			char tmp[24];
+			out(w, tmp, irs_fmt_hex(tmp, f->addr));
+			break;
+		}
 		}
 		if (w->stop)
 			return;
@@ -2053,6 +2326,7 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 		w->lim.max_string = 64 << 10;
 	w->node_frame = IRS_NONE;
 	w->unit_type = IRS_NONE;
+	w->next_elem = UINT64_MAX;
 	irs_visited_init(&w->visited);
 	irs_visited_init(&w->error_keys);
 	irs_buf_init(&w->json_errors);
@@ -2088,6 +2362,8 @@ irs_walk_deinit(struct walk *w)
 	free(w->gstate);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);
+	if (w->fmt_sink_ready)
+		irs_sink_deinit(&w->fmt_sink);
 	irs_error_destroy(w->fatal);
 	memset(w, 0, sizeof(*w));
 }

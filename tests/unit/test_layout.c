@@ -321,6 +321,28 @@ test_describe_shows_offsets(void **state)
 	free(desc);
 }
 
+// ... a delta field, a field left out of the JSON, and a text chosen by
+// an integer field, by its values.
+static void
+test_describe_shows_delta_and_text_only(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_null(load(f, HEAD
+		"struct \"Pt\" { fields = { x = scalar \"x\", "
+		"y = u8 \"y\" { json = false },\n"
+		"d = fixed { at = \"name\", of = i8 {} },\n"
+		"line = delta { of = \"Pt.d\", base = \"x\" } },\n"
+		"text = { by = \"y\", [7] = \"{=# + line}\", default = \"-\" }"
+		" }\n"));
+	char *desc;
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "line         delta: Pt.d from x\n"));
+	assert_non_null(strstr(desc, "(text only, json = false)"));
+	assert_non_null(strstr(desc, "text by y:\n    7: \"{=# + line}\"\n"
+			       "    default: \"-\""));
+	free(desc);
+}
+
 // ... and says where an array starts (first), how far its elements
 // reach (overlapping ones) and how far back a pointer's target lies.
 static void
@@ -569,6 +591,82 @@ test_condition_errors(void **state)
 	assert_null(load(f, COND("{?k == K_TWO and not (x < -1 or x >= "
 				 "0x10)}a{/}")));
 #undef COND
+}
+
+// An {=EXPR} or a delta field that cannot be compiled: what is wrong and
+// where; good ones compile.
+static void
+test_expression_and_delta_errors(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+#define EXPR(t) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
+	"n = chars \"name\", d = fixed { at = \"name\", of = i8 {} } }, " \
+	"text = \"" t "\" }\n"
+	assert_fails_at(f, EXPR("{=x +}"), 2,
+			"expression 'x +': expected an operand at its end");
+	assert_fails_at(f, EXPR("{=x y}"), 2,
+			"expression 'x y': expected + - * or the end at 'y'");
+	assert_fails_at(f, EXPR("{=n + 1}"), 2,
+			"'n' is a string; arithmetic takes integers");
+	assert_fails_at(f, EXPR("{=nope * 2}"), 2,
+			"expression 'nope * 2': unknown field 'nope' in Pt");
+	assert_fails_at(f, EXPR("{=#x}"), 2,
+			"'#x': 'x' is an integer, not a sequence");
+	assert_fails_at(f, EXPR("{=x:%s}"), 2,
+			"bad format '%s' for an integer expression");
+	assert_fails_at(f, EXPR("{=(x + 1}"), 2, "expected ')'");
+	assert_fails_at(f, EXPR("{?#d + x == n}a{/}"), 2,
+			"'n' is a string; comparisons take integers");
+	assert_null(load(f, EXPR("{=-(x + 1) * #d:%04d} {&} {?# - 1}a{/} "
+				 "{?x * 2 > #d}b{/} {x:lua} {n:lua}")));
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+#undef EXPR
+#define DELTA(d) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
+	"y = scalar \"y\", d = fixed { at = \"name\", of = i8 {} }, " \
+	"line = delta " d " } }\n"
+	assert_fails_at(f, DELTA("{ of = \"d\", base = \"x\" }"), 2,
+			"delta needs of = \"Type.sequence\" and base = "
+			"\"field\"");
+	assert_fails_at(f, DELTA("{ of = \"Pt.x\", base = \"x\" }"), 2,
+			"delta of 'x' is not a sequence of integers of Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"d\" }"), 2,
+			"delta base 'd' is not an integer field of Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "absolute = \"d\" }"), 2,
+			"delta's absolute entries need at = \"field\" and "
+			"value = \"field\"");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "absolute = \"d\", at = \"x\", "
+				 "value = \"y\" }"), 2,
+			"delta absolute 'd' is not a sequence of structs of "
+			"Pt");
+	assert_fails_at(f, DELTA("{ of = \"Pt.d\", base = \"x\", "
+				 "step = 1 }"), 2, "step");
+	assert_null(load(f, DELTA("{ of = \"Pt.d\", base = \"x\" }")));
+	const struct ltype *t = irs_layout_find_type(f->lo, "Pt");
+	const struct lfield *line = irs_ltype_field(t, "line");
+	assert_int_equal(line->kind, LK_DELTA);
+	assert_string_equal(line->delta->deltas->name, "d");
+	assert_string_equal(line->delta->base->name, "x");
+	assert_null(line->delta->abs);
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"nx = ptr(\"next\", \"Pt\") { json = false } } }\n", 3,
+			"Pt.nx: json = false on a field that owns nodes");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"n = strn(\"s\", \"x\") { skip = -1 } } }\n", 3,
+			"Pt.n: skip = N (0 to 1048576) is for strings with a "
+			"length");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			"n = cstr \"s\" { skip = 1 } } }\n", 3,
+			"cstr has no option 'skip'");
+	assert_null(load(f, HEAD "struct \"Pt\" { fields = {\n"
+			 "nx = ref(\"next\", \"Pt\") { json = false } } }\n"));
+	assert_true(irs_ltype_field(irs_layout_find_type(f->lo, "Pt"),
+				    "nx")->no_json);
+#undef DELTA
 }
 
 // Raw reads and explicit locations: what is refused, and how it says what
@@ -985,6 +1083,8 @@ main(void)
 		T(test_boundary_ir_names),
 		T(test_boundary_instance),
 		T(test_condition_errors),
+		T(test_expression_and_delta_errors),
+		T(test_describe_shows_delta_and_text_only),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
 		T(test_template_errors),

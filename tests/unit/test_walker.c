@@ -129,6 +129,19 @@ typedef struct Phi {
 	Use *use;
 } Phi;
 
+// A value kept as deltas with absolute entries now and then, as Lua 5.4
+// keeps its line numbers (lineinfo, abslineinfo).
+typedef struct Abs {
+	int32_t at, val;
+} Abs;
+typedef struct Fn {
+	int32_t base, n, nabs, pick;
+	int8_t *deltas;
+	Abs *abs;
+	Item *items;
+	const char *name;
+} Fn;
+
 struct fixture {
 	struct fake_target ft;
 	struct irs_layout *lo;
@@ -239,6 +252,18 @@ register_types(struct fake_target *ft)
 	FAKE_TYPE(ft, Use);
 	FAKE_INT(ft, Use, k);
 	FAKE_PTR(ft, Use, def, "Item");
+	FAKE_TYPE(ft, Abs);
+	FAKE_INT(ft, Abs, at);
+	FAKE_INT(ft, Abs, val);
+	FAKE_TYPE(ft, Fn);
+	FAKE_INT(ft, Fn, base);
+	FAKE_INT(ft, Fn, n);
+	FAKE_INT(ft, Fn, nabs);
+	FAKE_INT(ft, Fn, pick);
+	FAKE_PTR(ft, Fn, deltas, "int8_t");
+	FAKE_PTR(ft, Fn, abs, "Abs");
+	FAKE_PTR(ft, Fn, items, "Item");
+	FAKE_PTR(ft, Fn, name, "char");
 	fake_global(ft, "optab", (uintptr_t)test_optab, sizeof(test_optab),
 		    IRS_TYPE_ARRAY, "const OpInfo [3]", "const OpInfo", 3);
 	fake_global(ft, "strtab", (uintptr_t)&test_strtab,
@@ -653,9 +678,11 @@ test_formats_conditionals_lua(void **state)
 	     "struct \"Leaf\" { fields = { " LEAF_FIELDS ",\n"
 	     " twice = computed(function(n) return n.i32 * 2 end) },\n"
 	     " text = \"{i32:%05d}|{i32:%x}|{f64:%.2f}|{cstr:%-4s}|"
+	     "{cstr:%20s}|{cstr:%1s}|{cstr:%.1s}|"
 	     "{?u8}yes{:}no{/}|{twice}|{{}}\" }\n");
 	walk(f, &l, NULL);
-	assert_string_equal(f->text, "00042|2a|3.14|ab  |no|84|{}");
+	assert_string_equal(f->text, "00042|2a|3.14|ab  |"
+			    "                  ab|ab|a|no|84|{}");
 	assert_int_equal(json_integer_value(field(node_at(f, &l), "twice")),
 			 84);
 	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
@@ -781,6 +808,26 @@ test_tail_strings_and_global_cases(void **state)
 	char *desc;
 	assert_null(irs_layout_describe(f->lo, &desc));
 	assert_non_null(strstr(desc, "chars: inline at "));
+	free(desc);
+
+	// { skip = N }: without its first N bytes, in text, JSON and Lua;
+	// a string shorter than that is empty
+	load(f, "layout { name = \"w\", root = \"TStr\" }\n"
+	     "struct \"TStr\" { fields = { c0 = u8 \"contents\",\n"
+	     " s = chars(\"contents\", \"shrlen\") { skip = 2 },\n"
+	     " n = computed(pure(function(n) return #n.s end)) },\n"
+	     " text = \"{c0}[{s}]{?s}+{/} {n}\" }\n");
+	buf.s.tt = 4;
+	buf.s.shrlen = 5;
+	walk(f, &buf.s, NULL);
+	assert_string_equal(f->text, "115[ort]+ 3");
+	json_t *js = node_at(f, &buf.s);
+	assert_string_equal(json_string_value(field(js, "s")), "ort");
+	buf.s.shrlen = 1;
+	walk(f, &buf.s, NULL);
+	assert_string_equal(f->text, "115[] 0");
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, ", skip 2"));
 	free(desc);
 
 	irs_layout_destroy(f->lo);
@@ -949,6 +996,185 @@ test_template_conditions(void **state)
 	assert_string_equal(f->text, want);
 	assert_true(f->st.nerrors >= 1);
 	munmap(bad, 4096);
+}
+
+
+// {=EXPR}: integer arithmetic over fields, # (the element's index in its
+// sequence) and #s (a sequence's length), with a format; the same
+// expressions in conditions; {&}, the struct's own address.
+static void
+test_template_arithmetic(void **state)
+{
+	struct fixture *f = *state;
+	Item items[3] = { { .v = 5 }, { .v = -7 }, { .v = 100 } };
+	Bag bag = { .items = items, .nitems = 3, .kind = 4 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
+	     " text = \"{=# + 1}:{=v * 2 - 1}/{=-v}/{=(v + 1) * -2:%04d}"
+	     "{?# + 1 == v}!{/}{?-v > 6}?{/}\" }\n"
+	     "struct \"Bag\" { fields = { kind = scalar \"kind\",\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" } },\n"
+	     " text = \"{=#items} item{?#items != 1}s{/} at {&}: {items*, }"
+	     " {=kind - #items * 3}\" }\n");
+	walk(f, &bag, NULL);
+	char want[200];
+	snprintf(want, sizeof(want), "3 items at %p: 1:9/-5/-012, "
+		 "2:-15/7/0012?, 3:199/-100/-202 -5", (void *)&bag);
+	assert_string_equal(f->text, want);
+	assert_int_equal(f->st.nerrors, 0);
+	items[1].v = 2;		// the second element: 1 + 1 == v
+	bag.nitems = 2;
+	walk(f, &bag, NULL);
+	snprintf(want, sizeof(want), "2 items at %p: 1:9/-5/-012, "
+		 "2:3/-2/-006! -2", (void *)&bag);
+	assert_string_equal(f->text, want);
+	// # of a struct that is no element: <none>, and a walk error
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Bag\" { fields = { kind = scalar \"kind\" },"
+	     " text = \"{=# + kind}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "<none>");
+	assert_true(has_error(f, "this Bag is no element of a sequence"));
+}
+
+// {f:lua}: numbers and strings as Lua writes them (luac's constants):
+// floats %.14g with .0 when that looks like an integer, strings quoted
+// with C escapes and \ddd for other bytes that do not print.
+static void
+test_lua_format(void **state)
+{
+	struct fixture *f = *state;
+	Leaf l = { .i32 = -42, .f64 = 3.0, .f32 = 0.5f,
+		   .cstr = "a\"b\\\n\t\x01\x7f\xc3\xa9z",
+		   .data = "@src.lua", .len = 8 };
+	const char *src = "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS ",\n"
+	     " file = strn(\"data\", \"len\") { skip = 1 } },\n"
+	     " text = \"{i32:lua} {f64:lua} {f32:lua} {cstr:lua}\" }\n";
+	load(f, src);
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "-42 3.0 0.5 \"a\\\"b\\\\\\n\\t\\001"
+			    "\\127\\195\\169z\"");
+	assert_string_equal(json_string_value(field(node_at(f, &l), "file")),
+			    "src.lua");
+	l.f64 = 1e15;
+	l.f32 = -0.0f;
+	l.cstr = "";
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "-42 1e+15 -0.0 \"\"");
+	l.f64 = 0.1;
+	l.f32 = 1e10f;
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "-42 0.1 10000000000.0 \"\"");
+}
+
+// delta { ... }: each element's value is the last absolute entry at or
+// before it (else the base) plus the deltas after it, in order or picked
+// by an index; no deltas (NULL) is no value.
+static void
+test_delta_field(void **state)
+{
+	struct fixture *f = *state;
+	Item items[6] = { { .v = 0 } };
+	int8_t deltas[6] = { 1, 2, -128, 1, 1, -128 };
+	Abs abs[2] = { { 2, 100 }, { 5, 7 } };
+	Fn fn = { .base = 10, .n = 6, .nabs = 2, .pick = 4, .deltas = deltas,
+		  .abs = abs, .items = items };
+	load(f, "layout { name = \"w\", root = \"Fn\" }\n"
+	     "struct \"Abs\" { node = false, fields = { at = scalar \"at\","
+	     " val = scalar \"val\" } }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\",\n"
+	     " line = delta { of = \"Fn.deltas\", base = \"base\", "
+	     "absolute = \"abs\", at = \"at\", value = \"val\" } },\n"
+	     " text = \"{=#}={line}{?line > 100}+{/}\" }\n"
+	     "struct \"Fn\" { fields = { base = scalar \"base\",\n"
+	     " deltas = array { ptr = \"deltas\", count = \"n\","
+	     " of = i8 {} },\n"
+	     " abs = array { ptr = \"abs\", count = \"nabs\", of = \"Abs\" },\n"
+	     " items = array { ptr = \"items\", count = \"n\", of = \"Item\" },"
+	     "\n pick = index(\"pick\", \"Fn.items\") },\n"
+	     " text = \"{items*,} [{pick}]\" }\n");
+	walk(f, &fn, NULL);
+	assert_string_equal(f->text, "0=11,1=13,2=100,3=101+,4=102+,5=7 "
+			    "[4=102+]");
+	assert_int_equal(f->st.nerrors, 0);
+	json_t *js = field(node_at(f, &fn), "items");
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(js, 1), "line")), 13);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(js, 5), "line")), 7);
+	// without absolute entries: the base and every delta
+	fn.nabs = 0;
+	fn.pick = 2;
+	walk(f, &fn, NULL);
+	assert_string_equal(f->text, "0=11,1=13,2=-115,3=-114,4=-113,5=-241 "
+			    "[2=-115]");
+	// no deltas: no value, and the condition on it is false
+	fn.deltas = NULL;
+	walk(f, &fn, NULL);
+	assert_string_equal(f->text, "0=<null>,1=<null>,2=<null>,3=<null>,"
+			    "4=<null>,5=<null> [2=<null>]");
+	assert_true(json_is_null(json_object_get(json_array_get(
+		field(node_at(f, &fn), "items"), 0), "line")));
+}
+
+// index() names a value by its type's ref template when it has one (its
+// text is how the sequence itself lists it), and a pointer to a node by
+// the node's ref, not its whole text.
+static void
+test_index_renders_refs(void **state)
+{
+	struct fixture *f = *state;
+	Item items[2] = { { .v = 11 }, { .v = 22 } };
+	Item a = { .v = 1 }, b = { .v = 2 };
+	Item *ptrs[2] = { &a, &b };
+	Bag bag = { .items = items, .nitems = 2, .idx = 1, .nulls = ptrs };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },"
+	     " ref = \"#{v}\", text = \"{=#}: {@ref}\\n\" }\n"
+	     "struct \"Node\" { ctype = \"Item\", fields = {"
+	     " v = scalar \"v\" }, ref = \"n{v}\", text = \"<node {v}>\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" },\n"
+	     " nodes = array { ptr = \"nulls\", count = \"nitems\", "
+	     "of = ptr \"Node\" },\n"
+	     " it = index(\"idx\", \"Bag.items\"), nd = index(\"idx\", "
+	     "\"Bag.nodes\") },\n"
+	     " text = \"{it} {nd}\\n{items}{nodes}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "#22 n2\n0: #11\n1: #22\n"
+			    "<node 1><node 2>");
+	assert_int_equal(f->st.nerrors, 0);
+	assert_non_null(field(node_at(f, &bag), "it"));
+}
+
+// json = false: a field the text uses but the JSON records leave out
+// (what other fields already say).
+static void
+test_field_without_json(void **state)
+{
+	struct fixture *f = *state;
+	Item items[2] = { { .v = 11 }, { .v = 22 } };
+	Bag bag = { .items = items, .nitems = 2, .idx = 1, .kind = 3 };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\","
+	     " twice = bits { offset = 0, bit = 1, width = 8 } "
+	     "{ json = false } }, text = \"{v}/{twice}\" }\n"
+	     "struct \"Bag\" { fields = { kind = scalar \"kind\",\n"
+	     " items = array { ptr = \"items\", count = \"nitems\", "
+	     "of = \"Item\" },\n"
+	     " it = index(\"idx\", \"Bag.items\") { json = false } },\n"
+	     " text = \"{it} {items*,} {kind}\" }\n");
+	walk(f, &bag, NULL);
+	assert_string_equal(f->text, "22/11 11/5,22/11 3");
+	json_t *n = node_at(f, &bag);
+	assert_null(field(n, "it"));
+	assert_int_equal(json_integer_value(field(n, "kind")), 3);
+	json_t *e = json_array_get(field(n, "items"), 1);
+	assert_int_equal(json_integer_value(json_object_get(e, "v")), 22);
+	assert_null(json_object_get(e, "twice"));
 }
 
 /* }====================================================== */
@@ -1465,6 +1691,28 @@ walk_units(struct fixture *f, const Bag *bag, struct irs_unit_cache *uc,
 	return text;
 }
 
+// @p n items v = 1..n, one a page, so a change is one unit's, and a bag on
+// a page of its own whose nulls (NULL-terminated) point at them (a unit's
+// text may depend on the nodes around it, so their pages are the unit's
+// too); *pages is the caller's to free.
+static Bag *
+unit_pages(int n, Item **it, char **pages)
+{
+	char *p = aligned_alloc(4096, (size_t)(n + 1) * 4096);
+	assert_non_null(p);
+	memset(p, 0, (size_t)(n + 1) * 4096);
+	Bag *bag = (Bag *)(p + n * 4096);
+	Item **ptrs = (Item **)(bag + 1);
+	for (int k = 0; k < n; k++) {
+		it[k] = (Item *)(p + k * 4096);
+		it[k]->v = k + 1;
+		ptrs[k] = it[k];
+	}
+	bag->nulls = ptrs;
+	*pages = p;
+	return bag;
+}
+
 // A unit whose pages read the same comes from the cache, the others are
 // walked, and the snapshot is a full walk's: text, node count, hash. A
 // node another unit visited first is that unit's, as in a full walk.
@@ -1475,23 +1723,9 @@ test_unit_cache_is_a_full_walk(void **state)
 	char dir[64], path[96];
 	unit_tmpdir(dir, sizeof(dir), "units");
 	snprintf(path, sizeof(path), "%s/w.ir", dir);
-	// one item a page, so a change is one unit's, and the bag on a
-	// page of its own (a unit's text may depend on the nodes around it,
-	// so their pages are the unit's too)
-	char *pages = aligned_alloc(4096, 5 * 4096);
-	assert_non_null(pages);
-	memset(pages, 0, 5 * 4096);
+	char *pages;
 	Item *it[4];
-	for (int k = 0; k < 4; k++) {
-		it[k] = (Item *)(pages + k * 4096);
-		it[k]->v = k + 1;
-	}
-	Bag *bagp = (Bag *)(pages + 4 * 4096);
-	Item **ptrs = (Item **)(bagp + 1);
-	for (int k = 0; k < 4; k++)
-		ptrs[k] = it[k];
-	bagp->nulls = ptrs;
-	const Bag *bag = bagp;
+	const Bag *bag = unit_pages(4, it, &pages);
 	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
 	     "struct \"Item\" { fields = { v = scalar \"v\","
 	     " next = ptr(\"next\", \"Item\") },"
@@ -1570,6 +1804,48 @@ test_unit_cache_is_a_full_walk(void **state)
 	unit_rmtree(dir);
 }
 
+// A unit whose text says where it is ({=#}: its index among its owner's
+// elements) is walked again when that changes, its own pages unchanged.
+static void
+test_unit_cache_and_element_index(void **state)
+{
+	struct fixture *f = *state;
+	char dir[64], path[96];
+	unit_tmpdir(dir, sizeof(dir), "units-index");
+	snprintf(path, sizeof(path), "%s/w.ir", dir);
+	char *pages;
+	Item *it[3];
+	Bag *bagp = unit_pages(3, it, &pages);
+	Item **ptrs = bagp->nulls;
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { fields = { v = scalar \"v\" },"
+	     " text = \"{=#}:{v}\\n\" }\n"
+	     "struct \"Bag\" { fields = {\n"
+	     " nulls = nullterm { ptr = \"nulls\", of = ptr \"Item\" } },\n"
+	     " text = \"{nulls}\" }\n"
+	     "reduce { units = { \"Item\" } }\n");
+	struct irs_unit_cache *uc;
+	const struct ltype *t;
+	assert_null(irs_layout_type_for(f->lo, "Item", &t));
+	assert_null(irs_unit_cache_create(f->lo, t->index, &uc));
+	struct irs_snapshot_stats st, full;
+	char *a = walk_units(f, bagp, uc, path, &st);
+	assert_string_equal(a, "0:1\n1:2\n2:3\n");
+	free(a);
+	ptrs[0] = it[1];	// the first two change places
+	ptrs[1] = it[0];
+	a = walk_units(f, bagp, uc, path, &st);
+	char *b = walk_units(f, bagp, NULL, path, &full);
+	assert_string_equal(b, "0:2\n1:1\n2:3\n");
+	assert_string_equal(a, b);
+	assert_string_equal(st.hash, full.hash);
+	free(a);
+	free(b);
+	irs_unit_cache_destroy(uc);
+	free(pages);
+	unit_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -1579,11 +1855,17 @@ main(void)
 		T(test_strings),
 		T(test_sequences),
 		T(test_unit_cache_is_a_full_walk),
+		T(test_unit_cache_and_element_index),
 		T(test_intrusive_lists),
 		T(test_pointers_refs_and_tags),
 		T(test_first_overlap_and_past),
 		T(test_unions_by_and_index),
 		T(test_template_conditions),
+		T(test_template_arithmetic),
+		T(test_lua_format),
+		T(test_delta_field),
+		T(test_index_renders_refs),
+		T(test_field_without_json),
 		T(test_raw_reads_by_path),
 		T(test_globals),
 		T(test_tail_strings_and_global_cases),
