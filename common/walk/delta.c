@@ -8,17 +8,6 @@
 // computed from the start.
 #include "walk/walk.h"
 
-// The nearest frame of type @p type below the top, or NULL.
-static struct frame *
-enclosing(struct walk *w, uint32_t type)
-{
-	const struct ltype *t = &w->lo->types[type];
-	for (uint32_t d = w->depth; d-- > 0;)
-		if (w->frames[d]->t == t)
-			return w->frames[d];
-	return NULL;
-}
-
 // Integer field @p fd of the element of sequence @p seq at @p i of @p enc
 // (the element itself when @p fd is NULL: a sequence of integers).
 static bool
@@ -113,7 +102,7 @@ irs_walk_delta(struct walk *w, const struct frame *f, const struct lfield *fd,
 	       int64_t *ret)
 {
 	const struct ldelta *d = fd->delta;
-	struct frame *enc = enclosing(w, d->owner);
+	struct frame *enc = irs_seq_owner(w, d->owner);
 	struct seqinfo tmp;
 	w->ctx_uses++;		// the value depends on where we are
 	if (!enc || f->elem == UINT64_MAX) {

@@ -337,13 +337,7 @@ l_deref(lua_State *L)
 	case LK_INDEX: {
 		// the element of the enclosing node's sequence
 		int64_t i = irs_field_int(f, fd);
-		const struct ltype *et = &w->lo->types[fd->index_type];
-		struct frame *enc = NULL;
-		for (uint32_t d = w->depth; d-- > 0;)
-			if (w->frames[d]->t == et) {
-				enc = w->frames[d];
-				break;
-			}
+		struct frame *enc = irs_seq_owner(w, fd->index_type);
 		const struct lfield *e = fd->index_seq->seq->elem;
 		if (!enc || i < 0 || e->kind != LK_EMBED ||
 		    !irs_seq_at(w, enc, fd->index_seq, (uint64_t)i, &a))

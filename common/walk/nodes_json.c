@@ -128,16 +128,10 @@ json_index(struct walk *w, struct frame *f, const struct lfield *fd,
 	   struct irs_buf *out)
 {
 	int64_t i = irs_field_int(f, fd);
-	const struct ltype *et = &w->lo->types[fd->index_type];
 	irs_json_lit(out, "{\"index\":");
 	irs_json_i64(out, i);
 	w->ctx_uses++;
-	struct frame *enc = NULL;
-	for (uint32_t d = w->depth; d-- > 0;)
-		if (w->frames[d]->t == et) {
-			enc = w->frames[d];
-			break;
-		}
+	struct frame *enc = irs_seq_owner(w, fd->index_type);
 	uint64_t ea;
 	if (!enc) {
 		irs_json_lit(out, ",\"error\":\"no enclosing node\"}");

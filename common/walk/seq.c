@@ -639,6 +639,16 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 	}
 }
 
+struct frame *
+irs_seq_owner(struct walk *w, uint32_t type)
+{
+	const struct ltype *t = &w->lo->types[type];
+	for (uint32_t d = w->depth; d-- > 0;)
+		if (w->frames[d]->t == t)
+			return w->frames[d];
+	return NULL;
+}
+
 bool
 irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 	   uint64_t i, uint64_t *addr)

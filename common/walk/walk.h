@@ -663,6 +663,9 @@ irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
  *  range or unreadable (the caller says so). */
 bool irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 		uint64_t i, uint64_t *addr);
+/** The nearest frame of layout type @p type on the walk's stack (the
+ *  node whose table an index field counts into), or NULL. */
+struct frame *irs_seq_owner(struct walk *w, uint32_t type);
 
 /* ---- nodes_json.c: node records ------------------------------------------ */
 

@@ -739,13 +739,8 @@ render_index(struct walk *w, struct frame *f, const struct lfield *fd)
 {
 	int64_t i = irs_field_int(f, fd);
 	const struct ltype *et = &w->lo->types[fd->index_type];
-	struct frame *enc = NULL;
 	w->ctx_uses++;		// the result depends on where we are
-	for (uint32_t d = w->depth; d-- > 0;)
-		if (w->frames[d]->t == et) {
-			enc = w->frames[d];
-			break;
-		}
+	struct frame *enc = irs_seq_owner(w, fd->index_type);
 	if (!enc) {
 		irs_walk_error(w, fd, 0, "no enclosing %s for index %lld",
 			       et->name, (long long)i);
