@@ -159,6 +159,13 @@ check_eq "tokens: '#0', '!dbg' and '!6' go whole" "call void @f()" "$(sed 's/ *$
 check_eq "token classes: the x's stay, the junk goes" "$(printf 'x%.0s' $(seq 60))" "$(tr -d ' \n' <"$TMP/cls.out")"
 tests=$(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/cls.log")
 check "... in fewer tests than the line has tokens (${tests:-?} < 61)" test "${tests:-99}" -lt 61
+# A token of a class went: the others of its class go in one more cut,
+# not a test each (40 "opt" words that may go, 40 "keep" that must stay).
+for i in $(seq 40); do echo "keep opt"; done >"$TMP/batch.txt"
+"$IRSNAP" reduce "$TMP/batch.txt" --test "[ \$(grep -c '^keep' {}) -eq 40 ]" -j 1 -o "$TMP/batch.out" >"$TMP/batch.log" 2>&1
+check "token classes: every opt went" sh -c "[ \$(grep -c keep '$TMP/batch.out') -eq 40 ] && ! grep -q opt '$TMP/batch.out'"
+tests=$(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/batch.log")
+check "... in far fewer tests than there were opts (${tests:-?} < 30)" test "${tests:-99}" -lt 30
 # A boring cut is known by the text around it, blanks and line breaks
 # left out: once the lines are joined, no token is tried again (20 of
 # them, too many for ddmin's complements, which the join does change).
