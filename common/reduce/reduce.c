@@ -449,6 +449,32 @@ items_known_boring(const struct reducer *r, enum item_kind kind,
 	return true;
 }
 
+// Is unit u one LLVM IR instruction that ends a block? A block cannot
+// lose it alone (LLVM: "block does not have terminator"); it goes with
+// its block, or when blocks merge.
+static bool
+llvm_terminator(const struct reduce_tree *t, uint32_t u)
+{
+	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
+		"unreachable", "resume", "invoke", "callbr", "catchswitch",
+		"catchret", "cleanupret"};
+	const struct reduce_unit *x = &t->units[u];
+	uint32_t a = x->start, e = x->end;
+	while (a < e && isspace((unsigned char)t->text[a]))
+		a++;
+	const char *nl = memchr(t->text + a, '\n', e - a);
+	for (const char *q = nl; q && q < t->text + e; q++)
+		if (!isspace((unsigned char)*q))
+			return false;	// more than one line
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		size_t n = strlen(ops[i]);
+		if (e - a > n && !memcmp(t->text + a, ops[i], n) &&
+		    isspace((unsigned char)t->text[a + n]))
+			return true;
+	}
+	return false;
+}
+
 // Removes chunks of `items` while the test stays interesting: chunks of
 // half the list, then quarters, down to single items, C-Reduce style.
 // Up to `jobs` chunks are tried at once; the first interesting one in list
@@ -466,6 +492,18 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 		if ((err = reduce_state_init(&cands[ncand].st, r->tree)))
 			goto out;
 	}
+	// An item found boring alone, in the context it has now, is left
+	// out of the chunks too: in a later round, coarse chunks that hold
+	// one new item among old ones were most of the tests, and an item
+	// that goes only together with another is rare.
+	uint32_t fresh = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t seen;
+		if (!reduce_cache_get(&r->failed, item_key(r, kind, items[i]),
+				      &seen))
+			items[fresh++] = items[i];
+	}
+	n = fresh;
 	uint32_t size = (n + 1) / 2;
 	while (n && size && !interrupted) {
 		bool changed = false;
@@ -479,6 +517,12 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 				uint32_t hi = next + size < n ? next + size : n;
 				struct cand *c = &cands[b];
 				uint8_t seen;
+				if (kind == ITEM_UNIT && hi == next + 1 &&
+				    r->llvm && llvm_terminator(r->tree,
+							       items[next])) {
+					next = hi;
+					continue;
+				}
 				keys[nt] = hi == next + 1
 					   ? item_key(r, kind, items[next]) : 0;
 				if ((keys[nt] && reduce_cache_get(&r->failed,
@@ -1453,10 +1497,11 @@ class_learn(struct reducer *r, uint64_t cls, uint8_t verdict)
 // (%x, @f, #0, !6), bracket, separator or line break goes, so no
 // definition, use or unit changes, and what the other steps found boring
 // stays so? In LLVM IR an assignment's "%5 = " too: the value keeps its
-// number. After such cuts a step that found nothing is not run again.
+// number; commas: an item with its comma (", align 4"). After such cuts
+// a step that found nothing is not run again.
 static bool
 cosmetic_cut(const struct reducer *r, const struct spans *sp, uint32_t lo,
-	     uint32_t hi)
+	     uint32_t hi, bool commas)
 {
 	const char *s = r->best_text.data;
 	for (uint32_t i = lo; i < hi; i++) {
@@ -1466,18 +1511,20 @@ cosmetic_cut(const struct reducer *r, const struct spans *sp, uint32_t lo,
 		if (r->llvm && e > a && s[e - 1] == '=')
 			continue;
 		for (uint32_t k = a; k < e; k++)
-			if (strchr("%@#!^{}()[]<>,;:=\"'\n", s[k]))
+			if (strchr("%@#!^{}()[]<>,;:=\"'\n", s[k]) &&
+			    !(commas && s[k] == ','))
 				return false;
 	}
 	return true;
 }
 
-// A token of class cls went: the others of its class from span `from`
-// on may well go too (the "%7 = " of every assignment, every
-// "noundef"), in one cut rather than a test each. *won: they did.
+// A token (or a trailing item) of class cls went: the others of its
+// class from span `from` on may well go too (the "%7 = " of every
+// assignment, every "noundef", every ", align 4"), in one cut rather than
+// a test each (commas: they are items). *won: they did.
 static struct irs_error *
 class_batch(struct reducer *r, const struct spans *sp, uint64_t cls,
-	    uint32_t from, struct irs_buf *buf, bool *won)
+	    uint32_t from, bool commas, struct irs_buf *buf, bool *won)
 {
 	struct irs_error *err = NULL;
 	struct spans sel = {0};
@@ -1496,7 +1543,7 @@ class_batch(struct reducer *r, const struct spans *sp, uint64_t cls,
 		uint8_t v;
 		err = evaluate(r, &text, &len, 1, &v);
 		if (!err && v == VERDICT_INTERESTING) {
-			r->cosmetic = cosmetic_cut(r, &sel, 0, sel.n);
+			r->cosmetic = cosmetic_cut(r, &sel, 0, sel.n, commas);
 			err = commit_text(r, buf);
 			r->cosmetic = false;
 			*won = !err;
@@ -1617,7 +1664,12 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				if (verdicts[k] == VERDICT_INTERESTING) {
 					win = map[k];
 					at = first[k];
-					win_cls = size == 1 ? cls[k] : 0;
+					win_cls = size != 1 || kept[k] ? 0
+						: kind == TEXT_TOKENS ? cls[k]
+						: kind == TEXT_ARGS
+						? token_class(r->best_text.data,
+							&sp.v[first[k]])
+						: 0;
 					win_kept = kept[k];
 				}
 			if (win == RU_NONE) {
@@ -1638,10 +1690,12 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			}
 			wins++;
 			r->pair_wins += kind == TEXT_TOKENS && size == 2;
-			r->cosmetic = kind == TEXT_TOKENS && !win_kept &&
+			r->cosmetic = (kind == TEXT_TOKENS ||
+				       kind == TEXT_ARGS) && !win_kept &&
 				cosmetic_cut(r, &sp, at * size,
 					     at * size + size < sp.n
-					     ? at * size + size : sp.n);
+					     ? at * size + size : sp.n,
+					     kind == TEXT_ARGS);
 			err = commit_text(r, &bufs[win]);
 			r->cosmetic = false;
 			if (err)
@@ -1655,6 +1709,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			}
 			bool batch = false;
 			if (win_cls && (err = class_batch(r, &sp, win_cls, at,
+							  kind == TEXT_ARGS,
 							  &bufs[win], &batch)))
 				goto out;
 			if (batch && !find_spans(kind, r->best_text.data,

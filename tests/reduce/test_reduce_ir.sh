@@ -251,4 +251,42 @@ check_eq "reduce on the named type exits 0" 0 "$?"
 check "no candidate had a type turned into 0" test ! -e "$TMP/ty.bad"
 check "the result is still interesting" sh "$TMP/ty.sh" "$TMP/ty.out"
 
+# ---- LLVM IR: a block never loses its terminator alone --------------------
+# A block without its br or ret does not parse ("block does not have
+# terminator"): deleting units tries no terminator alone (it goes with its
+# block, or when blocks merge). The test counts candidates that are the
+# input less one terminator line; nothing may go here.
+cat >"$TMP/term.ll" <<'IR'
+define i32 @f(i32 %0) {
+  %2 = add i32 %0, 1
+  br label %3
+
+3:
+  %4 = mul i32 %2, 3
+  br label %5
+
+5:
+  %6 = sub i32 %4, 2
+  br label %7
+
+7:
+  %8 = xor i32 %6, 5
+  ret i32 %8
+}
+IR
+cat >"$TMP/term.sh" <<EOF
+#!/bin/sh
+d=\$(diff "$TMP/term.ll" "\$1" | grep '^[<>]')
+if [ "\$(printf '%s\n' "\$d" | wc -l)" -eq 1 ] &&
+	printf '%s\n' "\$d" | grep -qE '^< +(br|ret) '; then
+	echo "\$1" >>"$TMP/term.bad"
+fi
+cmp -s "$TMP/term.ll" "\$1"
+EOF
+rm -f "$TMP/term.bad"
+"$IRSNAP" reduce "$TMP/term.ll" --test "sh $TMP/term.sh {}" -j 2 -o "$TMP/term.out" \
+	>"$TMP/term.log" 2>&1
+check_files_eq "nothing goes from the strict input" "$TMP/term.ll" "$TMP/term.out"
+check "no candidate was the input less one terminator" test ! -e "$TMP/term.bad"
+
 done_testing
