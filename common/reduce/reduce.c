@@ -449,31 +449,7 @@ items_known_boring(const struct reducer *r, enum item_kind kind,
 	return true;
 }
 
-// Is unit u one LLVM IR instruction that ends a block? A block cannot
-// lose it alone (LLVM: "block does not have terminator"); it goes with
-// its block, or when blocks merge.
-static bool
-llvm_terminator(const struct reduce_tree *t, uint32_t u)
-{
-	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
-		"unreachable", "resume", "invoke", "callbr", "catchswitch",
-		"catchret", "cleanupret"};
-	const struct reduce_unit *x = &t->units[u];
-	uint32_t a = x->start, e = x->end;
-	while (a < e && isspace((unsigned char)t->text[a]))
-		a++;
-	const char *nl = memchr(t->text + a, '\n', e - a);
-	for (const char *q = nl; q && q < t->text + e; q++)
-		if (!isspace((unsigned char)*q))
-			return false;	// more than one line
-	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
-		size_t n = strlen(ops[i]);
-		if (e - a > n && !memcmp(t->text + a, ops[i], n) &&
-		    isspace((unsigned char)t->text[a + n]))
-			return true;
-	}
-	return false;
-}
+static bool llvm_terminator(const struct reduce_tree *t, uint32_t u);
 
 // Removes chunks of `items` while the test stays interesting: chunks of
 // half the list, then quarters, down to single items, C-Reduce style.
@@ -762,6 +738,43 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 	}
 }
 
+// Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
+// that ends a block (ret, br...)?
+static bool
+llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
+{
+	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
+		"unreachable", "resume", "invoke", "callbr", "catchswitch",
+		"catchret", "cleanupret"};
+	while (a < e && isspace((unsigned char)s[a]))
+		a++;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		size_t n = strlen(ops[i]);
+		if (e - a >= n && !memcmp(s + a, ops[i], n) &&
+		    (e - a == n || isspace((unsigned char)s[a + n])))
+			return true;
+	}
+	return false;
+}
+
+// Is unit u one line ending a block of LLVM IR? A block cannot lose it
+// alone (LLVM: "block does not have terminator"); it goes with its
+// block, or when blocks merge.
+static bool
+llvm_terminator(const struct reduce_tree *t, uint32_t u)
+{
+	const struct reduce_unit *x = &t->units[u];
+	uint32_t a = x->start, e = x->end;
+	while (a < e && isspace((unsigned char)t->text[a]))
+		a++;
+	const char *nl = memchr(t->text + a, '\n', e - a);
+	for (const char *q = nl; q && q < t->text + e; q++)
+		if (!isspace((unsigned char)*q))
+			return false;	// more than one line
+	return llvm_terminator_at(t->text, a, nl ? (uint32_t)(nl - t->text)
+						 : e);
+}
+
 // Is the input LLVM IR text: a line that starts with "define " or
 // "declare " and names a function (@f)? Found once, in the input.
 static bool
@@ -846,11 +859,11 @@ llvm_in_params(const char *s, size_t len, uint32_t at)
 	return depth == 1;
 }
 
-// A token LLVM IR cannot lose alone: punctuation other than '*' (a
-// pointer type may lose one where the value is unused), a number, a
-// keyword, type or opcode (llvm_keyword), an operand (%x, @f: an
-// instruction's operand count is fixed; a call's arguments go with the
-// arguments pass, a parameter's name may go). What is left are the
+// A token LLVM IR cannot lose alone: punctuation (but a parameter's
+// pointer type may lose a '*' where the function does not use it), a
+// number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
+// an instruction's operand count is fixed; a call's arguments go with
+// the arguments pass, a parameter's name may go). What is left are the
 // optional words (dso_local, noundef, nsw, inbounds, distinct...), an
 // assignment's "%x = ", "#0", "!6", strings.
 static bool
@@ -865,7 +878,7 @@ llvm_fixed(const char *s, size_t len, const struct span *x)
 		return false;
 	char c = s[a];
 	if (e - a == 1 && !word_char(c))
-		return c != '*';
+		return c != '*' || !llvm_in_params(s, len, a);
 	for (uint32_t i = a; i < e; i++)
 		if (!word_char(s[i]))
 			return false;	// "%x = ", "#0", a string
@@ -1271,6 +1284,7 @@ llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 	}
 	if (depth)
 		return false;
+	bool term = false, label = false;
 	for (uint32_t i = cs; i < ce;) {
 		const char *nl = memchr(s + i, '\n', ce - i);
 		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
@@ -1291,9 +1305,13 @@ llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 			if (numbered || used_outside(s, len, a, w, cs, ce))
 				return false;
 		}
+		term |= llvm_terminator_at(s, a, e);
+		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
 		i = e + 1;
 	}
-	return true;
+	// a block's terminator goes with the block, or with the label after
+	// it (the blocks merge), never alone
+	return !term || label;
 }
 
 // llvm_range_cut_ok() of cutting spans [lo, hi) of sp (keep: all but
