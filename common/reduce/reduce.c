@@ -833,30 +833,65 @@ llvm_keyword(const char *w, size_t n)
 	return false;
 }
 
-// The parameter lists of "define" lines: where a %name is a definition
-// a function may lose (it goes unnamed), not an operand.
-static bool
-llvm_in_params(const char *s, size_t len, uint32_t at)
+// The parameter lists of "define"s, the inside of each "(...)": where
+// a %name is a definition a function may lose (it goes unnamed), not an
+// operand. In text order; NULL with *n = 0 when there is none, or on OOM
+// (*oom set).
+struct range {
+	uint32_t start, end;
+};
+
+static struct range *
+llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
 {
-	size_t ls = at;
-	while (ls > 0 && s[ls - 1] != '\n')
-		ls--;
-	// the last "define" before it on its line (lines may be joined)
-	size_t d = SIZE_MAX;
-	for (size_t i = ls; i + 7 <= at; i++)
-		if (!memcmp(s + i, "define ", 7) &&
-		    (i == ls || !word_char(s[i - 1])))
-			d = i;
-	if (d == SIZE_MAX)
-		return false;
-	int depth = 0;
-	for (size_t i = d; i < at && i < len; i++) {
-		if (s[i] == '(')
-			depth++;
-		else if (s[i] == ')' && --depth <= 0)
-			return false;
+	struct range *v = NULL;
+	uint32_t cap = 0;
+	*n = 0;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
+					    "define ", 7)); q += 7) {
+		size_t i = (size_t)(q - s);
+		if (i && word_char(s[i - 1]))
+			continue;
+		while (i < len && s[i] != '(' && s[i] != '{' && s[i] != '\n')
+			i++;
+		if (i >= len || s[i] != '(')
+			continue;
+		size_t open = i + 1;
+		int depth = 0;
+		for (; i < len && s[i] != '\n'; i++)
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && !--depth)
+				break;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			void *p = realloc(v, cap * sizeof(*v));
+			if (!p) {
+				free(v);
+				*n = 0;
+				*oom = true;
+				return NULL;
+			}
+			v = p;
+		}
+		v[(*n)++] = (struct range){(uint32_t)open, (uint32_t)i};
 	}
-	return depth == 1;
+	return v;
+}
+
+// Is byte @p at inside one of params[0..n)?
+static bool
+llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (params[mid].end <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && params[lo].start <= at;
 }
 
 // A token LLVM IR cannot lose alone: punctuation (but a parameter's
@@ -867,7 +902,8 @@ llvm_in_params(const char *s, size_t len, uint32_t at)
 // optional words (dso_local, noundef, nsw, inbounds, distinct...), an
 // assignment's "%x = ", "#0", "!6", strings.
 static bool
-llvm_fixed(const char *s, size_t len, const struct span *x)
+llvm_fixed(const char *s, const struct range *params, uint32_t nparams,
+	   const struct span *x)
 {
 	uint32_t a = x->start, e = x->end;
 	while (a < e && isspace((unsigned char)s[a]))
@@ -878,12 +914,12 @@ llvm_fixed(const char *s, size_t len, const struct span *x)
 		return false;
 	char c = s[a];
 	if (e - a == 1 && !word_char(c))
-		return c != '*' || !llvm_in_params(s, len, a);
+		return c != '*' || !llvm_in_params(params, nparams, a);
 	for (uint32_t i = a; i < e; i++)
 		if (!word_char(s[i]))
 			return false;	// "%x = ", "#0", a string
 	if (c == '%')
-		return !llvm_in_params(s, len, a);
+		return !llvm_in_params(params, nparams, a);
 	if (c == '@')
 		return true;
 	uint32_t k = a + (c == '-');
@@ -896,11 +932,13 @@ llvm_fixed(const char *s, size_t len, const struct span *x)
 static void
 spans_drop_fixed(const char *s, size_t len, struct spans *sp)
 {
-	uint32_t k = 0;
+	uint32_t k = 0, nparams;
+	struct range *params = llvm_params(s, len, &nparams, &sp->oom);
 	for (uint32_t i = 0; i < sp->n; i++)
-		if (!llvm_fixed(s, len, &sp->v[i]))
+		if (!llvm_fixed(s, params, nparams, &sp->v[i]))
 			sp->v[k++] = sp->v[i];
 	sp->n = k;
+	free(params);
 }
 
 // Balanced regions: every (...), [...], {...} with its brackets, or
