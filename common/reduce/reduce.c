@@ -970,10 +970,38 @@ spans_balanced(const char *s, size_t len, struct spans *sp, bool inner)
 	}
 }
 
+static bool llvm_keyword(const char *w, size_t n);
+
+// Is the trailing item after the comma at @p comma an LLVM operand (it
+// starts with a type, a value, a constant, a bracket: ", i32* %4", ",
+// label %28")? An instruction's operand count is fixed, so it cannot go,
+// but for a getelementptr's indices. An attribute (", align 4"), a
+// metadata attachment (", !dbg !6") can.
+static bool
+llvm_operand_item(const char *s, size_t len, size_t comma)
+{
+	size_t i = comma + 1, ls = comma;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (ls > 0 && s[ls - 1] != '\n')
+		ls--;
+	const char *gep = memmem(s + ls, comma - ls, "getelementptr", 13);
+	if (i >= len || s[i] == '!' || gep)
+		return false;
+	size_t j = i;
+	while (j < len && word_char(s[j]))
+		j++;
+	if (j == i || strchr("%@-", s[i]) || isdigit((unsigned char)s[i]))
+		return true;
+	return j - i != 5 ? llvm_keyword(s + i, j - i)
+			  : memcmp(s + i, "align", 5) &&
+			    llvm_keyword(s + i, j - i);
+}
+
 // The trailing comma-separated items of a line outside brackets
 // (", align 4" in LLVM IR), each to the next comma or the line's end.
 static void
-spans_tails(const char *s, size_t len, struct spans *sp)
+spans_tails(const char *s, size_t len, bool llvm, struct spans *sp)
 {
 	int depth = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -997,7 +1025,8 @@ spans_tails(const char *s, size_t len, struct spans *sp)
 					break;
 				e++;
 			}
-			if (e < len && (s[e] == '\n' || s[e] == ','))
+			if (e < len && (s[e] == '\n' || s[e] == ',') &&
+			    !(llvm && llvm_operand_item(s, len, i)))
 				span_add(sp, (uint32_t)i, (uint32_t)e, NULL);
 		}
 	}
@@ -1007,9 +1036,9 @@ spans_tails(const char *s, size_t len, struct spans *sp)
 // the top level of its parentheses, with its comma; and the trailing
 // items of a line.
 static void
-spans_args(const char *s, size_t len, struct spans *sp)
+spans_args(const char *s, size_t len, bool llvm, struct spans *sp)
 {
-	spans_tails(s, len, sp);
+	spans_tails(s, len, llvm, sp);
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] != '(')
 			continue;
@@ -1263,7 +1292,7 @@ find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
 			spans_drop_fixed(s, len, sp);
 	}
 	else if (kind == TEXT_ARGS)
-		spans_args(s, len, sp);
+		spans_args(s, len, llvm, sp);
 	else if (kind == TEXT_JOIN)
 		spans_joins(s, len, comment, sp);
 	else

@@ -289,4 +289,32 @@ rm -f "$TMP/term.bad"
 check_files_eq "nothing goes from the strict input" "$TMP/term.ll" "$TMP/term.out"
 check "no candidate was the input less one terminator" test ! -e "$TMP/term.bad"
 
+# ---- LLVM IR: an instruction's operands are not trailing items ------------
+# ", i32* %2" of a store, ", %0" of an add: an instruction's operand count
+# is fixed, so the arguments pass cuts none of them alone (a
+# getelementptr's indices excepted); ", align 4" it does cut. The test
+# counts candidates that lost an operand.
+cat >"$TMP/op.ll" <<'IR'
+define i32 @f(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  %3 = load i32, i32* %2, align 4
+  %4 = add i32 %3, %0
+  ret i32 %4
+}
+IR
+sed 's/, align 4$//' "$TMP/op.ll" >"$TMP/op.want"
+cat >"$TMP/op.sh" <<EOF
+#!/bin/sh
+if grep -qE '^  (store i32 %0|%3 = load i32|%4 = add i32 %3)(, align 4)?\$' "\$1"; then
+	echo "\$1" >>"$TMP/op.bad"; exit 1
+fi
+sed 's/, align 4\$//' "\$1" | cmp -s - "$TMP/op.want"
+EOF
+rm -f "$TMP/op.bad"
+"$IRSNAP" reduce "$TMP/op.ll" --test "sh $TMP/op.sh {}" -j 2 -o "$TMP/op.out" \
+	>"$TMP/op.log" 2>&1
+check_files_eq "every ', align 4' went, nothing else" "$TMP/op.want" "$TMP/op.out"
+check "no candidate lost an instruction's operand" test ! -e "$TMP/op.bad"
+
 done_testing
