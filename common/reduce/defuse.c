@@ -300,6 +300,21 @@ is_header(const struct reduce_tree *t, uint32_t u, uint32_t line_start,
 	return s == line_start && e < t->units[u].end;
 }
 
+// Is the assignment whose name ends at @p i, on a line ending at @p e,
+// "= type" (LLVM's named types)?
+static bool
+defines_type(const char *text, uint32_t i, uint32_t e)
+{
+	while (i < e && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	if (i >= e || text[i++] != '=')
+		return false;
+	while (i < e && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	return e - i >= 4 && !memcmp(text + i, "type", 4) &&
+	       (e - i == 4 || !name_char(text[i + 4]));
+}
+
 // One line: its definitions (defs = true) or its uses (defs = false).
 static void
 scan_line(struct scan *sc, uint32_t s, uint32_t e, bool defs)
@@ -359,6 +374,11 @@ scan_line(struct scan *sc, uint32_t s, uint32_t e, bool defs)
 					     tk[k].sigil);
 			if (tk[k].sigil == '%')
 				note_occ(sc, d);
+			// "%T = type {...}" (LLVM) names a type: no constant
+			// can stand for it, its uses go with their units.
+			if (d != RU_NONE && k == 0 && !header &&
+			    defines_type(t->text, tk[k].end, e))
+				t->defs[d].repair = REPAIR_DROP;
 		} else if (!def && !defs) {
 			add_use(sc, &tk[k], unit);
 		}

@@ -50,11 +50,18 @@ struct reducer {
 				   they are (learned per input) */
 	uint32_t dangle_tries[2], dangle_wins[2];	/* [as_is] */
 	bool no_joins;		/* joining lines never helps this input */
+	bool llvm;		/* the input is LLVM IR: tokens its syntax
+				   cannot lose are not cut (llvm_fixed) */
 	uint32_t pair_tries, pair_wins;	/* cuts of two tokens */
 	bool stale;		/* best_text changed by a text pass: the
 				   tree is rebuilt from it before the next
 				   tree step */
 	uint32_t pass_tests[16];	/* tests per step, for the log */
+	bool done[16];		/* the step found nothing, and the text has
+				   changed only cosmetically since: it is
+				   not run again */
+	bool cosmetic;		/* the commit being made only drops optional
+				   words (cosmetic_cut) */
 	uint32_t *other;	/* per use: what other_operands() names
 				   instead, RU_NONE */
 	uint32_t ncommits;	/* results so far, each kept in
@@ -228,6 +235,7 @@ commit(struct reducer *r, const struct reduce_state *s, struct irs_buf *text)
 	r->best_text = *text;
 	*text = tmp;
 	r->progress = true;
+	memset(r->done, 0, sizeof(r->done));
 	note(r, "round %u %s: %zu bytes, %llu lines, %u tests", r->round,
 	      r->step, r->best_text.len,
 	      (unsigned long long)count_lines(r->best_text.data,
@@ -441,6 +449,8 @@ items_known_boring(const struct reducer *r, enum item_kind kind,
 	return true;
 }
 
+static bool llvm_terminator(const struct reduce_tree *t, uint32_t u);
+
 // Removes chunks of `items` while the test stays interesting: chunks of
 // half the list, then quarters, down to single items, C-Reduce style.
 // Up to `jobs` chunks are tried at once; the first interesting one in list
@@ -458,6 +468,18 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 		if ((err = reduce_state_init(&cands[ncand].st, r->tree)))
 			goto out;
 	}
+	// An item found boring alone, in the context it has now, is left
+	// out of the chunks too: in a later round, coarse chunks that hold
+	// one new item among old ones were most of the tests, and an item
+	// that goes only together with another is rare.
+	uint32_t fresh = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t seen;
+		if (!reduce_cache_get(&r->failed, item_key(r, kind, items[i]),
+				      &seen))
+			items[fresh++] = items[i];
+	}
+	n = fresh;
 	uint32_t size = (n + 1) / 2;
 	while (n && size && !interrupted) {
 		bool changed = false;
@@ -471,6 +493,12 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 				uint32_t hi = next + size < n ? next + size : n;
 				struct cand *c = &cands[b];
 				uint8_t seen;
+				if (kind == ITEM_UNIT && hi == next + 1 &&
+				    r->llvm && llvm_terminator(r->tree,
+							       items[next])) {
+					next = hi;
+					continue;
+				}
 				keys[nt] = hi == next + 1
 					   ? item_key(r, kind, items[next]) : 0;
 				if ((keys[nt] && reduce_cache_get(&r->failed,
@@ -710,6 +738,209 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 	}
 }
 
+// Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
+// that ends a block (ret, br...)?
+static bool
+llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
+{
+	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
+		"unreachable", "resume", "invoke", "callbr", "catchswitch",
+		"catchret", "cleanupret"};
+	while (a < e && isspace((unsigned char)s[a]))
+		a++;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		size_t n = strlen(ops[i]);
+		if (e - a >= n && !memcmp(s + a, ops[i], n) &&
+		    (e - a == n || isspace((unsigned char)s[a + n])))
+			return true;
+	}
+	return false;
+}
+
+// Is unit u one line ending a block of LLVM IR? A block cannot lose it
+// alone (LLVM: "block does not have terminator"); it goes with its
+// block, or when blocks merge.
+static bool
+llvm_terminator(const struct reduce_tree *t, uint32_t u)
+{
+	const struct reduce_unit *x = &t->units[u];
+	uint32_t a = x->start, e = x->end;
+	while (a < e && isspace((unsigned char)t->text[a]))
+		a++;
+	const char *nl = memchr(t->text + a, '\n', e - a);
+	for (const char *q = nl; q && q < t->text + e; q++)
+		if (!isspace((unsigned char)*q))
+			return false;	// more than one line
+	return llvm_terminator_at(t->text, a, nl ? (uint32_t)(nl - t->text)
+						 : e);
+}
+
+// Is the input LLVM IR text: a line that starts with "define " or
+// "declare " and names a function (@f)? Found once, in the input.
+static bool
+llvm_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
+		if ((e - i > 7 && !memcmp(s + i, "define ", 7)) ||
+		    (e - i > 8 && !memcmp(s + i, "declare ", 8)))
+			if (memchr(s + i, '@', e - i))
+				return true;
+		i = e + 1;
+	}
+	return false;
+}
+
+// Words of LLVM's syntax that no instruction or declaration can do
+// without: types, opcodes, comparison predicates, constants and the
+// keywords around them. Cutting one alone never parses.
+static bool
+llvm_keyword(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"void", "half", "bfloat", "float", "double", "fp128",
+		"x86_fp80", "ppc_fp128", "label", "metadata", "ptr", "token",
+		"x86_mmx", "x86_amx", "opaque", "type", "define", "declare",
+		"global", "constant", "to", "x", "target", "datalayout",
+		"triple", "source_filename", "attributes", "align",
+		"ret", "br", "switch", "indirectbr", "invoke", "resume",
+		"unreachable", "callbr", "fneg", "add", "fadd", "sub", "fsub",
+		"mul", "fmul", "udiv", "sdiv", "fdiv", "urem", "srem", "frem",
+		"shl", "lshr", "ashr", "and", "or", "xor", "extractelement",
+		"insertelement", "shufflevector", "extractvalue",
+		"insertvalue", "alloca", "load", "store", "fence", "cmpxchg",
+		"atomicrmw", "getelementptr", "trunc", "zext", "sext",
+		"fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+		"ptrtoint", "inttoptr", "bitcast", "addrspacecast", "icmp",
+		"fcmp", "phi", "select", "freeze", "call", "va_arg",
+		"landingpad", "catchpad", "cleanuppad", "catchswitch",
+		"catchret", "cleanupret", "eq", "ne", "ugt", "uge", "ult",
+		"ule", "sgt", "sge", "slt", "sle", "oeq", "ogt", "oge", "olt",
+		"ole", "one", "ord", "ueq", "une", "uno", "true", "false",
+		"null", "zeroinitializer", "undef", "poison",
+	};
+	if (n > 1 && w[0] == 'i') {	// i1, i32: integer types
+		size_t k = 1;
+		while (k < n && isdigit((unsigned char)w[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+// The parameter lists of "define"s, the inside of each "(...)": where
+// a %name is a definition a function may lose (it goes unnamed), not an
+// operand. In text order; NULL with *n = 0 when there is none, or on OOM
+// (*oom set).
+struct range {
+	uint32_t start, end;
+};
+
+static struct range *
+llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
+{
+	struct range *v = NULL;
+	uint32_t cap = 0;
+	*n = 0;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
+					    "define ", 7)); q += 7) {
+		size_t i = (size_t)(q - s);
+		if (i && word_char(s[i - 1]))
+			continue;
+		while (i < len && s[i] != '(' && s[i] != '{' && s[i] != '\n')
+			i++;
+		if (i >= len || s[i] != '(')
+			continue;
+		size_t open = i + 1;
+		int depth = 0;
+		for (; i < len && s[i] != '\n'; i++)
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && !--depth)
+				break;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			void *p = realloc(v, cap * sizeof(*v));
+			if (!p) {
+				free(v);
+				*n = 0;
+				*oom = true;
+				return NULL;
+			}
+			v = p;
+		}
+		v[(*n)++] = (struct range){(uint32_t)open, (uint32_t)i};
+	}
+	return v;
+}
+
+// Is byte @p at inside one of params[0..n)?
+static bool
+llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (params[mid].end <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && params[lo].start <= at;
+}
+
+// A token LLVM IR cannot lose alone: punctuation (but a parameter's
+// pointer type may lose a '*' where the function does not use it), a
+// number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
+// an instruction's operand count is fixed; a call's arguments go with
+// the arguments pass, a parameter's name may go). What is left are the
+// optional words (dso_local, noundef, nsw, inbounds, distinct...), an
+// assignment's "%x = ", "#0", "!6", strings.
+static bool
+llvm_fixed(const char *s, const struct range *params, uint32_t nparams,
+	   const struct span *x)
+{
+	uint32_t a = x->start, e = x->end;
+	while (a < e && isspace((unsigned char)s[a]))
+		a++;
+	while (e > a && isspace((unsigned char)s[e - 1]))
+		e--;
+	if (a == e)
+		return false;
+	char c = s[a];
+	if (e - a == 1 && !word_char(c))
+		return c != '*' || !llvm_in_params(params, nparams, a);
+	for (uint32_t i = a; i < e; i++)
+		if (!word_char(s[i]))
+			return false;	// "%x = ", "#0", a string
+	if (c == '%')
+		return !llvm_in_params(params, nparams, a);
+	if (c == '@')
+		return true;
+	uint32_t k = a + (c == '-');
+	if (k < e && isdigit((unsigned char)s[k]))
+		return true;	// 16, -1, 0x10, 1.5e3
+	return llvm_keyword(s + a, e - a);
+}
+
+// Drops the spans llvm_fixed() says no cut may take.
+static void
+spans_drop_fixed(const char *s, size_t len, struct spans *sp)
+{
+	uint32_t k = 0, nparams;
+	struct range *params = llvm_params(s, len, &nparams, &sp->oom);
+	for (uint32_t i = 0; i < sp->n; i++)
+		if (!llvm_fixed(s, params, nparams, &sp->v[i]))
+			sp->v[k++] = sp->v[i];
+	sp->n = k;
+	free(params);
+}
+
 // Balanced regions: every (...), [...], {...} with its brackets, or
 // (inner) its contents only.
 static void
@@ -739,10 +970,38 @@ spans_balanced(const char *s, size_t len, struct spans *sp, bool inner)
 	}
 }
 
+static bool llvm_keyword(const char *w, size_t n);
+
+// Is the trailing item after the comma at @p comma an LLVM operand (it
+// starts with a type, a value, a constant, a bracket: ", i32* %4", ",
+// label %28")? An instruction's operand count is fixed, so it cannot go,
+// but for a getelementptr's indices. An attribute (", align 4"), a
+// metadata attachment (", !dbg !6") can.
+static bool
+llvm_operand_item(const char *s, size_t len, size_t comma)
+{
+	size_t i = comma + 1, ls = comma;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (ls > 0 && s[ls - 1] != '\n')
+		ls--;
+	const char *gep = memmem(s + ls, comma - ls, "getelementptr", 13);
+	if (i >= len || s[i] == '!' || gep)
+		return false;
+	size_t j = i;
+	while (j < len && word_char(s[j]))
+		j++;
+	if (j == i || strchr("%@-", s[i]) || isdigit((unsigned char)s[i]))
+		return true;
+	return j - i != 5 ? llvm_keyword(s + i, j - i)
+			  : memcmp(s + i, "align", 5) &&
+			    llvm_keyword(s + i, j - i);
+}
+
 // The trailing comma-separated items of a line outside brackets
 // (", align 4" in LLVM IR), each to the next comma or the line's end.
 static void
-spans_tails(const char *s, size_t len, struct spans *sp)
+spans_tails(const char *s, size_t len, bool llvm, struct spans *sp)
 {
 	int depth = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -766,7 +1025,8 @@ spans_tails(const char *s, size_t len, struct spans *sp)
 					break;
 				e++;
 			}
-			if (e < len && (s[e] == '\n' || s[e] == ','))
+			if (e < len && (s[e] == '\n' || s[e] == ',') &&
+			    !(llvm && llvm_operand_item(s, len, i)))
 				span_add(sp, (uint32_t)i, (uint32_t)e, NULL);
 		}
 	}
@@ -776,9 +1036,9 @@ spans_tails(const char *s, size_t len, struct spans *sp)
 // the top level of its parentheses, with its comma; and the trailing
 // items of a line.
 static void
-spans_args(const char *s, size_t len, struct spans *sp)
+spans_args(const char *s, size_t len, bool llvm, struct spans *sp)
 {
-	spans_tails(s, len, sp);
+	spans_tails(s, len, llvm, sp);
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] != '(')
 			continue;
@@ -1019,17 +1279,20 @@ spans_joins(const char *s, size_t len, const char *comment, struct spans *sp)
 
 static bool
 find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
-	   struct spans *sp)
+	   bool llvm, struct spans *sp)
 {
 	spans_clear(sp);
 	if (kind == TEXT_FOLD)
 		spans_folds(s, len, comment, sp);
 	else if (kind == TEXT_LINES)
 		spans_lines(s, len, sp);
-	else if (kind == TEXT_TOKENS)
+	else if (kind == TEXT_TOKENS) {
 		spans_tokens(s, len, sp);
+		if (llvm)
+			spans_drop_fixed(s, len, sp);
+	}
 	else if (kind == TEXT_ARGS)
-		spans_args(s, len, sp);
+		spans_args(s, len, llvm, sp);
 	else if (kind == TEXT_JOIN)
 		spans_joins(s, len, comment, sp);
 	else
@@ -1037,6 +1300,101 @@ find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
 	if (sp->n)
 		qsort(sp->v, sp->n, sizeof(*sp->v), span_cmp);
 	return !sp->oom;
+}
+
+// Does %name (at [a, e), its sigil included) occur as a word outside
+// bytes [cs, ce) of s?
+static bool
+used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
+	     uint32_t ce)
+{
+	size_t n = e - a;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
+					    n)); q++) {
+		size_t at = (size_t)(q - s);
+		if ((at >= cs && at < ce) || (at && word_char(s[at - 1])) ||
+		    (at + n < len && word_char(s[at + n])))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+// Can LLVM IR lose bytes [cs, ce) of s, whole lines, and still parse?
+// Not when its braces do not balance (half a function), nor when a line
+// of it assigns a value (%x = ...) that is numbered (the numbers after
+// it would have a gap: deleting units renumbers, raw lines do not) or
+// used elsewhere (a use with no definition). Such cuts were most of the
+// lines pass's tests on LLVM IR; the units pass deletes values with
+// their uses repaired.
+static bool
+llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
+{
+	int depth = 0;
+	bool str = false, comment = false;
+	for (uint32_t i = cs; i < ce; i++) {
+		char c = s[i];
+		if (c == '\n') {
+			str = comment = false;
+			continue;
+		}
+		if (comment || (str && c != '"'))
+			continue;
+		if (c == '"')
+			str = !str;
+		else if (c == ';')
+			comment = true;
+		else if (c == '{')
+			depth++;
+		else if (c == '}')
+			depth--;
+	}
+	if (depth)
+		return false;
+	bool term = false, label = false;
+	for (uint32_t i = cs; i < ce;) {
+		const char *nl = memchr(s + i, '\n', ce - i);
+		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
+		uint32_t a = i;
+		while (a < e && (s[a] == ' ' || s[a] == '\t'))
+			a++;
+		uint32_t w = a + 1;
+		while (w < e && word_char(s[w]) && s[w] != '%')
+			w++;
+		uint32_t q = w;
+		while (q < e && s[q] == ' ')
+			q++;
+		if (a < e && s[a] == '%' && w > a + 1 && q < e && s[q] == '=' &&
+		    !(e - q > 5 && !memcmp(s + q + 1, " type", 5))) {
+			bool numbered = true;
+			for (uint32_t k = a + 1; k < w; k++)
+				numbered &= isdigit((unsigned char)s[k]) != 0;
+			if (numbered || used_outside(s, len, a, w, cs, ce))
+				return false;
+		}
+		term |= llvm_terminator_at(s, a, e);
+		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
+		i = e + 1;
+	}
+	// a block's terminator goes with the block, or with the label after
+	// it (the blocks merge), never alone
+	return !term || label;
+}
+
+// llvm_range_cut_ok() of cutting spans [lo, hi) of sp (keep: all but
+// those), lines that follow each other.
+static bool
+llvm_lines_cut_ok(const char *s, size_t len, const struct spans *sp,
+		  uint32_t lo, uint32_t hi, bool keep)
+{
+	if (!sp->n)
+		return true;
+	if (!keep)
+		return llvm_range_cut_ok(s, len, sp->v[lo].start,
+					 sp->v[hi - 1].end);
+	return (!lo || llvm_range_cut_ok(s, len, 0, sp->v[lo].start)) &&
+	       (hi >= sp->n ||
+		llvm_range_cut_ok(s, len, sp->v[hi].start, (uint32_t)len));
 }
 
 // The best text is now *text (swapped in): kept, written, and the tree
@@ -1050,6 +1408,8 @@ commit_text(struct reducer *r, struct irs_buf *text)
 	*text = tmp;
 	r->progress = true;
 	r->stale = true;
+	if (!r->cosmetic)
+		memset(r->done, 0, sizeof(r->done));
 	note(r, "round %u %s: %zu bytes, %llu lines, %u tests", r->round,
 	     r->step, r->best_text.len,
 	     (unsigned long long)count_lines(r->best_text.data,
@@ -1218,6 +1578,66 @@ class_learn(struct reducer *r, uint64_t cls, uint8_t verdict)
 	reduce_cache_put(&r->classes, cls, n);
 }
 
+// Does cutting spans [lo, hi) of sp only drop optional words: no name
+// (%x, @f, #0, !6), bracket, separator or line break goes, so no
+// definition, use or unit changes, and what the other steps found boring
+// stays so? In LLVM IR an assignment's "%5 = " too: the value keeps its
+// number; commas: an item with its comma (", align 4"). After such cuts
+// a step that found nothing is not run again.
+static bool
+cosmetic_cut(const struct reducer *r, const struct spans *sp, uint32_t lo,
+	     uint32_t hi, bool commas)
+{
+	const char *s = r->best_text.data;
+	for (uint32_t i = lo; i < hi; i++) {
+		uint32_t a = sp->v[i].start, e = sp->v[i].end;
+		while (e > a && isspace((unsigned char)s[e - 1]))
+			e--;
+		if (r->llvm && e > a && s[e - 1] == '=')
+			continue;
+		for (uint32_t k = a; k < e; k++)
+			if (strchr("%@#!^{}()[]<>,;:=\"'\n", s[k]) &&
+			    !(commas && s[k] == ','))
+				return false;
+	}
+	return true;
+}
+
+// A token (or a trailing item) of class cls went: the others of its
+// class from span `from` on may well go too (the "%7 = " of every
+// assignment, every "noundef", every ", align 4"), in one cut rather than
+// a test each (commas: they are items). *won: they did.
+static struct irs_error *
+class_batch(struct reducer *r, const struct spans *sp, uint64_t cls,
+	    uint32_t from, bool commas, struct irs_buf *buf, bool *won)
+{
+	struct irs_error *err = NULL;
+	struct spans sel = {0};
+	*won = false;
+	for (uint32_t i = from; i < sp->n; i++)
+		if (token_class(r->best_text.data, &sp->v[i]) == cls)
+			span_add(&sel, sp->v[i].start, sp->v[i].end,
+				 sp->v[i].repl);
+	if (sel.oom ||
+	    (sel.n >= 2 && !cut_spans(r->best_text.data, r->best_text.len,
+				      &sel, 0, sel.n, false, buf))) {
+		err = &irs_enomem;
+	} else if (sel.n >= 2 && buf->len < r->best_text.len) {
+		char *text = buf->data;
+		size_t len = buf->len;
+		uint8_t v;
+		err = evaluate(r, &text, &len, 1, &v);
+		if (!err && v == VERDICT_INTERESTING) {
+			r->cosmetic = cosmetic_cut(r, &sel, 0, sel.n, commas);
+			err = commit_text(r, buf);
+			r->cosmetic = false;
+			*won = !err;
+		}
+	}
+	spans_deinit(&sel);	// it owns no replacement texts
+	return err;
+}
+
 enum { PAIR_TRIAL = 16 };	/* boring pairs before pairs are given up */
 
 // How many candidates a granularity has: a cut per chunk, and while the
@@ -1246,7 +1666,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 	reduce_cache_init(&members);
 
 	if (!find_spans(kind, r->best_text.data, r->best_text.len,
-			r->tree->comment, &sp)) {
+			r->tree->comment, r->llvm, &sp)) {
 		err = &irs_enomem;
 		goto out;
 	}
@@ -1267,6 +1687,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			uint8_t verdicts[64];
 			uint32_t map[64], first[64], nt = 0, next = i;
 			uint64_t keys[64], cls[64];
+			bool kept[64];
 			for (uint32_t b = 0; b < jobs && next < ncand; next++) {
 				bool keep = next >= nchunks;
 				uint32_t c = keep ? next - nchunks : next;
@@ -1284,6 +1705,11 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				if (bufs[b].len > r->best_text.len ||
 				    (bufs[b].len == r->best_text.len &&
 				     kind != TEXT_JOIN))
+					continue;
+				if (kind == TEXT_LINES && r->llvm &&
+				    !llvm_lines_cut_ok(r->best_text.data,
+						       r->best_text.len, &sp,
+						       lo, hi, keep))
 					continue;
 				uint8_t seen;
 				keys[nt] = keep ? 0 : chunk_key(r, &sp, lo, hi,
@@ -1303,6 +1729,7 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 				texts[nt] = bufs[b].data;
 				lens[nt] = bufs[b].len;
 				first[nt] = keep ? 0 : c;
+				kept[nt] = keep;
 				map[nt++] = b++;
 			}
 			if (nt && (err = evaluate(r, texts, lens, nt,
@@ -1316,10 +1743,19 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 					class_learn(r, cls[k], verdicts[k]);
 			}
 			uint32_t win = RU_NONE, at = 0;
+			uint64_t win_cls = 0;
+			bool win_kept = false;
 			for (uint32_t k = 0; k < nt && win == RU_NONE; k++)
 				if (verdicts[k] == VERDICT_INTERESTING) {
 					win = map[k];
 					at = first[k];
+					win_cls = size != 1 || kept[k] ? 0
+						: kind == TEXT_TOKENS ? cls[k]
+						: kind == TEXT_ARGS
+						? token_class(r->best_text.data,
+							&sp.v[first[k]])
+						: 0;
+					win_kept = kept[k];
 				}
 			if (win == RU_NONE) {
 				boring += nt;
@@ -1339,12 +1775,32 @@ text_sweep(struct reducer *r, enum text_kind kind, uint32_t max_size)
 			}
 			wins++;
 			r->pair_wins += kind == TEXT_TOKENS && size == 2;
-			if ((err = commit_text(r, &bufs[win])))
+			r->cosmetic = (kind == TEXT_TOKENS ||
+				       kind == TEXT_ARGS) && !win_kept &&
+				cosmetic_cut(r, &sp, at * size,
+					     at * size + size < sp.n
+					     ? at * size + size : sp.n,
+					     kind == TEXT_ARGS);
+			err = commit_text(r, &bufs[win]);
+			r->cosmetic = false;
+			if (err)
 				goto out;
 			changed = true;
 			if (!find_spans(kind, r->best_text.data,
 					r->best_text.len, r->tree->comment,
-					&sp)) {
+					r->llvm, &sp)) {
+				err = &irs_enomem;
+				goto out;
+			}
+			bool batch = false;
+			if (win_cls && (err = class_batch(r, &sp, win_cls, at,
+							  kind == TEXT_ARGS,
+							  &bufs[win], &batch)))
+				goto out;
+			if (batch && !find_spans(kind, r->best_text.data,
+						 r->best_text.len,
+						 r->tree->comment, r->llvm,
+						 &sp)) {
 				err = &irs_enomem;
 				goto out;
 			}
@@ -1704,8 +2160,11 @@ text_tokens(struct reducer *r)
 	// arguments passes'.
 	// Pairs, while they are of use to this input: in an IR whose
 	// assignments and #0 go as single tokens, hardly ever.
+	// In LLVM IR, what goes only with another word is a trailing item
+	// ("align 4", "!dbg !6"), the arguments pass's: no pairs.
 	struct irs_error *err = text_sweep(r, TEXT_TOKENS, 1);
-	if (err || (!r->pair_wins && r->pair_tries >= PAIR_TRIAL))
+	if (err || r->llvm ||
+	    (!r->pair_wins && r->pair_tries >= PAIR_TRIAL))
 		return err;
 	return text_sweep(r, TEXT_TOKENS, 2);
 }
@@ -1880,7 +2339,7 @@ reduce_once(struct reducer *r)
 	for (int generic = 0; generic < 2 && !r->progress; generic++) {
 		for (size_t i = 0; i < ARRAY_SIZE(steps) && !interrupted;
 		     i++) {
-			if (steps[i].generic != generic)
+			if (steps[i].generic != generic || r->done[i])
 				continue;
 			struct irs_error *err;
 			if (!steps[i].generic && r->stale &&
@@ -1888,11 +2347,14 @@ reduce_once(struct reducer *r)
 				return err;
 			r->step = steps[i].name;
 			uint32_t before = r->exec.runs;
+			uint32_t commits = r->ncommits;
 			size_t bytes = r->best_text.len;
 			err = steps[i].run(r);
 			r->pass_tests[i] += r->exec.runs - before;
 			if (err)
 				return err;
+			if (r->ncommits == commits)
+				r->done[i] = true;
 			note(r, "round %u pass %s: %u tests, %zu -> %zu bytes",
 			     r->round, steps[i].name, r->exec.runs - before,
 			     bytes, r->best_text.len);
@@ -2198,6 +2660,7 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 	if (r->job.log && !(r->log = fopen(r->job.log, "w")))
 		return irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
 					r->job.log, strerror(errno));
+	r->llvm = llvm_text(r->tree->text, r->tree->len);
 	r->res.lines_before = count_lines(r->tree->text, r->tree->len);
 	r->res.bytes_before = r->tree->len;
 	note(r, "reducing %s (%llu lines, %u units in %u levels from %s, "

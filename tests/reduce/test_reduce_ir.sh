@@ -179,4 +179,142 @@ check "the result is still interesting" sh "$TMP/ptr.sh" "$TMP/ptr.out"
 check "the alloca is gone, the store is to null" \
 	sh -c "! grep -q alloca '$TMP/ptr.out' && grep -q 'i32\\* null' '$TMP/ptr.out'"
 
+# ---- LLVM IR: tokens its syntax cannot lose are not cut -------------------
+# In LLVM IR an instruction cannot lose its type, opcode, an operand or a
+# comma and still parse; trying each of them one by one was most of the
+# tokens pass's tests. Here only the "nsw" flags may go (the test is a
+# strict grammar of this input's lines): the tokens pass cuts them, and
+# spends few tests on anything else.
+{
+	echo 'define i32 @f(i32 %a, i32 %b) {'
+	printf '  %%v1 = mul nsw i32 %%a, %%b\n'
+	for i in $(seq 2 12); do printf '  %%v%d = mul nsw i32 %%v%d, %%b\n' "$i" $((i - 1)); done
+	echo '  ret i32 %v12'
+	echo '}'
+} >"$TMP/fix.ll"
+cat >"$TMP/fix.sh" <<'EOF'
+#!/bin/sh
+[ "$(grep -cE '^  %v[0-9]+ = mul (nsw )?i32 %[a-z0-9]+, %b$' "$1")" -eq 12 ] &&
+	grep -qx 'define i32 @f(i32 %a, i32 %b) {' "$1" &&
+	grep -qx '  ret i32 %v12' "$1" && grep -qx '}' "$1" &&
+	[ "$(wc -l <"$1")" -eq 15 ]
+EOF
+check "the nsw input is interesting" sh "$TMP/fix.sh" "$TMP/fix.ll"
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/fix.ll" --test "sh $TMP/fix.sh {}" -j 2 \
+	-o "$TMP/fix.out" >"$TMP/fix.log" 2>"$TMP/fix.err"
+check_eq "reduce on the nsw input exits 0" 0 "$?"
+check_eq "every nsw went, nothing else" "$(sed 's/ nsw//' "$TMP/fix.ll")" "$(cat "$TMP/fix.out")"
+tok=$(sed -n 's/^reduce: pass tokens: \([0-9]*\) tests.*/\1/p' "$TMP/fix.err")
+check "the tokens pass spent few tests (${tok:-?} <= 12; each of 60 types, opcodes, operands and commas once was 40 more)" \
+	test "${tok:-99}" -le 12
+figure "LLVM tokens: ${tok:-?} tests in the tokens pass"
+# Deleting a line that assigns a value used further on, or a numbered one
+# (a gap in the numbers), or half a function's braces, never parses: the
+# units pass deletes values with their uses repaired, the lines pass
+# leaves them (before: one test per line and per chunk, 39 here).
+ln=$(sed -n 's/^reduce: pass lines: \([0-9]*\) tests.*/\1/p' "$TMP/fix.err")
+check "the lines pass tried no line the IR cannot lose (${ln:-?} <= 3)" test "${ln:-99}" -le 3
+# The nsw cuts change no definition, use or unit: the steps that found
+# nothing in round 1 are not run again in round 2 (before: 23 tests of
+# delete-units, 28 of other-operands, 48 of const-operands...).
+check "round 2 runs no step that found nothing (only optional words went)" \
+	sh -c "! grep -qE '^reduce: round 2 pass (delete-units|other-operands|const-operands|lines|arguments): [1-9]' '$TMP/fix.err'"
+
+# ---- LLVM IR: a named type is no value ---------------------------------
+# "%T = type {...}" defines a type: its uses (%T* in its own definition,
+# alloca %T) cannot become the constant 0 as a value's can; the test
+# counts such candidates.
+cat >"$TMP/ty.ll" <<'IR'
+%T = type { i32, %T* }
+
+define i32 @f(i32 %0) {
+  %2 = alloca %T, align 8
+  %3 = getelementptr %T, %T* %2, i32 0, i32 0
+  store i32 %0, i32* %3, align 4
+  %4 = load i32, i32* %3, align 4
+  %5 = add i32 %4, 7
+  ret i32 %5
+}
+IR
+cat >"$TMP/ty.sh" <<EOF
+#!/bin/sh
+if grep -qE '(alloca|getelementptr) 0|0\\*' "\$1"; then echo "\$1" >>"$TMP/ty.bad"; exit 1; fi
+grep -q '^%T = type {' "\$1" && grep -q 'alloca %T' "\$1" &&
+	awk -f "$NUMBERS" "\$1" 2>/dev/null && grep -q 'add i32 %[0-9]*, 7' "\$1" &&
+	grep -q '^ *ret i32 %' "\$1"
+EOF
+rm -f "$TMP/ty.bad"
+check "the named-type input is interesting" sh "$TMP/ty.sh" "$TMP/ty.ll"
+"$IRSNAP" reduce "$TMP/ty.ll" --test "sh $TMP/ty.sh {}" -j 2 -o "$TMP/ty.out" \
+	>"$TMP/ty.log" 2>&1
+check_eq "reduce on the named type exits 0" 0 "$?"
+check "no candidate had a type turned into 0" test ! -e "$TMP/ty.bad"
+check "the result is still interesting" sh "$TMP/ty.sh" "$TMP/ty.out"
+
+# ---- LLVM IR: a block never loses its terminator alone --------------------
+# A block without its br or ret does not parse ("block does not have
+# terminator"): deleting units tries no terminator alone (it goes with its
+# block, or when blocks merge). The test counts candidates that are the
+# input less one terminator line; nothing may go here.
+cat >"$TMP/term.ll" <<'IR'
+define i32 @f(i32 %0) {
+  %2 = add i32 %0, 1
+  br label %3
+
+3:
+  %4 = mul i32 %2, 3
+  br label %5
+
+5:
+  %6 = sub i32 %4, 2
+  br label %7
+
+7:
+  %8 = xor i32 %6, 5
+  ret i32 %8
+}
+IR
+cat >"$TMP/term.sh" <<EOF
+#!/bin/sh
+d=\$(diff "$TMP/term.ll" "\$1" | grep '^[<>]')
+if [ "\$(printf '%s\n' "\$d" | wc -l)" -eq 1 ] &&
+	printf '%s\n' "\$d" | grep -qE '^< +(br|ret) '; then
+	echo "\$1" >>"$TMP/term.bad"
+fi
+cmp -s "$TMP/term.ll" "\$1"
+EOF
+rm -f "$TMP/term.bad"
+"$IRSNAP" reduce "$TMP/term.ll" --test "sh $TMP/term.sh {}" -j 2 -o "$TMP/term.out" \
+	>"$TMP/term.log" 2>&1
+check_files_eq "nothing goes from the strict input" "$TMP/term.ll" "$TMP/term.out"
+check "no candidate was the input less one terminator" test ! -e "$TMP/term.bad"
+
+# ---- LLVM IR: an instruction's operands are not trailing items ------------
+# ", i32* %2" of a store, ", %0" of an add: an instruction's operand count
+# is fixed, so the arguments pass cuts none of them alone (a
+# getelementptr's indices excepted); ", align 4" it does cut. The test
+# counts candidates that lost an operand.
+cat >"$TMP/op.ll" <<'IR'
+define i32 @f(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  %3 = load i32, i32* %2, align 4
+  %4 = add i32 %3, %0
+  ret i32 %4
+}
+IR
+sed 's/, align 4$//' "$TMP/op.ll" >"$TMP/op.want"
+cat >"$TMP/op.sh" <<EOF
+#!/bin/sh
+if grep -qE '^  (store i32 %0|%3 = load i32|%4 = add i32 %3)(, align 4)?\$' "\$1"; then
+	echo "\$1" >>"$TMP/op.bad"; exit 1
+fi
+sed 's/, align 4\$//' "\$1" | cmp -s - "$TMP/op.want"
+EOF
+rm -f "$TMP/op.bad"
+"$IRSNAP" reduce "$TMP/op.ll" --test "sh $TMP/op.sh {}" -j 2 -o "$TMP/op.out" \
+	>"$TMP/op.log" 2>&1
+check_files_eq "every ', align 4' went, nothing else" "$TMP/op.want" "$TMP/op.out"
+check "no candidate lost an instruction's operand" test ! -e "$TMP/op.bad"
+
 done_testing

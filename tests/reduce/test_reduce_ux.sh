@@ -159,6 +159,20 @@ check_eq "tokens: '#0', '!dbg' and '!6' go whole" "call void @f()" "$(sed 's/ *$
 check_eq "token classes: the x's stay, the junk goes" "$(printf 'x%.0s' $(seq 60))" "$(tr -d ' \n' <"$TMP/cls.out")"
 tests=$(sed -n 's/^reduced .* lines, \([0-9]*\) tests.*/\1/p' "$TMP/cls.log")
 check "... in fewer tests than the line has tokens (${tests:-?} < 61)" test "${tests:-99}" -lt 61
+# A token of a class went: the others of its class go in one more cut,
+# not a test each (40 "opt" words that may go, 40 "keep" that must stay).
+for i in $(seq 40); do echo "keep opt"; done >"$TMP/batch.txt"
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/batch.txt" --test "[ \$(grep -c '^keep' {}) -eq 40 ]" -j 1 -o "$TMP/batch.out" >/dev/null 2>"$TMP/batch.err"
+check "token classes: every opt went" sh -c "[ \$(grep -c keep '$TMP/batch.out') -eq 40 ] && ! grep -q opt '$TMP/batch.out'"
+tests=$(sed -n 's/^reduce: pass tokens: \([0-9]*\) tests.*/\1/p' "$TMP/batch.err")
+check "... in a few tests of the tokens pass, not one per opt (${tests:-?} <= 10)" test "${tests:-99}" -le 10
+# The same for a line's trailing items: once one ", align N" went, the
+# others go in one cut (30 lines, each with one).
+for i in $(seq 30); do echo "keep x$i, align $((i % 3 + 2))"; done >"$TMP/items.txt"
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/items.txt" --test "[ \$(grep -c '^keep x[0-9]*' {}) -eq 30 ]" -j 1 -o "$TMP/items.out" >/dev/null 2>"$TMP/items.err"
+check "trailing items: every ', align N' went" sh -c "[ \$(grep -c keep '$TMP/items.out') -eq 30 ] && ! grep -q align '$TMP/items.out'"
+tests=$(sed -n 's/^reduce: pass arguments: \([0-9]*\) tests.*/\1/p' "$TMP/items.err")
+check "... in a few tests of the arguments pass, not one per item (${tests:-?} <= 3)" test "${tests:-99}" -le 3
 # A boring cut is known by the text around it, blanks and line breaks
 # left out: once the lines are joined, no token is tried again (20 of
 # them, too many for ddmin's complements, which the join does change).
