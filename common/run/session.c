@@ -30,6 +30,9 @@ struct event {
 	char hash[17];		// of the before text
 	char *text, *json;	// before snapshot, relative; NULL: not written
 	json_t *before, *after;	// borrowed from the manifest's events
+	// the IR's bytes at entry, for the JSON graph of the pass's input
+	// should it fail (failure_json without write_json); a reference
+	struct irs_image *image;
 };
 
 // The session's last walk: what it read and the files it wrote. A later
@@ -45,6 +48,7 @@ struct last_walk {
 	uint32_t seq;
 	const char *phase;	// static
 	struct irs_snapshot_stats st;
+	struct irs_image *image;	// its bytes, once kept; a reference
 };
 
 struct irs_session {
@@ -59,6 +63,10 @@ struct irs_session {
 	uint32_t nlost;		// snapshots lost to write errors
 	bool failed;
 	uint32_t next_position;	// irs_session_set_position(), 0: unknown
+	// the image of the pass that ended last, kept for a verifier's
+	// failure, which comes after the pass returned
+	struct irs_image *ended_image;
+	uint32_t ended_seq;
 	// the renderings of the outermost reduce unit's nodes, kept from one
 	// text-only walk of units_root as units_type to the next (NULL: none
 	// made yet, or the layout has no units)
@@ -159,6 +167,7 @@ last_forget(struct last_walk *l)
 	free(l->type);
 	free(l->text);
 	free(l->json);
+	irs_image_unref(l->image);
 	irs_mem_print_deinit(&l->print);
 	memset(l, 0, sizeof(*l));
 }
@@ -170,6 +179,7 @@ event_deinit(struct event *ev)
 	free(ev->type);
 	free(ev->text);
 	free(ev->json);
+	irs_image_unref(ev->image);
 }
 
 void
@@ -181,6 +191,7 @@ irs_session_destroy(struct irs_session *s)
 		event_deinit(&s->events[i]);
 	free(s->events);
 	last_forget(&s->last);
+	irs_image_unref(s->ended_image);
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
 	irs_manifest_deinit(&s->man);
@@ -232,20 +243,29 @@ names_unlink(struct irs_session *s, const struct names *n)
 		last_forget(&s->last);
 }
 
+// The names of the formats @p text and @p json.
 static struct irs_error *
-names_init(struct names *n, const struct irs_session *s, uint32_t seq,
-	   const char *pass, const char *phase)
+names_init_as(struct names *n, uint32_t seq, const char *pass,
+	      const char *phase, bool text, bool json)
 {
 	memset(n, 0, sizeof(*n));
-	if (s->cfg.write_text &&
+	if (text &&
 	    !(n->text = irs_rundir_snapshot_name(seq, pass, phase, "ir")))
 		return &irs_enomem;
-	if (s->cfg.write_json &&
+	if (json &&
 	    !(n->json = irs_rundir_snapshot_name(seq, pass, phase, "json"))) {
 		names_deinit(n);
 		return &irs_enomem;
 	}
 	return NULL;
+}
+
+static struct irs_error *
+names_init(struct names *n, const struct irs_session *s, uint32_t seq,
+	   const char *pass, const char *phase)
+{
+	return names_init_as(n, seq, pass, phase, s->cfg.write_text,
+			     s->cfg.write_json);
 }
 
 static bool same_type(const char *a, const char *b);
@@ -450,6 +470,32 @@ note_copy(const struct irs_session *s, json_t *j)
 		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
 }
 
+// The bytes of the last walk, which read the same now (it was just taken,
+// or copied because nothing it read has changed), kept for event @p ev:
+// the JSON graph of its input, should the pass fail, is a walk over them.
+// Best effort: without them a failure's input has its text alone.
+static void
+keep_image(struct irs_session *s, struct irs_memory *mem, struct event *ev)
+{
+	struct last_walk *l = &s->last;
+	if (!l->valid || l->root != ev->root || !same_type(l->type, ev->type))
+		return;
+	if (!l->image) {
+		struct irs_error *err = irs_image_capture(mem, &l->print,
+							  &l->image);
+		if (err && irs_debug('S'))
+			fprintf(stderr, "irsnap: session: the IR's bytes at "
+				"%s's entry not kept: %s\n", ev->pass,
+				err->message);
+		irs_error_destroy(err);
+		if (!err && irs_debug('S'))
+			fprintf(stderr, "irsnap: session: kept %llu bytes of "
+				"the IR at %s's entry\n", (unsigned long long)
+				irs_image_bytes(l->image), ev->pass);
+	}
+	ev->image = irs_image_ref(l->image);
+}
+
 /* }==== Pass events ====================================================== */
 
 static struct event *
@@ -548,6 +594,8 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto fail_names;
 	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	if (!n.json && s->cfg.failure_json)
+		keep_image(s, mem, &ev);
 	ev.position = s->next_position;
 	s->next_position = 0;
 	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
@@ -586,6 +634,8 @@ fail:
 	// The pass began all the same: it keeps its seq (the next pass's
 	// files do not take its name) and the manifest lists it as lost.
 	if (lose(s, ev.seq, pass, "before", err) && ev.pass) {
+		irs_image_unref(ev.image);
+		ev.image = NULL;
 		ev.open = false;
 		ev.lost = true;
 		s->events[s->nevents++] = ev;	// check_begin made room
@@ -652,6 +702,10 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 					"reader", ev->pass);
 	// The debuggee has left the pass whatever happens below.
 	ev->open = false;
+	irs_image_unref(s->ended_image);
+	s->ended_image = ev->image;
+	s->ended_seq = seq;
+	ev->image = NULL;
 	bool has_cpu1;
 	double cpu1;
 	cpu_now(s, &has_cpu1, &cpu1);
@@ -760,7 +814,9 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	struct irs_snapshot *snap = NULL;
 	json_t *errors = json_array();
 
-	if (!errors || names_init(n, s, ev ? ev->seq : 0, pass, "crash")) {
+	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, "crash",
+				     s->cfg.write_text, s->cfg.write_json ||
+				     s->cfg.failure_json)) {
 		json_decref(errors);
 		return NULL;
 	}
@@ -780,6 +836,56 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	}
 	return json_pack("{s:o, s:o, s:o}", "text", irs_json_text(n->text),
 			 "json", irs_json_text(n->json), "walk_errors", errors);
+}
+
+// The JSON graph of failing pass @p ev's input when the trace wrote its
+// text alone: a walk over the bytes kept at its entry (@p img), named in
+// its before event. Written only when it renders what the before
+// snapshot did (the same hash and nodes), so it is what a trace writing
+// both formats would have written; best effort otherwise.
+static void
+input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
+{
+	struct irs_memory *fm = NULL;
+	struct irs_snapshot *snap = NULL;
+	struct irs_snapshot_stats st;
+	const char *text = ev->text ? strrchr(ev->text, '/') : NULL;
+	char *name = irs_rundir_snapshot_name(ev->seq, ev->pass, "before",
+					      "json");
+	char *path = name ? irs_path_join(s->dir, name) : NULL;
+	struct irs_error *err = path ? irs_image_memory(img, &fm) : &irs_enomem;
+	if (!err)
+		err = irs_snapshot_write_json(s->lo, fm, ev->root, ev->type,
+					      &s->cfg.limits, path,
+					      text ? text + 1 : ev->text,
+					      &snap);
+	irs_memory_destroy(fm);
+	if (!err) {
+		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_destroy(snap);
+		json_t *nodes = json_object_get(ev->before, "nodes");
+		if (strcmp(st.hash, ev->hash) ||
+		    (json_int_t)st.nodes != json_integer_value(nodes))
+			err = irs_error_format(IRS_ERROR_STATE, "the walk of "
+					       "the kept bytes renders another "
+					       "IR (hash %s, not %s)", st.hash,
+					       ev->hash);
+		else if (!irs_manifest_event_json(&s->man, ev->before, name,
+						  &st))
+			err = &irs_enomem;
+		if (err)
+			unlink(path);
+	}
+	if (err && irs_debug('S'))
+		fprintf(stderr, "irsnap: session: no JSON graph of %s's "
+			"input: %s\n", ev->pass, err->message);
+	if (!err) {
+		ev->json = name;
+		name = NULL;
+	}
+	irs_error_destroy(err);
+	free(name);
+	free(path);
 }
 
 static struct irs_error *
@@ -870,6 +976,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	struct irs_failure_info fi = *info;
 	if (verifier)
 		fi.signo = 0;
+	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
+		: ev->seq == s->ended_seq ? s->ended_image : NULL;
+	if (img && !ev->json && ev->before && s->lo)
+		input_graph(s, ev, img);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
 		if (!crash)
