@@ -18,10 +18,12 @@ struct span {
 
 struct irs_image {
 	unsigned refs;
+	struct irs_image_pool *pool;	// takes data back; or NULL
 	struct span *spans;	// sorted, disjoint
 	size_t nspans;
 	uint8_t *data;
 	uint64_t bytes;
+	uint64_t cap;		// of data
 };
 
 static int
@@ -33,7 +35,7 @@ by_addr(const void *a, const void *b)
 
 struct irs_error *
 irs_image_capture(struct irs_memory *mem, const struct irs_mem_print *p,
-		  struct irs_image **ret)
+		  struct irs_image_pool *pool, struct irs_image **ret)
 {
 	struct irs_error *err = NULL;
 	if (p->lost || !p->n)
@@ -69,8 +71,19 @@ irs_image_capture(struct irs_memory *mem, const struct irs_mem_print *p,
 	for (size_t i = 0; i < n; i++)
 		total += r[i].valid;
 	img->refs = 1;
+	img->pool = pool;
 	img->spans = calloc(n ? n : 1, sizeof(*img->spans));
-	img->data = malloc(total ? total : 1);
+	// A buffer the pool kept, already faulted in: a fresh one of the
+	// IR's size costs more in page faults than the copy itself.
+	if (pool && pool->data && pool->cap >= total) {
+		img->data = pool->data;
+		img->cap = pool->cap;
+		pool->data = NULL;
+	} else {
+		// room to grow: the next pass's IR may be a little larger
+		img->data = malloc(total + total / 8 + 1);
+		img->cap = total + total / 8 + 1;
+	}
 	if (!img->spans || !img->data) {
 		err = &irs_enomem;
 		goto out;
@@ -107,9 +120,23 @@ irs_image_unref(struct irs_image *img)
 {
 	if (!img || --img->refs)
 		return;
+	struct irs_image_pool *pool = img->pool;
+	if (pool && img->data && (!pool->data || pool->cap < img->cap)) {
+		free(pool->data);
+		pool->data = img->data;
+		pool->cap = img->cap;
+		img->data = NULL;
+	}
 	free(img->spans);
 	free(img->data);
 	free(img);
+}
+
+void
+irs_image_pool_deinit(struct irs_image_pool *pool)
+{
+	free(pool->data);
+	memset(pool, 0, sizeof(*pool));
 }
 
 uint64_t

@@ -193,15 +193,25 @@ void irs_manifest_now(char *buf, size_t len);
 
 /** A copy of the bytes a walk read, shared by reference. */
 struct irs_image;
+/** A buffer an image no longer needs, kept for the next (zeroed: none);
+ *  it must outlive the images made with it. */
+struct irs_image_pool {
+	uint8_t *data;
+	uint64_t cap;
+};
+void irs_image_pool_deinit(struct irs_image_pool *pool);
 
 /**
  * Copies, from @p mem now, every byte print @p p lists (the walk's reads,
- * read-ahead included), for a walk over them later (irs_image_memory()).
- * Call while those bytes read as they did for the walk. *ret has one
- * reference, dropped with irs_image_unref().
+ * read-ahead included), for a walk over them later (irs_image_memory()),
+ * into a buffer of @p pool (or NULL) when it has one big enough, which
+ * goes back there when the image is dropped. Call while those bytes read
+ * as they did for the walk. *ret has one reference, dropped with
+ * irs_image_unref().
  */
 struct irs_error *irs_image_capture(struct irs_memory *mem,
 				    const struct irs_mem_print *p,
+				    struct irs_image_pool *pool,
 				    struct irs_image **ret);
 /** Another reference to @p img (NULL: NULL). */
 struct irs_image *irs_image_ref(struct irs_image *img);

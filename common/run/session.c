@@ -67,6 +67,7 @@ struct irs_session {
 	// failure, which comes after the pass returned
 	struct irs_image *ended_image;
 	uint32_t ended_seq;
+	struct irs_image_pool pool;	// outlives every image
 	// the renderings of the outermost reduce unit's nodes, kept from one
 	// text-only walk of units_root as units_type to the next (NULL: none
 	// made yet, or the layout has no units)
@@ -192,6 +193,7 @@ irs_session_destroy(struct irs_session *s)
 	free(s->events);
 	last_forget(&s->last);
 	irs_image_unref(s->ended_image);
+	irs_image_pool_deinit(&s->pool);
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
 	irs_manifest_deinit(&s->man);
@@ -481,8 +483,11 @@ keep_image(struct irs_session *s, struct irs_memory *mem, struct event *ev)
 	if (!l->valid || l->root != ev->root || !same_type(l->type, ev->type))
 		return;
 	if (!l->image) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		struct irs_error *err = irs_image_capture(mem, &l->print,
-							  &l->image);
+							  &s->pool, &l->image);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (err && irs_debug('S'))
 			fprintf(stderr, "irsnap: session: the IR's bytes at "
 				"%s's entry not kept: %s\n", ev->pass,
@@ -490,8 +495,10 @@ keep_image(struct irs_session *s, struct irs_memory *mem, struct event *ev)
 		irs_error_destroy(err);
 		if (!err && irs_debug('S'))
 			fprintf(stderr, "irsnap: session: kept %llu bytes of "
-				"the IR at %s's entry\n", (unsigned long long)
-				irs_image_bytes(l->image), ev->pass);
+				"the IR at %s's entry, %.4f s\n",
+				(unsigned long long)irs_image_bytes(l->image),
+				ev->pass, (double)(t1.tv_sec - t0.tv_sec) +
+				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	ev->image = irs_image_ref(l->image);
 }
@@ -586,6 +593,11 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	ev.open = true;
 	if (!copy_str(&ev.pass, pass) || !copy_str(&ev.type, type))
 		goto oom;
+	// The last pass's verifiers have had their say: its image can go
+	// back to the pool for this pass's.
+	irs_image_unref(s->ended_image);
+	s->ended_image = NULL;
+	s->ended_seq = 0;
 	err = names_init(&n, s, ev.seq, pass, "before");
 	if (err)
 		goto fail;

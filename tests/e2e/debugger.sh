@@ -311,7 +311,7 @@ says() {
 	shown) gdb="irsnap $2 is $3." lldb="$2 $3" ;;
 	refused-format)
 		gdb="Undefined item: \"$2\"."
-		lldb="error: ir-set: format must be text, json or both, not '$2'" ;;
+		lldb="error: ir-set: format must be auto, text, json or both, not '$2'" ;;
 	frame0) gdb="^#0 .*$2" lldb="^frame #0: .*$2" ;;
 	crash-status) gdb=$((128 + $2)) lldb=$((128 + $2)) ;;
 	*) echo "says: nothing for '$1'" >&2; return 2 ;;
