@@ -155,12 +155,14 @@ gdb_session() {
 }
 
 # gdb_trace_toyc LOG ARGS...: `toyc ARGS` traced under gdb -batch with the
-# toyc layout (ir-trace on), run directories under $IRSNAP_DIR (default
-# $RUNS); the run is then $IRSNAP_DIR/latest. Returns GDB's status.
+# toyc layout (ir-trace on) in format $TRACE_FORMAT (default auto), run
+# directories under $IRSNAP_DIR (default $RUNS); the run is then
+# $IRSNAP_DIR/latest. Returns GDB's status.
 gdb_trace_toyc() {
 	local log=$1; shift
-	run_gdb "$log" -ex "ir-layout load $LAYOUT" -ex 'ir-trace on' -ex run \
-		--args "$TOYC" "$@" </dev/null
+	run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+		-ex "set irsnap format ${TRACE_FORMAT:-auto}" \
+		-ex 'ir-trace on' -ex run --args "$TOYC" "$@" </dev/null
 }
 
 # gdb_crash_core LOG DUMP CORE -- PROGRAM ARGS...: see dbg_crash_core. GDB

@@ -420,7 +420,7 @@ test_ir_set_command(void **state)
 	runs(f, "ir-set", "max-bytes 1G");
 	assert_string_equal(runs(f, "ir-set", "max-bytes"),
 			    "max-bytes 1073741824\n");
-	assert_non_null(strstr(runs(f, "ir-set", ""), "format both\n"));
+	assert_non_null(strstr(runs(f, "ir-set", ""), "format auto\n"));
 	runs(f, "ir-set", "dir '/tmp/with space'");
 	assert_string_equal(runs(f, "ir-set", "dir"),
 			    "dir /tmp/with space\n");
