@@ -7,6 +7,7 @@
 // a copy of those bytes writes what a walk at the entry would have.
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "run/run.h"
 
@@ -143,6 +144,39 @@ uint64_t
 irs_image_bytes(const struct irs_image *img)
 {
 	return img ? img->bytes : 0;
+}
+
+static const struct span *find(const struct irs_image *img, uint64_t addr);
+
+bool
+irs_image_matches(const struct irs_image *img, const struct irs_mem_print *p,
+		  struct irs_memory *mem)
+{
+	if (p->lost || !p->n)
+		return false;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct irs_mem_range *r = &p->ranges[i];
+		if (r->valid) {
+			// its readable part lies in one span: they are merged
+			const struct span *s = find(img, r->addr);
+			if (!s || r->valid > s->len - (r->addr - s->addr) ||
+			    XXH3_64bits(s->data + (r->addr - s->addr),
+					r->valid) != r->hash)
+				return false;
+		} else if (XXH3_64bits(NULL, 0) != r->hash) {
+			return false;
+		}
+		// what was unreadable must be still
+		uint8_t byte;
+		struct irs_error *err = r->valid < r->len ?
+			irs_memory_read(mem, r->addr + r->valid, &byte, 1) :
+			NULL;
+		bool faults = err && irs_error_get_code(err) == IRS_ERROR_FAULT;
+		irs_error_destroy(err);
+		if (r->valid < r->len && !faults)
+			return false;
+	}
+	return true;
 }
 
 /* {==== A memory source reading the image ================================ */

@@ -213,6 +213,14 @@ struct irs_error *irs_image_capture(struct irs_memory *mem,
 				    const struct irs_mem_print *p,
 				    struct irs_image_pool *pool,
 				    struct irs_image **ret);
+/**
+ * Whether @p img, captured now from print @p p, shows that every range of
+ * @p p reads as it did (its hash, its readable length; a byte unreadable
+ * then is probed through @p mem): irs_memory_print_matches() without a
+ * second read of the bytes.
+ */
+bool irs_image_matches(const struct irs_image *img,
+		       const struct irs_mem_print *p, struct irs_memory *mem);
 /** Another reference to @p img (NULL: NULL). */
 struct irs_image *irs_image_ref(struct irs_image *img);
 /** Drops a reference; NULL is ignored. */

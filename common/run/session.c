@@ -364,14 +364,32 @@ same_type(const char *a, const char *b)
 
 // Whether a walk of @p root as @p type would write what the last one did:
 // the same bytes read the same, and the layout renders from memory alone.
+// With @p keep (a pass's entry, whose bytes keep_image() will want), the
+// bytes are copied while they are compared: one read for both.
 static bool
 unchanged(struct irs_session *s, struct irs_memory *mem, uint64_t root,
-	  const char *type, const struct names *n)
+	  const char *type, const struct names *n, bool keep)
 {
-	const struct last_walk *l = &s->last;
-	return l->valid && !s->lo->walk_lua && l->root == root &&
-	       same_type(l->type, type) && (!n->text || l->text) &&
-	       (!n->json || l->json) && irs_memory_print_matches(mem, &l->print);
+	struct last_walk *l = &s->last;
+	if (!(l->valid && !s->lo->walk_lua && l->root == root &&
+	      same_type(l->type, type) && (!n->text || l->text) &&
+	      (!n->json || l->json)))
+		return false;
+	if (!keep || l->image)
+		return irs_memory_print_matches(mem, &l->print);
+	struct irs_image *img;
+	struct irs_error *err = irs_image_capture(mem, &l->print, &s->pool,
+						  &img);
+	if (err) {
+		irs_error_destroy(err);
+		return false;
+	}
+	if (!irs_image_matches(img, &l->print, mem)) {
+		irs_image_unref(img);
+		return false;
+	}
+	l->image = img;
+	return true;
 }
 
 // Copies the last walk's files to @p n; false (nothing written) when that
@@ -435,7 +453,9 @@ take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
      const char *phase, struct irs_snapshot_stats *st, bool *copied)
 {
 	*copied = false;
-	if (unchanged(s, mem, root, type, n) && copy_last(s, root, type, n)) {
+	bool keep = !strcmp(phase, "before") && s->cfg.failure_json && !n->json;
+	if (unchanged(s, mem, root, type, n, keep) &&
+	    copy_last(s, root, type, n)) {
 		*st = s->last.st;
 		*copied = true;
 		// The copy's JSON names its own text file, so its size can
