@@ -579,6 +579,10 @@ struct irs_session_config {
 	bool write_json;
 	bool changed_only;	/* skip an after snapshot equal to its before */
 	struct irs_limits limits;
+	bool failure_json;	/* with write_json off, still the JSON graph
+				   of a failing pass's input (its before
+				   snapshot, from the IR's bytes kept at
+				   its entry) and of the crash */
 };
 
 /**

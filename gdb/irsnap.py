@@ -831,7 +831,7 @@ class _Setting(gdb.Parameter):
         self.show_doc = "Show %s." % doc
         if key == "format":
             super().__init__("irsnap " + key, gdb.COMMAND_DATA,
-                             gdb.PARAM_ENUM, ["text", "json", "both"])
+                             gdb.PARAM_ENUM, ["auto", "text", "json", "both"])
         else:
             super().__init__("irsnap " + key, gdb.COMMAND_DATA,
                              gdb.PARAM_STRING)

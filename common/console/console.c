@@ -22,6 +22,7 @@ irs_console_create(const struct irs_target *t, struct irs_console **ret)
 	c->t = t;
 	c->set.text = true;
 	c->set.json = true;
+	c->set.format_auto = true;
 	c->returning.cfa = CONSOLE_NO_CFA;
 	*ret = c;
 	return NULL;
@@ -161,7 +162,8 @@ console_session(struct irs_console *c, struct irs_session **ret)
 		.attached = attached,
 		.layout_path = c->layout_path,
 		.write_text = c->set.text,
-		.write_json = c->set.json,
+		.write_json = c->set.json && !c->set.format_auto,
+		.failure_json = c->set.json,
 		.changed_only = c->changed_only,
 		.limits = c->set.limits,
 	};
@@ -755,7 +757,7 @@ static const struct command {
 	 "'(Module *)0x4051a0'); TYPE is a layout type (default: the layout's\n"
 	 "root type). Without -o the text is printed. With -o, -f text or\n"
 	 "-f json writes PATH; -f both writes the text to PATH and the JSON\n"
-	 "to PATH.json (the default format is the 'format' setting).\n"
+	 "to PATH.json (the default is the 'format' setting; auto: both).\n"
 	 "A file is replaced atomically (a symbolic link: the file it names);\n"
 	 "a device or FIFO (/dev/null, a pipe) is written in place, -f both\n"
 	 "the text then the JSON into it; -o - prints, as without -o.\n"
@@ -783,6 +785,9 @@ static const struct command {
 	 "--changed-only skips an after snapshot identical to its before one;\n"
 	 "--stop-on-verify stops after the pass whose output fails a verifier\n"
 	 "and writes failure.json. A fatal signal writes failure.json.\n"
+	 "The files follow the 'format' setting: auto (the default) writes\n"
+	 "the text, and the JSON graph only of a failing pass's input and of\n"
+	 "the crash; both writes the graph of every snapshot.\n"
 	 "Example: ir-trace on 'cse|dce' --verify"},
 	{"ir-verify", console_cmd_verify,
 	 "Run the layout's verifiers on the IR now.\n"
@@ -812,7 +817,7 @@ static const struct command {
 	 "Usage: ir-set [KEY [VALUE]]\n"
 	 "Settings: dir (run directories; default $IRSNAP_DIR or\n"
 	 "./irsnap-out), max-nodes, max-bytes, max-depth (walk limits; counts\n"
-	 "take K, M, G suffixes), format (text, json or both). A change\n"
+	 "take K, M, G suffixes), format (auto, text, json or both). A change\n"
 	 "starts a new run directory at the next traced pass. Without VALUE:\n"
 	 "show.\n"
 	 "Example: ir-set max-nodes 2M"},
@@ -1060,6 +1065,8 @@ irs_console_complete_args(struct irs_console *c, const char *name,
 			  const char *args)
 {
 	static const char *const formats[] = {"text", "json", "both", NULL};
+	static const char *const setting_formats[] = {"auto", "text", "json",
+						      "both", NULL};
 	struct console_args a;
 	struct irs_error *err;
 
@@ -1088,7 +1095,7 @@ irs_console_complete_args(struct irs_console *c, const char *name,
 		complete_words(formats, word, &b);
 	} else if (name && !strcmp(name, "ir-set") && nbefore == 1 &&
 		   !strcmp(prev, "format")) {
-		complete_words(formats, word, &b);
+		complete_words(setting_formats, word, &b);
 	} else if (name && !strcmp(name, "ir-set") && nbefore == 0) {
 		complete_words(irs_console_settings(), word, &b);
 	} else if (name && !strcmp(name, "ir-set")) {
@@ -1122,7 +1129,8 @@ irs_console_complete(struct irs_console *c, const char *name,
 	static const char *const layout_words[] = {"load", "show", NULL};
 	static const char *const trace_words[] = {"on", "off", NULL};
 	static const char *const break_words[] = {"off", NULL};
-	static const char *const formats[] = {"text", "json", "both", NULL};
+	static const char *const formats[] = {"auto", "text", "json", "both",
+					      NULL};
 	struct irs_buf b;
 
 	if (!word)

@@ -160,7 +160,9 @@ struct console_bpfn {
 struct console_settings {
 	char *dir;		/* NULL: $IRSNAP_DIR or ./irsnap-out */
 	struct irs_limits limits;
-	bool text, json;	/* format */
+	bool text, json;	/* format (auto: both) */
+	bool format_auto;	/* "auto": a trace writes text, and JSON
+				   where a failure needs it */
 	char *debugger;		/* for the manifest */
 	char *args;
 	uint32_t call_timeout;	/* seconds; 0: none (when _set) */

@@ -24,7 +24,9 @@ static const char *const helps[] = {
 	"the most IR nodes one snapshot walks (K, M, G suffixes)",
 	"the most debuggee bytes one snapshot reads",
 	"the deepest nesting one snapshot follows",
-	"the snapshot files written: text, json or both",
+	"the snapshot files written: auto, text, json or both (auto: a "
+	"trace writes text, and the JSON graph of a failing pass's input "
+	"and of the crash; ir-dump -o writes both)",
 	"the seconds a call verifier may run in the debuggee before irsnap "
 	"interrupts it (0: no limit)",
 };
@@ -60,7 +62,10 @@ set_string(char **slot, const char *value)
 static struct irs_error *
 set_format(struct console_settings *s, const char *value)
 {
-	if (!strcmp(value, "text"))
+	s->format_auto = !strcmp(value, "auto");
+	if (s->format_auto)
+		s->text = true, s->json = true;
+	else if (!strcmp(value, "text"))
 		s->text = true, s->json = false;
 	else if (!strcmp(value, "json"))
 		s->text = false, s->json = true;
@@ -68,7 +73,8 @@ set_format(struct console_settings *s, const char *value)
 		s->text = true, s->json = true;
 	else
 		return irs_error_format(IRS_ERROR_USAGE,
-			"irsnap: format must be text, json or both, not '%s'",
+			"irsnap: format must be auto, text, json or both, "
+			"not '%s'",
 			value);
 	return NULL;
 }
@@ -158,7 +164,8 @@ irs_console_get(const struct irs_console *c, const char *key, char **ret)
 		v = strdup(c->set.dir ? c->set.dir :
 			   env && *env ? env : "./irsnap-out");
 	} else if (!strcmp(key, "format")) {
-		v = strdup(c->set.text && c->set.json ? "both" :
+		v = strdup(c->set.format_auto ? "auto" :
+			   c->set.text && c->set.json ? "both" :
 			   c->set.text ? "text" : "json");
 	} else if (!strcmp(key, "max-nodes")) {
 		rc = asprintf(&v, "%llu", (unsigned long long)(l->max_nodes ?

@@ -403,6 +403,25 @@ irs_manifest_passes(const json_t *events, struct irs_manifest_pass **ret,
 }
 
 bool
+irs_manifest_event_json(struct irs_manifest *m, json_t *ev, const char *json,
+			const struct irs_snapshot_stats *st)
+{
+	json_t *snap = json_object_get(ev, "snapshot");
+	if (!json_is_object(snap))
+		return false;
+	for (size_t i = json_array_size(m->events); i-- > 0;)
+		if (json_array_get(m->events, i) == ev) {
+			forget_text(m, i);
+			break;
+		}
+	return !json_object_set_new(snap, "json", json_string(json)) &&
+	       !json_object_set_new(ev, "json_bytes",
+				    json_integer((json_int_t)st->json_bytes)) &&
+	       !json_object_set_new(ev, "bytes",
+				    json_integer((json_int_t)st->bytes));
+}
+
+bool
 irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
 			    const struct irs_verifier_result *r)
 {

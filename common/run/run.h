@@ -125,6 +125,13 @@ json_t *irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
  *  pushed event only through calls that take the manifest. */
 bool irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
 				 const struct irs_verifier_result *r);
+/** Names, in event @p ev of @p m (its snapshot written before), the JSON
+ *  graph @p json written for it later (a failure's input), with its
+ *  stats @p st: json_bytes, and bytes as that walk (a full one) read
+ *  them. False on OOM or when the event names no snapshot. */
+bool irs_manifest_event_json(struct irs_manifest *m, json_t *ev,
+			     const char *json,
+			     const struct irs_snapshot_stats *st);
 /** A JSON string for @p s (null for NULL); bytes that are not UTF-8
  *  become '?'. NULL on OOM. */
 json_t *irs_json_text(const char *s);
@@ -181,6 +188,52 @@ char *irs_cmdline_args(const char *argv, size_t len);
 char *irs_proc_args(int64_t pid);
 /** Current UTC time as "2026-11-30T05:15:00Z" into @p buf (>= 21 bytes). */
 void irs_manifest_now(char *buf, size_t len);
+
+/* ---- image.c: the IR's bytes at a pass's entry, kept ------------------- */
+
+/** A copy of the bytes a walk read, shared by reference. */
+struct irs_image;
+/** A buffer an image no longer needs, kept for the next (zeroed: none);
+ *  it must outlive the images made with it. */
+struct irs_image_pool {
+	uint8_t *data;
+	uint64_t cap;
+};
+void irs_image_pool_deinit(struct irs_image_pool *pool);
+
+/**
+ * Copies, from @p mem now, every byte print @p p lists (the walk's reads,
+ * read-ahead included), for a walk over them later (irs_image_memory()),
+ * into a buffer of @p pool (or NULL) when it has one big enough, which
+ * goes back there when the image is dropped. Call while those bytes read
+ * as they did for the walk. *ret has one reference, dropped with
+ * irs_image_unref().
+ */
+struct irs_error *irs_image_capture(struct irs_memory *mem,
+				    const struct irs_mem_print *p,
+				    struct irs_image_pool *pool,
+				    struct irs_image **ret);
+/**
+ * Whether @p img, captured now from print @p p, shows that every range of
+ * @p p reads as it did (its hash, its readable length; a byte unreadable
+ * then is probed through @p mem): irs_memory_print_matches() without a
+ * second read of the bytes.
+ */
+bool irs_image_matches(const struct irs_image *img,
+		       const struct irs_mem_print *p, struct irs_memory *mem);
+/** Another reference to @p img (NULL: NULL). */
+struct irs_image *irs_image_ref(struct irs_image *img);
+/** Drops a reference; NULL is ignored. */
+void irs_image_unref(struct irs_image *img);
+/** The bytes @p img holds (0 for NULL). */
+uint64_t irs_image_bytes(const struct irs_image *img);
+/**
+ * A memory reading @p img (it takes a reference of its own): the bytes
+ * captured read as they did, any other byte faults. *ret freed with
+ * irs_memory_destroy().
+ */
+struct irs_error *irs_image_memory(struct irs_image *img,
+				   struct irs_memory **ret);
 
 /* ---- failure.c: failure.json --------------------------------------------- */
 
@@ -262,6 +315,19 @@ struct irs_error *irs_snapshot_write_units(const struct irs_layout *lo,
 					   const char *json_path,
 					   struct irs_unit_cache *units,
 					   struct irs_snapshot **ret);
+/**
+ * Writes the JSON graph of a walk of @p root as @p type to @p json_path
+ * (atomically) without a text file, whose name the JSON still gives as
+ * @p text_file: the graph, stats included, is what a walk writing both
+ * would write. On success *ret is the caller's.
+ */
+struct irs_error *irs_snapshot_write_json(const struct irs_layout *lo,
+					  struct irs_memory *mem,
+					  uint64_t root, const char *type,
+					  const struct irs_limits *limits,
+					  const char *json_path,
+					  const char *text_file,
+					  struct irs_snapshot **ret);
 /** The layout type called @p name (NULL: the root type), or an error that
  *  names the types there are. */
 struct irs_error *irs_layout_type_for(const struct irs_layout *lo,

@@ -30,6 +30,9 @@ struct event {
 	char hash[17];		// of the before text
 	char *text, *json;	// before snapshot, relative; NULL: not written
 	json_t *before, *after;	// borrowed from the manifest's events
+	// the IR's bytes at entry, for the JSON graph of the pass's input
+	// should it fail (failure_json without write_json); a reference
+	struct irs_image *image;
 };
 
 // The session's last walk: what it read and the files it wrote. A later
@@ -45,6 +48,7 @@ struct last_walk {
 	uint32_t seq;
 	const char *phase;	// static
 	struct irs_snapshot_stats st;
+	struct irs_image *image;	// its bytes, once kept; a reference
 };
 
 struct irs_session {
@@ -59,6 +63,11 @@ struct irs_session {
 	uint32_t nlost;		// snapshots lost to write errors
 	bool failed;
 	uint32_t next_position;	// irs_session_set_position(), 0: unknown
+	// the image of the pass that ended last, kept for a verifier's
+	// failure, which comes after the pass returned
+	struct irs_image *ended_image;
+	uint32_t ended_seq;
+	struct irs_image_pool pool;	// outlives every image
 	// the renderings of the outermost reduce unit's nodes, kept from one
 	// text-only walk of units_root as units_type to the next (NULL: none
 	// made yet, or the layout has no units)
@@ -159,6 +168,7 @@ last_forget(struct last_walk *l)
 	free(l->type);
 	free(l->text);
 	free(l->json);
+	irs_image_unref(l->image);
 	irs_mem_print_deinit(&l->print);
 	memset(l, 0, sizeof(*l));
 }
@@ -170,6 +180,7 @@ event_deinit(struct event *ev)
 	free(ev->type);
 	free(ev->text);
 	free(ev->json);
+	irs_image_unref(ev->image);
 }
 
 void
@@ -181,6 +192,8 @@ irs_session_destroy(struct irs_session *s)
 		event_deinit(&s->events[i]);
 	free(s->events);
 	last_forget(&s->last);
+	irs_image_unref(s->ended_image);
+	irs_image_pool_deinit(&s->pool);
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
 	irs_manifest_deinit(&s->man);
@@ -232,20 +245,29 @@ names_unlink(struct irs_session *s, const struct names *n)
 		last_forget(&s->last);
 }
 
+// The names of the formats @p text and @p json.
 static struct irs_error *
-names_init(struct names *n, const struct irs_session *s, uint32_t seq,
-	   const char *pass, const char *phase)
+names_init_as(struct names *n, uint32_t seq, const char *pass,
+	      const char *phase, bool text, bool json)
 {
 	memset(n, 0, sizeof(*n));
-	if (s->cfg.write_text &&
+	if (text &&
 	    !(n->text = irs_rundir_snapshot_name(seq, pass, phase, "ir")))
 		return &irs_enomem;
-	if (s->cfg.write_json &&
+	if (json &&
 	    !(n->json = irs_rundir_snapshot_name(seq, pass, phase, "json"))) {
 		names_deinit(n);
 		return &irs_enomem;
 	}
 	return NULL;
+}
+
+static struct irs_error *
+names_init(struct names *n, const struct irs_session *s, uint32_t seq,
+	   const char *pass, const char *phase)
+{
+	return names_init_as(n, seq, pass, phase, s->cfg.write_text,
+			     s->cfg.write_json);
 }
 
 static bool same_type(const char *a, const char *b);
@@ -342,14 +364,32 @@ same_type(const char *a, const char *b)
 
 // Whether a walk of @p root as @p type would write what the last one did:
 // the same bytes read the same, and the layout renders from memory alone.
+// With @p keep (a pass's entry, whose bytes keep_image() will want), the
+// bytes are copied while they are compared: one read for both.
 static bool
 unchanged(struct irs_session *s, struct irs_memory *mem, uint64_t root,
-	  const char *type, const struct names *n)
+	  const char *type, const struct names *n, bool keep)
 {
-	const struct last_walk *l = &s->last;
-	return l->valid && !s->lo->walk_lua && l->root == root &&
-	       same_type(l->type, type) && (!n->text || l->text) &&
-	       (!n->json || l->json) && irs_memory_print_matches(mem, &l->print);
+	struct last_walk *l = &s->last;
+	if (!(l->valid && !s->lo->walk_lua && l->root == root &&
+	      same_type(l->type, type) && (!n->text || l->text) &&
+	      (!n->json || l->json)))
+		return false;
+	if (!keep || l->image)
+		return irs_memory_print_matches(mem, &l->print);
+	struct irs_image *img;
+	struct irs_error *err = irs_image_capture(mem, &l->print, &s->pool,
+						  &img);
+	if (err) {
+		irs_error_destroy(err);
+		return false;
+	}
+	if (!irs_image_matches(img, &l->print, mem)) {
+		irs_image_unref(img);
+		return false;
+	}
+	l->image = img;
+	return true;
 }
 
 // Copies the last walk's files to @p n; false (nothing written) when that
@@ -413,7 +453,9 @@ take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
      const char *phase, struct irs_snapshot_stats *st, bool *copied)
 {
 	*copied = false;
-	if (unchanged(s, mem, root, type, n) && copy_last(s, root, type, n)) {
+	bool keep = !strcmp(phase, "before") && s->cfg.failure_json && !n->json;
+	if (unchanged(s, mem, root, type, n, keep) &&
+	    copy_last(s, root, type, n)) {
 		*st = s->last.st;
 		*copied = true;
 		// The copy's JSON names its own text file, so its size can
@@ -448,6 +490,37 @@ note_copy(const struct irs_session *s, json_t *j)
 {
 	return !json_object_set_new(j, "same_as", json_pack("{s:I, s:s}",
 		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
+}
+
+// The bytes of the last walk, which read the same now (it was just taken,
+// or copied because nothing it read has changed), kept for event @p ev:
+// the JSON graph of its input, should the pass fail, is a walk over them.
+// Best effort: without them a failure's input has its text alone.
+static void
+keep_image(struct irs_session *s, struct irs_memory *mem, struct event *ev)
+{
+	struct last_walk *l = &s->last;
+	if (!l->valid || l->root != ev->root || !same_type(l->type, ev->type))
+		return;
+	if (!l->image) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		struct irs_error *err = irs_image_capture(mem, &l->print,
+							  &s->pool, &l->image);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (err && irs_debug('S'))
+			fprintf(stderr, "irsnap: session: the IR's bytes at "
+				"%s's entry not kept: %s\n", ev->pass,
+				err->message);
+		irs_error_destroy(err);
+		if (!err && irs_debug('S'))
+			fprintf(stderr, "irsnap: session: kept %llu bytes of "
+				"the IR at %s's entry, %.4f s\n",
+				(unsigned long long)irs_image_bytes(l->image),
+				ev->pass, (double)(t1.tv_sec - t0.tv_sec) +
+				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	ev->image = irs_image_ref(l->image);
 }
 
 /* }==== Pass events ====================================================== */
@@ -540,6 +613,11 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	ev.open = true;
 	if (!copy_str(&ev.pass, pass) || !copy_str(&ev.type, type))
 		goto oom;
+	// The last pass's verifiers have had their say: its image can go
+	// back to the pool for this pass's.
+	irs_image_unref(s->ended_image);
+	s->ended_image = NULL;
+	s->ended_seq = 0;
 	err = names_init(&n, s, ev.seq, pass, "before");
 	if (err)
 		goto fail;
@@ -548,6 +626,8 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto fail_names;
 	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	if (!n.json && s->cfg.failure_json)
+		keep_image(s, mem, &ev);
 	ev.position = s->next_position;
 	s->next_position = 0;
 	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
@@ -586,6 +666,8 @@ fail:
 	// The pass began all the same: it keeps its seq (the next pass's
 	// files do not take its name) and the manifest lists it as lost.
 	if (lose(s, ev.seq, pass, "before", err) && ev.pass) {
+		irs_image_unref(ev.image);
+		ev.image = NULL;
 		ev.open = false;
 		ev.lost = true;
 		s->events[s->nevents++] = ev;	// check_begin made room
@@ -652,6 +734,10 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 					"reader", ev->pass);
 	// The debuggee has left the pass whatever happens below.
 	ev->open = false;
+	irs_image_unref(s->ended_image);
+	s->ended_image = ev->image;
+	s->ended_seq = seq;
+	ev->image = NULL;
 	bool has_cpu1;
 	double cpu1;
 	cpu_now(s, &has_cpu1, &cpu1);
@@ -760,7 +846,9 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	struct irs_snapshot *snap = NULL;
 	json_t *errors = json_array();
 
-	if (!errors || names_init(n, s, ev ? ev->seq : 0, pass, "crash")) {
+	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, "crash",
+				     s->cfg.write_text, s->cfg.write_json ||
+				     s->cfg.failure_json)) {
 		json_decref(errors);
 		return NULL;
 	}
@@ -780,6 +868,56 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	}
 	return json_pack("{s:o, s:o, s:o}", "text", irs_json_text(n->text),
 			 "json", irs_json_text(n->json), "walk_errors", errors);
+}
+
+// The JSON graph of failing pass @p ev's input when the trace wrote its
+// text alone: a walk over the bytes kept at its entry (@p img), named in
+// its before event. Written only when it renders what the before
+// snapshot did (the same hash and nodes), so it is what a trace writing
+// both formats would have written; best effort otherwise.
+static void
+input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
+{
+	struct irs_memory *fm = NULL;
+	struct irs_snapshot *snap = NULL;
+	struct irs_snapshot_stats st;
+	const char *text = ev->text ? strrchr(ev->text, '/') : NULL;
+	char *name = irs_rundir_snapshot_name(ev->seq, ev->pass, "before",
+					      "json");
+	char *path = name ? irs_path_join(s->dir, name) : NULL;
+	struct irs_error *err = path ? irs_image_memory(img, &fm) : &irs_enomem;
+	if (!err)
+		err = irs_snapshot_write_json(s->lo, fm, ev->root, ev->type,
+					      &s->cfg.limits, path,
+					      text ? text + 1 : ev->text,
+					      &snap);
+	irs_memory_destroy(fm);
+	if (!err) {
+		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_destroy(snap);
+		json_t *nodes = json_object_get(ev->before, "nodes");
+		if (strcmp(st.hash, ev->hash) ||
+		    (json_int_t)st.nodes != json_integer_value(nodes))
+			err = irs_error_format(IRS_ERROR_STATE, "the walk of "
+					       "the kept bytes renders another "
+					       "IR (hash %s, not %s)", st.hash,
+					       ev->hash);
+		else if (!irs_manifest_event_json(&s->man, ev->before, name,
+						  &st))
+			err = &irs_enomem;
+		if (err)
+			unlink(path);
+	}
+	if (err && irs_debug('S'))
+		fprintf(stderr, "irsnap: session: no JSON graph of %s's "
+			"input: %s\n", ev->pass, err->message);
+	if (!err) {
+		ev->json = name;
+		name = NULL;
+	}
+	irs_error_destroy(err);
+	free(name);
+	free(path);
 }
 
 static struct irs_error *
@@ -870,6 +1008,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	struct irs_failure_info fi = *info;
 	if (verifier)
 		fi.signo = 0;
+	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
+		: ev->seq == s->ended_seq ? s->ended_image : NULL;
+	if (img && !ev->json && ev->before && s->lo)
+		input_graph(s, ev, img);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
 		if (!crash)

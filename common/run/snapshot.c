@@ -360,6 +360,40 @@ irs_snapshot_write_units(const struct irs_layout *lo,
 }
 
 struct irs_error *
+irs_snapshot_write_json(const struct irs_layout *lo, struct irs_memory *mem,
+			uint64_t root, const char *type,
+			const struct irs_limits *limits,
+			const char *json_path, const char *text_file,
+			struct irs_snapshot **ret)
+{
+	struct irs_error *err;
+	struct irs_atomic_file jf = { 0 };
+	struct irs_snapshot *snap;
+	// The text is rendered into nothing but counted and hashed, as it is
+	// for a text file: the stats come out as a walk writing both gives.
+	FILE *discard = fopen("/dev/null", "w");
+	if (!discard)
+		return irs_error_format(IRS_ERROR_IO, "cannot open /dev/null");
+	if ((err = irs_atomic_open(&jf, json_path))) {
+		fclose(discard);
+		return err;
+	}
+	err = stream(lo, mem, root, type, limits, discard, jf.fp, text_file,
+		     NULL, &snap);
+	fclose(discard);
+	if (err) {
+		irs_atomic_abort(&jf);
+		return err;
+	}
+	if ((err = irs_atomic_commit(&jf))) {
+		irs_snapshot_destroy(snap);
+		return err;
+	}
+	*ret = snap;
+	return NULL;
+}
+
+struct irs_error *
 irs_snapshot_text(const struct irs_layout *lo, struct irs_memory *mem,
 		  uint64_t root, const char *type,
 		  const struct irs_limits *limits, char **text_ret,
@@ -492,7 +526,16 @@ irs_snapshot_copy(const struct irs_layout *lo, uint64_t root, const char *type,
 	if (json_path && (err = copy_json(lo, t, root, from_text, from_json,
 					  text_path, json_path, &jf)))
 		return err;
-	if (text_path && (err = irs_atomic_open(&tf, text_path)) == NULL &&
+	// The text is the same bytes: a hard link to them, where the file
+	// system has them, costs no space (snapshots are never rewritten).
+	bool linked = false;
+	if (text_path) {
+		struct irs_error *lerr = irs_atomic_link(from_text, text_path);
+		linked = !lerr;
+		irs_error_destroy(lerr);
+	}
+	if (text_path && !linked &&
+	    (err = irs_atomic_open(&tf, text_path)) == NULL &&
 	    (err = irs_atomic_append_file(&tf, from_text, 0)))
 		irs_atomic_abort(&tf);
 	if (err) {
@@ -500,5 +543,9 @@ irs_snapshot_copy(const struct irs_layout *lo, uint64_t root, const char *type,
 			irs_atomic_abort(&jf);
 		return err;
 	}
-	return commit_files(text_path ? &tf : NULL, json_path ? &jf : NULL);
+	err = commit_files(text_path && !linked ? &tf : NULL,
+			   json_path ? &jf : NULL);
+	if (err && linked)
+		unlink(text_path);
+	return err;
 }

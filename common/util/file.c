@@ -120,6 +120,26 @@ irs_atomic_open(struct irs_atomic_file *af, const char *path)
 }
 
 struct irs_error *
+irs_atomic_link(const char *from, const char *path)
+{
+	char *tmp;
+	if (asprintf(&tmp, "%s.tmp.%d.%u", path, (int)getpid(),
+		     atomic_fetch_add(&tmp_counter, 1)) < 0)
+		return &irs_enomem;
+	struct irs_error *err = NULL;
+	if (link(from, tmp) != 0)
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot link to %s: "
+				       "%s", path, from, strerror(errno));
+	else if (rename(tmp, path) != 0) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot rename: %s",
+				       path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+struct irs_error *
 irs_atomic_commit(struct irs_atomic_file *af)
 {
 	struct irs_error *err = NULL;

@@ -80,6 +80,11 @@ void irs_atomic_abort(struct irs_atomic_file *af);
  */
 struct irs_error *irs_atomic_append_file(struct irs_atomic_file *af,
 					 const char *src, uint64_t offset);
+/** Makes @p path a hard link to the file @p from, atomically (a link under
+ *  a temporary name, renamed over @p path): a copy that costs no bytes,
+ *  for files never written again. An IRS_ERROR_IO error when the file
+ *  system cannot (the caller copies instead). */
+struct irs_error *irs_atomic_link(const char *from, const char *path);
 /** Writes @p len bytes to @p path atomically. */
 struct irs_error *irs_file_write(const char *path, const void *data,
 				 size_t len);

@@ -256,6 +256,7 @@ export IRSNAP_DIR=$TMP/gdbruns
 gdb_trace() {	# LOG TOYC-ARGS...
 	local log=$1; shift
 	GDB_TIMEOUT=120 run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+		-ex 'set irsnap format both' \
 		-ex 'ir-trace on' -ex run --args "$TOYC" "$@"
 }
 

@@ -13,6 +13,7 @@ trace() {
 	LD_PRELOAD=$BUILD/libirsnap-gdb-xstate.so timeout 120 gdb -batch -nx \
 		-ex "source $IRSNAP_ROOT/gdb/irsnap.py" \
 		-ex "set irsnap dir $dir" -ex "ir-layout load $LAYOUT" \
+		-ex 'set irsnap format both' \
 		-ex 'ir-trace on' -ex run --args "$TOYC" "$@" \
 		>"$dir.log" 2>&1 </dev/null
 	readlink -f "$dir/latest"

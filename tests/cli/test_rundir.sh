@@ -8,8 +8,9 @@ source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb
 
-# A real run that failed: toyc's assertion in strength, the sixth pass.
-gdb_trace_toyc "$TMP/trace.log" --bug=assert "$DEMO"
+# A real run that failed: toyc's assertion in strength, the sixth pass,
+# with the JSON graph of every snapshot (format both) to check them all.
+TRACE_FORMAT=both gdb_trace_toyc "$TMP/trace.log" --bug=assert "$DEMO"
 RUN=$(latest_run)
 expect_rc "the traced run is valid" 0 "$IRSNAP" validate "$RUN"
 B=snapshots/0001-constfold.before

@@ -155,12 +155,14 @@ gdb_session() {
 }
 
 # gdb_trace_toyc LOG ARGS...: `toyc ARGS` traced under gdb -batch with the
-# toyc layout (ir-trace on), run directories under $IRSNAP_DIR (default
-# $RUNS); the run is then $IRSNAP_DIR/latest. Returns GDB's status.
+# toyc layout (ir-trace on) in format $TRACE_FORMAT (default auto), run
+# directories under $IRSNAP_DIR (default $RUNS); the run is then
+# $IRSNAP_DIR/latest. Returns GDB's status.
 gdb_trace_toyc() {
 	local log=$1; shift
-	run_gdb "$log" -ex "ir-layout load $LAYOUT" -ex 'ir-trace on' -ex run \
-		--args "$TOYC" "$@" </dev/null
+	run_gdb "$log" -ex "ir-layout load $LAYOUT" \
+		-ex "set irsnap format ${TRACE_FORMAT:-auto}" \
+		-ex 'ir-trace on' -ex run --args "$TOYC" "$@" </dev/null
 }
 
 # gdb_crash_core LOG DUMP CORE -- PROGRAM ARGS...: see dbg_crash_core. GDB
@@ -311,7 +313,7 @@ says() {
 	shown) gdb="irsnap $2 is $3." lldb="$2 $3" ;;
 	refused-format)
 		gdb="Undefined item: \"$2\"."
-		lldb="error: ir-set: format must be text, json or both, not '$2'" ;;
+		lldb="error: ir-set: format must be auto, text, json or both, not '$2'" ;;
 	frame0) gdb="^#0 .*$2" lldb="^frame #0: .*$2" ;;
 	crash-status) gdb=$((128 + $2)) lldb=$((128 + $2)) ;;
 	*) echo "says: nothing for '$1'" >&2; return 2 ;;

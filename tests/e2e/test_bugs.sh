@@ -56,6 +56,28 @@ for spec in crash:SIGSEGV:11 assert:SIGABRT:6; do
 	check "--bug=$bug: the run validates" "$IRSNAP" validate "$run"
 	check "--bug=$bug: $DBG_BATCH exits with status $(dbg_says crash-status "$signo")" \
 		died_of "$signo" "$TMP/$bug.log"
+	# The default format (auto) writes the JSON graph only where the
+	# failure needs it: the pass's input, walked at the crash over the
+	# IR's bytes kept at the pass's entry, and the crash. Each is what a
+	# trace writing both formats everywhere writes, and so is the input's
+	# event in the manifest.
+	bj=$(fj "$run" 'd["before_snapshot"]["json"]')
+	cj=$(fj "$run" 'd["crash_snapshot"]["json"]')
+	check_eq "--bug=$bug: format auto: JSON for the failing pass's input and the crash alone" \
+		"$(basename "$bj") $(basename "$cj")" \
+		"$(ls "$run/snapshots" | grep '\.json$' | tr '\n' ' ' | sed 's/ $//')"
+	rm -f "$RUNS/latest"
+	dbg_batch "$TMP/$bug.both.log" -o "$(dbg_cmd set format both)" \
+		-o 'ir-trace on' -o run -- "$TOYC" --bug="$bug" "$DEMO"
+	both=$(latest_run)
+	check_files_eq "--bug=$bug: the input's graph equals format both's" \
+		"$both/$bj" "$run/$bj"
+	check_files_eq "--bug=$bug: the crash's graph equals format both's" \
+		"$both/$cj" "$run/$cj"
+	ev='[(e["nodes"], e["bytes"], e["text_bytes"], e["json_bytes"], e["hash"], e["snapshot"]) for e in d["events"] if e["phase"] == "before"][-1]'
+	check_eq "--bug=$bug: and so is the input's event in the manifest" \
+		"$(json_get "$both/manifest.json" "$ev")" \
+		"$(json_get "$run/manifest.json" "$ev")"
 done
 
 # --- an invariant broken in one pass, a crash in a later one -------------
@@ -79,6 +101,8 @@ check_eq "--stop-on-verify: failure.json is a verifier failure in $broken" \
 check "--stop-on-verify: the debuggee stopped before the later crash" \
 	bash -c "! grep -q SIGSEGV '$TMP/stop.log'"
 check "--stop-on-verify: and the run validates" "$IRSNAP" validate "$run"
+check "--stop-on-verify: with the JSON graph of $broken's input (format auto)" \
+	test -s "$run/$(fj "$run" 'd["before_snapshot"]["json"] or "-"')"
 
 # --- memory corruption: walk errors, bounded walks ------------------------
 for bug in corrupt-dangling corrupt-cycle corrupt-count; do

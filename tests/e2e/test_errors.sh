@@ -95,7 +95,7 @@ irset=$(dbg_section "$TMP/log" @@IR-SET @@NATIVE)
 check_eq "ir-set: a bad count" 1 \
 	"$(grep -c "^${DBG_ERR}ir-set: max-nodes must be a count (like 1000, 64K, 4G), not 'lots'" <<<"$irset")"
 check_eq "ir-set: a bad format" 1 \
-	"$(grep -c "^${DBG_ERR}ir-set: format must be text, json or both, not 'xml'" <<<"$irset")"
+	"$(grep -c "^${DBG_ERR}ir-set: format must be auto, text, json or both, not 'xml'" <<<"$irset")"
 check_eq "ir-set: a bad setting is refused in one line" 1 \
 	"$(grep -c "^${DBG_ERR}ir-set: max-depth must be a count (like 1000, 64K, 4G), not 'deep'" <<<"$irset")"
 check_eq "... and the setting keeps its value" 2 \

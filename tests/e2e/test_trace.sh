@@ -40,14 +40,32 @@ check_eq "one before/after pair per pass, in toyc's order" "$expected" \
 	"$(events "$run" | cut -d' ' -f1-3)"
 check_eq "every snapshot equals toyc's own dump of that pass" "" \
 	"$(compare_snapshots "$run" "$TMP/toyc.err")"
-check_eq "JSON beside every text snapshot" "$((2 * npasses))" \
-	"$(ls "$run"/snapshots/*.json | wc -l)"
+# The default format (auto) writes the JSON graph only where a failure
+# needs it: none in a run that completed.
+check_eq "format auto: the text of every snapshot, no JSON graph" \
+	"$((2 * npasses)) 0 text" \
+	"$(ls "$run"/snapshots/*.ir | wc -l) $(ls "$run"/snapshots/ | grep -c '\.json$') $(json_get "$run/manifest.json" '" ".join(d["options"]["formats"])')"
 # Nothing runs between one pass's return and the next pass's entry: those
 # befores are copies of the previous after (same_as), not walks, and the
 # comparison above holds them to toyc's dumps like the rest.
 check_eq "each later pass's before is a copy of the previous pass's after" \
 	"$(seq 1 $((npasses - 1)) | tr '\n' ' ')" \
 	"$(json_get "$run/manifest.json" '" ".join(str(e["same_as"]["seq"]) for e in d["events"] if e["phase"] == "before" and e.get("same_as", {}).get("phase") == "after" and e["same_as"]["seq"] == e["seq"] - 1) + " "')"
+# A copy costs no bytes: it is a hard link to the file it copies.
+links=""
+for k in $(seq 2 "$npasses"); do
+	b=$(ls "$run"/snapshots/"$(printf %04d "$k")"-*.before.ir)
+	a=$(ls "$run"/snapshots/"$(printf %04d $((k - 1)))"-*.after.ir)
+	[ "$(stat -c %i "$b")" = "$(stat -c %i "$a")" ] || links+=" $k"
+done
+check_eq "each such copy is a hard link to the previous after's text" "" \
+	"$links"
+# The run directory a person keeps: at most 3x the bytes of toyc's own
+# --print-after-all (issue 18), counting a linked file once (du does).
+toyc_paa=$("$TOYC" --print-after-all "$DEMO" 2>&1 >/dev/null | wc -c)
+snap_bytes=$(du -sb --apparent-size "$run/snapshots" | cut -f1)
+check "the snapshots ($snap_bytes bytes) are at most 3x --print-after-all ($toyc_paa)" \
+	test "$snap_bytes" -le $((3 * toyc_paa))
 check_eq "CPU time recorded for every pass" "$npasses" \
 	"$(json_get "$run/manifest.json" \
 		'sum(isinstance(e["cpu_s"], (int, float)) and e["cpu_s"] >= 0 for e in d["events"] if e["phase"] == "after")')"

@@ -202,12 +202,16 @@ snapshot_problems() {
 	import filecmp, json, os, sys
 	run, ref, skipped = sys.argv[1], sys.argv[2], int(sys.argv[3])
 	m = json.load(open(os.path.join(run, "manifest.json")))
+	# the formats every snapshot has (format auto: the text alone)
+	kinds = [("text", ".ir")]
+	if "json" in m["options"]["formats"]:
+	    kinds.append(("json", ".json"))
 	for e in m["events"]:
 	    snap = e.get("snapshot")
 	    if not snap:
 	        continue
 	    base = "%04d-%s.%s" % (e["seq"], e["pass"], e["phase"])
-	    for kind, ext in (("text", ".ir"), ("json", ".json")):
+	    for kind, ext in kinds:
 	        name = snap.get(kind)
 	        if name != "snapshots/" + base + ext:
 	            print("event %s: %s is %r, not snapshots/%s%s"

@@ -115,7 +115,7 @@ for spec in GDB:262144 GDB:2048 LLDB:262144; do
 	bad "ir-trace past a ${limit}-byte file size limit ($dbg)"
 	if [ "$dbg" = GDB ]; then
 		IRSNAP_DIR=$root run_gdb /dev/stdout \
-			-ex "ir-layout load $LAYOUT" \
+			-ex "ir-layout load $LAYOUT" -ex 'set irsnap format both' \
 			-ex 'ir-trace on' -ex 'ir-break --after cse' -ex run \
 			-ex "shell prlimit --pid \$PPID --fsize=$limit" \
 			-ex 'ir-break off' -ex continue \
@@ -126,6 +126,7 @@ for spec in GDB:262144 GDB:2048 LLDB:262144; do
 		plugin load $PLUGIN
 		ir-set dir $root
 		ir-layout load $LAYOUT
+		ir-set format both
 		ir-trace on
 		ir-break --after cse
 		run

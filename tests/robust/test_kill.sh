@@ -14,6 +14,8 @@ seed=${FAULT_SEED:-$RANDOM}
 RANDOM=$seed
 echo "# kill moments drawn from seed $seed (FAULT_SEED=$seed repeats them)"
 
+# Traced in format both: the graphs' big writes keep the trace going long
+# enough for the kill to land in it, and in the middle of a file.
 # Big enough for a trace to take a while, small enough for validating
 # seven runs of 20 snapshots (their JSON is most of it) to stay quick.
 # 12000: big enough that a trace outlasts the kill now that dumps are fast.
@@ -45,10 +47,12 @@ kill_once() {
 	ms=$((RANDOM % 10))
 	if [ "$dbg" = gdb ]; then
 		IRSNAP_DIR=$root run_gdb "$root.log" \
-			-ex "ir-layout load $LAYOUT" -ex 'ir-trace on' -ex run \
+			-ex "ir-layout load $LAYOUT" \
+			-ex 'set irsnap format both' -ex 'ir-trace on' -ex run \
 			--args "$TOYC" -o /dev/null "$TMP/big.ir" 2>/dev/null &
 	else
-		RUNS=$root lldb_batch "$root.log" -o 'ir-trace on' -o run \
+		RUNS=$root lldb_batch "$root.log" -o 'ir-set format both' \
+			-o 'ir-trace on' -o run \
 			-- "$TOYC" -o /dev/null "$TMP/big.ir" 2>/dev/null &
 	fi
 	bg=$!

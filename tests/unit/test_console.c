@@ -392,12 +392,12 @@ test_settings(void **state)
 	irs_free(v);
 
 	assert_null(irs_console_get(f->c, "format", &v));
-	assert_string_equal(v, "both");
+	assert_string_equal(v, "auto");	// the default
 	irs_free(v);
 	err = irs_console_set(f->c, "format", "xml");
 	assert_non_null(err);
 	assert_string_equal(err->message,
-		"irsnap: format must be text, json or both, not 'xml'");
+		"irsnap: format must be auto, text, json or both, not 'xml'");
 	irs_error_destroy(err);
 	assert_null(irs_console_set(f->c, "format", "json"));
 	assert_null(irs_console_get(f->c, "format", &v));
@@ -420,7 +420,7 @@ test_ir_set_command(void **state)
 	runs(f, "ir-set", "max-bytes 1G");
 	assert_string_equal(runs(f, "ir-set", "max-bytes"),
 			    "max-bytes 1073741824\n");
-	assert_non_null(strstr(runs(f, "ir-set", ""), "format both\n"));
+	assert_non_null(strstr(runs(f, "ir-set", ""), "format auto\n"));
 	runs(f, "ir-set", "dir '/tmp/with space'");
 	assert_string_equal(runs(f, "ir-set", "dir"),
 			    "dir /tmp/with space\n");

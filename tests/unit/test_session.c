@@ -1193,6 +1193,121 @@ failure_doc(const struct fixture *f)
 	return j;
 }
 
+// The bytes of file @p path, whole (NUL-terminated); freed with free().
+static char *
+slurp_file(const char *path, size_t *len)
+{
+	char *text = NULL;
+	struct irs_error *err = irs_file_read(path, &text, len);
+	if (err)
+		fail_msg("%s: %s", path, err->message);
+	return text;
+}
+
+// Format auto (write_json off, failure_json on): a crash in a pass whose
+// IR the pass has already changed still gets the JSON graph of the pass's
+// input, from the bytes kept at its entry, the same bytes a walk at the
+// entry writes; the before event names it; the crash gets its graph too;
+// the run validates.
+static void
+test_failure_graph_of_the_input(void **state)
+{
+	struct fixture *f = *state;
+	f->cfg.write_json = false;
+	f->cfg.failure_json = true;
+	create(f);
+	end(f, begin(f, "dce"));
+	uint32_t seq = begin(f, "cse");
+	assert_false(exists(f, "snapshots/0002-cse.before.json"));
+	// The pass rewrites the IR before it dies: a new value, a shorter list.
+	f->mem.nodes[0].value = 99;
+	f->mem.nodes[1].next = 0;
+	irs_memory_invalidate(f->m);
+	struct irs_failure_info info = {
+		.kind = "signal", .signo = 11, .signame = "SIGSEGV",
+		.ir_root = BASE,
+	};
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	json_t *d = failure_doc(f);
+	assert_string_equal(jstr(json_object_get(d, "before_snapshot"), "json"),
+			    "snapshots/0002-cse.before.json");
+	assert_string_equal(jstr(json_object_get(d, "crash_snapshot"), "json"),
+			    "snapshots/0002-cse.crash.json");
+	json_decref(d);
+	json_t *m = manifest(f);
+	json_t *ev = json_array_get(json_object_get(m, "events"), 2);
+	assert_int_equal(json_integer_value(json_object_get(ev, "seq")), seq);
+	assert_string_equal(jstr(json_object_get(ev, "snapshot"), "json"),
+			    "snapshots/0002-cse.before.json");
+	json_decref(m);
+	assert_false(exists(f, "snapshots/0001-dce.before.json"));
+
+	// What a walk of the entry's IR writes, both formats.
+	mem_reset(f);
+	irs_memory_invalidate(f->m);
+	char want[128];
+	snprintf(want, sizeof(want), "%s/want.json", f->dir);
+	struct irs_snapshot *snap;
+	assert_null(irs_snapshot_write_json(f->lo, f->m, BASE, NULL,
+					    &f->cfg.limits, want,
+					    "0002-cse.before.ir", &snap));
+	irs_snapshot_destroy(snap);
+	size_t nw, ng;
+	char *w = slurp_file(want, &nw);
+	char *gp = run_file(f, "snapshots/0002-cse.before.json");
+	char *g = slurp_file(gp, &ng);
+	assert_int_equal(ng, nw);
+	assert_memory_equal(g, w, nw);
+	assert_non_null(strstr(g, "\"value\":10"));	// not the crash's 99
+	free(w);
+	free(g);
+	free(gp);
+	unlink(want);
+}
+
+// Format text (failure_json off): a failure writes no graph at all.
+static void
+test_failure_text_only(void **state)
+{
+	struct fixture *f = *state;
+	f->cfg.write_json = false;
+	create(f);
+	begin(f, "cse");
+	struct irs_failure_info info = {
+		.kind = "signal", .signo = 11, .signame = "SIGSEGV",
+		.ir_root = BASE,
+	};
+	assert_null(irs_session_failure(f->s, &f->t, f->m, &info));
+	assert_valid(f);
+	assert_true(exists(f, "snapshots/0001-cse.crash.ir"));
+	assert_false(exists(f, "snapshots/0001-cse.before.json"));
+	assert_false(exists(f, "snapshots/0001-cse.crash.json"));
+}
+
+// A copy of the previous after (same_as) is a hard link to its text.
+static void
+test_copy_is_a_hard_link(void **state)
+{
+	struct fixture *f = *state;
+	create(f);
+	end(f, begin(f, "dce"));
+	begin(f, "cse");
+	struct stat a, b;
+	char *pa = run_file(f, "snapshots/0001-dce.after.ir");
+	char *pb = run_file(f, "snapshots/0002-cse.before.ir");
+	assert_int_equal(stat(pa, &a), 0);
+	assert_int_equal(stat(pb, &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	free(pa);
+	free(pb);
+	json_t *m = manifest(f);
+	json_t *ev = json_array_get(json_object_get(m, "events"), 2);
+	assert_non_null(json_object_get(ev, "same_as"));
+	json_decref(m);
+	assert_valid(f);
+}
+
 // A crash inside a traced pass: signal, pass and seq, backtrace, the before
 // snapshot, a crash snapshot, a reduce command; the manifest says failed.
 static void
@@ -1575,6 +1690,9 @@ main(void)
 		T(test_bad_begin_calls),
 		T(test_finish_completes_the_run),
 		T(test_signal_failure_report),
+		T(test_failure_graph_of_the_input),
+		T(test_failure_text_only),
+		T(test_copy_is_a_hard_link),
 		T(test_crash_snapshot_of_broken_ir),
 		T(test_verifier_failure_report),
 		T(test_failure_outside_passes),
