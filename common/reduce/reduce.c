@@ -449,7 +449,6 @@ items_known_boring(const struct reducer *r, enum item_kind kind,
 	return true;
 }
 
-static bool llvm_terminator(const struct reduce_tree *t, uint32_t u);
 
 // Removes chunks of `items` while the test stays interesting: chunks of
 // half the list, then quarters, down to single items, C-Reduce style.
@@ -494,7 +493,7 @@ sweep(struct reducer *r, enum item_kind kind, uint32_t *items, uint32_t n)
 				struct cand *c = &cands[b];
 				uint8_t seen;
 				if (kind == ITEM_UNIT && hi == next + 1 &&
-				    r->llvm && llvm_terminator(r->tree,
+				    r->llvm && reduce_llvm_terminator(r->tree,
 							       items[next])) {
 					next = hi;
 					continue;
@@ -667,12 +666,6 @@ spans_lines(const char *s, size_t len, struct spans *sp)
 	}
 }
 
-static bool
-word_char(char c)
-{
-	return isalnum((unsigned char)c) || strchr("_.$%@^-", c);
-}
-
 // Tokens: a word (letters, digits, _ . $ % @ ^ -), a string, or one other
 // non-blank character, each with the blanks after it; and as tokens of
 // their own, which go only as pairs, a word with the `=` after it ("%2 = "
@@ -687,16 +680,16 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 			continue;
 		}
 		size_t e = i + 1;
-		if ((c == '#' || c == '!') && e < len && word_char(s[e])) {
+		if ((c == '#' || c == '!') && e < len && reduce_word_char(s[e])) {
 			size_t w = e;
-			while (w < len && word_char(s[w]))
+			while (w < len && reduce_word_char(s[w]))
 				w++;
 			while (w < len && (s[w] == ' ' || s[w] == '\t'))
 				w++;
 			span_add(sp, (uint32_t)i, (uint32_t)w, NULL);
 		}
-		if (word_char(c)) {
-			while (e < len && word_char(s[e]))
+		if (reduce_word_char(c)) {
+			while (e < len && reduce_word_char(s[e]))
 				e++;
 			// A name's qualifiers ("p." of "p.x", a field of a
 			// table p, as "x" a global): a cut of its own.
@@ -727,7 +720,7 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 				from = i;
 		}
 		span_add(sp, (uint32_t)from, (uint32_t)b, NULL);
-		if (word_char(c) && b < len && s[b] == '=' &&
+		if (reduce_word_char(c) && b < len && s[b] == '=' &&
 		    (b + 1 == len || s[b + 1] != '=')) {
 			size_t a = b + 1;
 			while (a < len && (s[a] == ' ' || s[a] == '\t'))
@@ -738,204 +731,15 @@ spans_tokens(const char *s, size_t len, struct spans *sp)
 	}
 }
 
-// Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
-// that ends a block (ret, br...)?
-static bool
-llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
-{
-	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
-		"unreachable", "resume", "invoke", "callbr", "catchswitch",
-		"catchret", "cleanupret"};
-	while (a < e && isspace((unsigned char)s[a]))
-		a++;
-	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
-		size_t n = strlen(ops[i]);
-		if (e - a >= n && !memcmp(s + a, ops[i], n) &&
-		    (e - a == n || isspace((unsigned char)s[a + n])))
-			return true;
-	}
-	return false;
-}
-
-// Is unit u one line ending a block of LLVM IR? A block cannot lose it
-// alone (LLVM: "block does not have terminator"); it goes with its
-// block, or when blocks merge.
-static bool
-llvm_terminator(const struct reduce_tree *t, uint32_t u)
-{
-	const struct reduce_unit *x = &t->units[u];
-	uint32_t a = x->start, e = x->end;
-	while (a < e && isspace((unsigned char)t->text[a]))
-		a++;
-	const char *nl = memchr(t->text + a, '\n', e - a);
-	for (const char *q = nl; q && q < t->text + e; q++)
-		if (!isspace((unsigned char)*q))
-			return false;	// more than one line
-	return llvm_terminator_at(t->text, a, nl ? (uint32_t)(nl - t->text)
-						 : e);
-}
-
-// Is the input LLVM IR text: a line that starts with "define " or
-// "declare " and names a function (@f)? Found once, in the input.
-static bool
-llvm_text(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len;) {
-		const char *nl = memchr(s + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - s) : len;
-		if ((e - i > 7 && !memcmp(s + i, "define ", 7)) ||
-		    (e - i > 8 && !memcmp(s + i, "declare ", 8)))
-			if (memchr(s + i, '@', e - i))
-				return true;
-		i = e + 1;
-	}
-	return false;
-}
-
-// Words of LLVM's syntax that no instruction or declaration can do
-// without: types, opcodes, comparison predicates, constants and the
-// keywords around them. Cutting one alone never parses.
-static bool
-llvm_keyword(const char *w, size_t n)
-{
-	static const char *const words[] = {
-		"void", "half", "bfloat", "float", "double", "fp128",
-		"x86_fp80", "ppc_fp128", "label", "metadata", "ptr", "token",
-		"x86_mmx", "x86_amx", "opaque", "type", "define", "declare",
-		"global", "constant", "to", "x", "target", "datalayout",
-		"triple", "source_filename", "attributes", "align",
-		"ret", "br", "switch", "indirectbr", "invoke", "resume",
-		"unreachable", "callbr", "fneg", "add", "fadd", "sub", "fsub",
-		"mul", "fmul", "udiv", "sdiv", "fdiv", "urem", "srem", "frem",
-		"shl", "lshr", "ashr", "and", "or", "xor", "extractelement",
-		"insertelement", "shufflevector", "extractvalue",
-		"insertvalue", "alloca", "load", "store", "fence", "cmpxchg",
-		"atomicrmw", "getelementptr", "trunc", "zext", "sext",
-		"fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
-		"ptrtoint", "inttoptr", "bitcast", "addrspacecast", "icmp",
-		"fcmp", "phi", "select", "freeze", "call", "va_arg",
-		"landingpad", "catchpad", "cleanuppad", "catchswitch",
-		"catchret", "cleanupret", "eq", "ne", "ugt", "uge", "ult",
-		"ule", "sgt", "sge", "slt", "sle", "oeq", "ogt", "oge", "olt",
-		"ole", "one", "ord", "ueq", "une", "uno", "true", "false",
-		"null", "zeroinitializer", "undef", "poison",
-	};
-	if (n > 1 && w[0] == 'i') {	// i1, i32: integer types
-		size_t k = 1;
-		while (k < n && isdigit((unsigned char)w[k]))
-			k++;
-		if (k == n)
-			return true;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
-			return true;
-	return false;
-}
-
-// The parameter lists of "define"s, the inside of each "(...)": where
-// a %name is a definition a function may lose (it goes unnamed), not an
-// operand. In text order; NULL with *n = 0 when there is none, or on OOM
-// (*oom set).
-struct range {
-	uint32_t start, end;
-};
-
-static struct range *
-llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
-{
-	struct range *v = NULL;
-	uint32_t cap = 0;
-	*n = 0;
-	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
-					    "define ", 7)); q += 7) {
-		size_t i = (size_t)(q - s);
-		if (i && word_char(s[i - 1]))
-			continue;
-		while (i < len && s[i] != '(' && s[i] != '{' && s[i] != '\n')
-			i++;
-		if (i >= len || s[i] != '(')
-			continue;
-		size_t open = i + 1;
-		int depth = 0;
-		for (; i < len && s[i] != '\n'; i++)
-			if (s[i] == '(')
-				depth++;
-			else if (s[i] == ')' && !--depth)
-				break;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			void *p = realloc(v, cap * sizeof(*v));
-			if (!p) {
-				free(v);
-				*n = 0;
-				*oom = true;
-				return NULL;
-			}
-			v = p;
-		}
-		v[(*n)++] = (struct range){(uint32_t)open, (uint32_t)i};
-	}
-	return v;
-}
-
-// Is byte @p at inside one of params[0..n)?
-static bool
-llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (params[mid].end <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && params[lo].start <= at;
-}
-
-// A token LLVM IR cannot lose alone: punctuation (but a parameter's
-// pointer type may lose a '*' where the function does not use it), a
-// number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
-// an instruction's operand count is fixed; a call's arguments go with
-// the arguments pass, a parameter's name may go). What is left are the
-// optional words (dso_local, noundef, nsw, inbounds, distinct...), an
-// assignment's "%x = ", "#0", "!6", strings.
-static bool
-llvm_fixed(const char *s, const struct range *params, uint32_t nparams,
-	   const struct span *x)
-{
-	uint32_t a = x->start, e = x->end;
-	while (a < e && isspace((unsigned char)s[a]))
-		a++;
-	while (e > a && isspace((unsigned char)s[e - 1]))
-		e--;
-	if (a == e)
-		return false;
-	char c = s[a];
-	if (e - a == 1 && !word_char(c))
-		return c != '*' || !llvm_in_params(params, nparams, a);
-	for (uint32_t i = a; i < e; i++)
-		if (!word_char(s[i]))
-			return false;	// "%x = ", "#0", a string
-	if (c == '%')
-		return !llvm_in_params(params, nparams, a);
-	if (c == '@')
-		return true;
-	uint32_t k = a + (c == '-');
-	if (k < e && isdigit((unsigned char)s[k]))
-		return true;	// 16, -1, 0x10, 1.5e3
-	return llvm_keyword(s + a, e - a);
-}
-
 // Drops the spans llvm_fixed() says no cut may take.
 static void
 spans_drop_fixed(const char *s, size_t len, struct spans *sp)
 {
 	uint32_t k = 0, nparams;
-	struct range *params = llvm_params(s, len, &nparams, &sp->oom);
+	struct reduce_range *params = reduce_llvm_params(s, len, &nparams, &sp->oom);
 	for (uint32_t i = 0; i < sp->n; i++)
-		if (!llvm_fixed(s, params, nparams, &sp->v[i]))
+		if (!reduce_llvm_fixed(s, params, nparams, sp->v[i].start,
+				       sp->v[i].end))
 			sp->v[k++] = sp->v[i];
 	sp->n = k;
 	free(params);
@@ -970,34 +774,6 @@ spans_balanced(const char *s, size_t len, struct spans *sp, bool inner)
 	}
 }
 
-static bool llvm_keyword(const char *w, size_t n);
-
-// Is the trailing item after the comma at @p comma an LLVM operand (it
-// starts with a type, a value, a constant, a bracket: ", i32* %4", ",
-// label %28")? An instruction's operand count is fixed, so it cannot go,
-// but for a getelementptr's indices. An attribute (", align 4"), a
-// metadata attachment (", !dbg !6") can.
-static bool
-llvm_operand_item(const char *s, size_t len, size_t comma)
-{
-	size_t i = comma + 1, ls = comma;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	while (ls > 0 && s[ls - 1] != '\n')
-		ls--;
-	const char *gep = memmem(s + ls, comma - ls, "getelementptr", 13);
-	if (i >= len || s[i] == '!' || gep)
-		return false;
-	size_t j = i;
-	while (j < len && word_char(s[j]))
-		j++;
-	if (j == i || strchr("%@-", s[i]) || isdigit((unsigned char)s[i]))
-		return true;
-	return j - i != 5 ? llvm_keyword(s + i, j - i)
-			  : memcmp(s + i, "align", 5) &&
-			    llvm_keyword(s + i, j - i);
-}
-
 // The trailing comma-separated items of a line outside brackets
 // (", align 4" in LLVM IR), each to the next comma or the line's end.
 static void
@@ -1026,7 +802,7 @@ spans_tails(const char *s, size_t len, bool llvm, struct spans *sp)
 				e++;
 			}
 			if (e < len && (s[e] == '\n' || s[e] == ',') &&
-			    !(llvm && llvm_operand_item(s, len, i)))
+			    !(llvm && reduce_llvm_operand_item(s, len, i)))
 				span_add(sp, (uint32_t)i, (uint32_t)e, NULL);
 		}
 	}
@@ -1110,7 +886,7 @@ chain_parse(const char *t, uint32_t s, uint32_t e, const char *comment,
 	if (i >= end || t[i] != '%')
 		return false;
 	c->dst = i++;
-	while (i < end && word_char(t[i]) && t[i] != '%')
+	while (i < end && reduce_word_char(t[i]) && t[i] != '%')
 		i++;
 	c->dst_end = i;
 	while (i < end && t[i] == ' ')
@@ -1134,7 +910,7 @@ chain_parse(const char *t, uint32_t s, uint32_t e, const char *comment,
 	if (i >= end)
 		return false;
 	c->src = i++;
-	while (i < end && word_char(t[i]) && t[i] != '%')
+	while (i < end && reduce_word_char(t[i]) && t[i] != '%')
 		i++;
 	c->src_end = i;
 	while (i < end && t[i] == ' ')
@@ -1149,7 +925,7 @@ chain_parse(const char *t, uint32_t s, uint32_t e, const char *comment,
 	long long k = 0;
 	for (; i < end && t[i] >= '0' && t[i] <= '9' && i - digits < 15; i++)
 		k = k * 10 + (t[i] - '0');
-	if (i == digits || (i < end && word_char(t[i])))
+	if (i == digits || (i < end && reduce_word_char(t[i])))
 		return false;
 	c->k = neg ? -k : k;
 	while (i < end && (t[i] == ' ' || t[i] == '\t'))
@@ -1171,8 +947,8 @@ word_count(const char *t, size_t len, uint32_t a, uint32_t ae)
 	uint32_t n = 0, wl = ae - a;
 	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), t + a,
 					    wl)); p += wl)
-		n += (p + wl == t + len || !word_char(p[wl])) &&
-		     (p == t || !word_char(p[-1]));
+		n += (p + wl == t + len || !reduce_word_char(p[wl])) &&
+		     (p == t || !reduce_word_char(p[-1]));
 	return n;
 }
 
@@ -1268,8 +1044,8 @@ spans_joins(const char *s, size_t len, const char *comment, struct spans *sp)
 			e++;
 		// a blank where the lines would run two words into one
 		// ("end" and "print": "endprint")
-		bool glue = i > 0 && word_char(s[i - 1]) && e < len &&
-			    word_char(s[e]);
+		bool glue = i > 0 && reduce_word_char(s[i - 1]) && e < len &&
+			    reduce_word_char(s[e]);
 		if (e < len && s[e] != '\n')
 			span_add(sp, (uint32_t)i, (uint32_t)e,
 				 e - i > 1 || glue ? " " : NULL);
@@ -1302,86 +1078,7 @@ find_spans(enum text_kind kind, const char *s, size_t len, const char *comment,
 	return !sp->oom;
 }
 
-// Does %name (at [a, e), its sigil included) occur as a word outside
-// bytes [cs, ce) of s?
-static bool
-used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
-	     uint32_t ce)
-{
-	size_t n = e - a;
-	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
-					    n)); q++) {
-		size_t at = (size_t)(q - s);
-		if ((at >= cs && at < ce) || (at && word_char(s[at - 1])) ||
-		    (at + n < len && word_char(s[at + n])))
-			continue;
-		return true;
-	}
-	return false;
-}
-
-// Can LLVM IR lose bytes [cs, ce) of s, whole lines, and still parse?
-// Not when its braces do not balance (half a function), nor when a line
-// of it assigns a value (%x = ...) that is numbered (the numbers after
-// it would have a gap: deleting units renumbers, raw lines do not) or
-// used elsewhere (a use with no definition). Such cuts were most of the
-// lines pass's tests on LLVM IR; the units pass deletes values with
-// their uses repaired.
-static bool
-llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
-{
-	int depth = 0;
-	bool str = false, comment = false;
-	for (uint32_t i = cs; i < ce; i++) {
-		char c = s[i];
-		if (c == '\n') {
-			str = comment = false;
-			continue;
-		}
-		if (comment || (str && c != '"'))
-			continue;
-		if (c == '"')
-			str = !str;
-		else if (c == ';')
-			comment = true;
-		else if (c == '{')
-			depth++;
-		else if (c == '}')
-			depth--;
-	}
-	if (depth)
-		return false;
-	bool term = false, label = false;
-	for (uint32_t i = cs; i < ce;) {
-		const char *nl = memchr(s + i, '\n', ce - i);
-		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
-		uint32_t a = i;
-		while (a < e && (s[a] == ' ' || s[a] == '\t'))
-			a++;
-		uint32_t w = a + 1;
-		while (w < e && word_char(s[w]) && s[w] != '%')
-			w++;
-		uint32_t q = w;
-		while (q < e && s[q] == ' ')
-			q++;
-		if (a < e && s[a] == '%' && w > a + 1 && q < e && s[q] == '=' &&
-		    !(e - q > 5 && !memcmp(s + q + 1, " type", 5))) {
-			bool numbered = true;
-			for (uint32_t k = a + 1; k < w; k++)
-				numbered &= isdigit((unsigned char)s[k]) != 0;
-			if (numbered || used_outside(s, len, a, w, cs, ce))
-				return false;
-		}
-		term |= llvm_terminator_at(s, a, e);
-		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
-		i = e + 1;
-	}
-	// a block's terminator goes with the block, or with the label after
-	// it (the blocks merge), never alone
-	return !term || label;
-}
-
-// llvm_range_cut_ok() of cutting spans [lo, hi) of sp (keep: all but
+// reduce_llvm_range_cut_ok() of cutting spans [lo, hi) of sp (keep: all but
 // those), lines that follow each other.
 static bool
 llvm_lines_cut_ok(const char *s, size_t len, const struct spans *sp,
@@ -1390,11 +1087,11 @@ llvm_lines_cut_ok(const char *s, size_t len, const struct spans *sp,
 	if (!sp->n)
 		return true;
 	if (!keep)
-		return llvm_range_cut_ok(s, len, sp->v[lo].start,
+		return reduce_llvm_range_cut_ok(s, len, sp->v[lo].start,
 					 sp->v[hi - 1].end);
-	return (!lo || llvm_range_cut_ok(s, len, 0, sp->v[lo].start)) &&
+	return (!lo || reduce_llvm_range_cut_ok(s, len, 0, sp->v[lo].start)) &&
 	       (hi >= sp->n ||
-		llvm_range_cut_ok(s, len, sp->v[hi].start, (uint32_t)len));
+		reduce_llvm_range_cut_ok(s, len, sp->v[hi].start, (uint32_t)len));
 }
 
 // The best text is now *text (swapped in): kept, written, and the tree
@@ -1906,7 +1603,7 @@ static bool
 param_name(const char *t, uint32_t s, uint32_t e, uint32_t *ns)
 {
 	uint32_t i = e;
-	while (i > s && word_char(t[i - 1]) && t[i - 1] != '%')
+	while (i > s && reduce_word_char(t[i - 1]) && t[i - 1] != '%')
 		i--;
 	if (i == s || t[i - 1] != '%' || i == e)
 		return false;
@@ -1946,7 +1643,7 @@ drop_param(const char *t, size_t len, const struct arg_list *def,
 			q = memmem(q, (size_t)(t + body_end - q), t + ns, nl);
 			if (!q)
 				break;
-			if (q + nl >= t + len || !word_char(q[nl]))
+			if (q + nl >= t + len || !reduce_word_char(q[nl]))
 				return false;	// used
 			q += nl;
 		}
@@ -1987,7 +1684,7 @@ drop_param(const char *t, size_t len, const struct arg_list *def,
 	size_t i = 0;
 	for (; i < out->len; i++) {
 		if (i < fs || i >= fe || o[i] != '%' ||
-		    (i > 0 && word_char(o[i - 1])) ||
+		    (i > 0 && reduce_word_char(o[i - 1])) ||
 		    !isdigit((unsigned char)o[i + 1])) {
 			irs_buf_append(&b, o + i, 1);
 			continue;
@@ -1996,7 +1693,7 @@ drop_param(const char *t, size_t len, const struct arg_list *def,
 		uint64_t m = 0;
 		while (j < out->len && isdigit((unsigned char)o[j]) && j - i < 10)
 			m = m * 10 + (uint64_t)(o[j++] - '0');
-		if (j < out->len && word_char(o[j])) {
+		if (j < out->len && reduce_word_char(o[j])) {
 			irs_buf_append(&b, o + i, j - i);
 		} else {
 			irs_buf_printf(&b, "%%%llu", (unsigned long long)
@@ -2059,11 +1756,11 @@ drop_params(struct reducer *r)
 		const char *t = r->best_text.data;
 		size_t len = r->best_text.len;
 		for (uint32_t i = 0; i + 1 < len && !again && !err; i++) {
-			if (t[i] != '@' || (i && word_char(t[i - 1])) ||
+			if (t[i] != '@' || (i && reduce_word_char(t[i - 1])) ||
 			    !defining_line(t, i))
 				continue;
 			uint32_t e = i + 1;
-			while (e < len && word_char(t[e]) && t[e] != '@')
+			while (e < len && reduce_word_char(t[e]) && t[e] != '@')
 				e++;
 			struct arg_list def;
 			if (e >= len || t[e] != '(' ||
@@ -2077,7 +1774,7 @@ drop_params(struct reducer *r)
 			     (q = memmem(q, len - (size_t)(q - t), t + i, nl));
 			     q += nl) {
 				uint32_t at = (uint32_t)(q - t);
-				if (at == i || (at && word_char(t[at - 1])))
+				if (at == i || (at && reduce_word_char(t[at - 1])))
 					continue;
 				fits = ncalls < 32 && !defining_line(t, at) &&
 				       arg_list_parse(t, len, at + nl - 1,
@@ -2660,7 +2357,7 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 	if (r->job.log && !(r->log = fopen(r->job.log, "w")))
 		return irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
 					r->job.log, strerror(errno));
-	r->llvm = llvm_text(r->tree->text, r->tree->len);
+	r->llvm = reduce_llvm_text(r->tree->text, r->tree->len);
 	r->res.lines_before = count_lines(r->tree->text, r->tree->len);
 	r->res.bytes_before = r->tree->len;
 	note(r, "reducing %s (%llu lines, %u units in %u levels from %s, "

@@ -5,6 +5,7 @@
  *
  *   reduce.c     the pipeline: check the input, then rounds of steps
  *                (delete units level by level, operands to constants)
+ *   llvm.c       LLVM IR's syntax: what the text passes may cut there
  *   units.c      the unit tree: from a snapshot's JSON (spans, refs) or
  *                from the generic splitter (braces, indentation, labels)
  *   defuse.c     def-use edges of plain text, candidate states, repair of
@@ -21,9 +22,11 @@
 #ifndef IRSNAP_REDUCE_H
 #define IRSNAP_REDUCE_H
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <signal.h>
 
 #include "launch/launch.h"
@@ -319,6 +322,42 @@ bool reduce_state_render(const struct reduce_state *s,
 /** True when every live use has a live definition. */
 bool reduce_state_consistent(const struct reduce_state *s,
 			     const struct reduce_tree *t);
+
+/* ---- reduce/llvm.c: LLVM IR's syntax for the text passes ---------------- */
+
+/** A byte range [start, end) of a text. */
+struct reduce_range {
+	uint32_t start, end;
+};
+
+/** A byte of a token the text passes cut as a whole: a name, a number,
+ *  a sigil (%x, @f, ^0, #0). */
+static inline bool
+reduce_word_char(char c)
+{
+	return isalnum((unsigned char)c) || strchr("_.$%@^-", c);
+}
+
+/** Whether the input is LLVM IR text (a define or declare naming @f). */
+bool reduce_llvm_text(const char *s, size_t len);
+/** Whether unit @p u of @p t is one line ending a block (ret, br...). */
+bool reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u);
+/** The inside of every define's parameter list, in text order; freed
+ *  with free(). NULL with *n = 0 when there is none, or on OOM (*oom). */
+struct reduce_range *reduce_llvm_params(const char *s, size_t len,
+					uint32_t *n, bool *oom);
+/** Whether token [a, e) of @p s is one LLVM IR cannot lose alone (a
+ *  type, opcode, number, operand, punctuation); @p params as above. */
+bool reduce_llvm_fixed(const char *s, const struct reduce_range *params,
+		       uint32_t nparams, uint32_t a, uint32_t e);
+/** Whether the item after the comma at @p comma is an operand, which an
+ *  instruction cannot lose (but a getelementptr's index). */
+bool reduce_llvm_operand_item(const char *s, size_t len, size_t comma);
+/** Whether the whole lines [cs, ce) of @p s may go together and leave
+ *  LLVM IR that still parses (braces balance, no numbered or used value
+ *  defined there, no terminator without its block). */
+bool reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs,
+			      uint32_t ce);
 
 /* ---- reduce/cache.c: candidate hash -> verdict --------------------------- */
 

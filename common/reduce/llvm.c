@@ -1,0 +1,298 @@
+// LLVM IR's syntax, as far as the text passes need it (issue 17): which
+// tokens an instruction cannot lose alone, which whole lines may go
+// together, where a block ends. With these llvm-reduce's test counts are
+// reachable on LLVM text that irsnap has no layout for.
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/reduce.h"
+#include "util/util.h"
+
+// Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
+// that ends a block (ret, br...)?
+static bool
+llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
+{
+	static const char *const ops[] = {"ret", "br", "switch", "indirectbr",
+		"unreachable", "resume", "invoke", "callbr", "catchswitch",
+		"catchret", "cleanupret"};
+	while (a < e && isspace((unsigned char)s[a]))
+		a++;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		size_t n = strlen(ops[i]);
+		if (e - a >= n && !memcmp(s + a, ops[i], n) &&
+		    (e - a == n || isspace((unsigned char)s[a + n])))
+			return true;
+	}
+	return false;
+}
+
+// Is unit u one line ending a block of LLVM IR? A block cannot lose it
+// alone (LLVM: "block does not have terminator"); it goes with its
+// block, or when blocks merge.
+bool
+reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u)
+{
+	const struct reduce_unit *x = &t->units[u];
+	uint32_t a = x->start, e = x->end;
+	while (a < e && isspace((unsigned char)t->text[a]))
+		a++;
+	const char *nl = memchr(t->text + a, '\n', e - a);
+	for (const char *q = nl; q && q < t->text + e; q++)
+		if (!isspace((unsigned char)*q))
+			return false;	// more than one line
+	return llvm_terminator_at(t->text, a, nl ? (uint32_t)(nl - t->text)
+						 : e);
+}
+
+// Is the input LLVM IR text: a line that starts with "define " or
+// "declare " and names a function (@f)? Found once, in the input.
+bool
+reduce_llvm_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
+		if ((e - i > 7 && !memcmp(s + i, "define ", 7)) ||
+		    (e - i > 8 && !memcmp(s + i, "declare ", 8)))
+			if (memchr(s + i, '@', e - i))
+				return true;
+		i = e + 1;
+	}
+	return false;
+}
+
+// Words of LLVM's syntax that no instruction or declaration can do
+// without: types, opcodes, comparison predicates, constants and the
+// keywords around them. Cutting one alone never parses.
+static bool
+llvm_keyword(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"void", "half", "bfloat", "float", "double", "fp128",
+		"x86_fp80", "ppc_fp128", "label", "metadata", "ptr", "token",
+		"x86_mmx", "x86_amx", "opaque", "type", "define", "declare",
+		"global", "constant", "to", "x", "target", "datalayout",
+		"triple", "source_filename", "attributes", "align",
+		"ret", "br", "switch", "indirectbr", "invoke", "resume",
+		"unreachable", "callbr", "fneg", "add", "fadd", "sub", "fsub",
+		"mul", "fmul", "udiv", "sdiv", "fdiv", "urem", "srem", "frem",
+		"shl", "lshr", "ashr", "and", "or", "xor", "extractelement",
+		"insertelement", "shufflevector", "extractvalue",
+		"insertvalue", "alloca", "load", "store", "fence", "cmpxchg",
+		"atomicrmw", "getelementptr", "trunc", "zext", "sext",
+		"fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+		"ptrtoint", "inttoptr", "bitcast", "addrspacecast", "icmp",
+		"fcmp", "phi", "select", "freeze", "call", "va_arg",
+		"landingpad", "catchpad", "cleanuppad", "catchswitch",
+		"catchret", "cleanupret", "eq", "ne", "ugt", "uge", "ult",
+		"ule", "sgt", "sge", "slt", "sle", "oeq", "ogt", "oge", "olt",
+		"ole", "one", "ord", "ueq", "une", "uno", "true", "false",
+		"null", "zeroinitializer", "undef", "poison",
+	};
+	if (n > 1 && w[0] == 'i') {	// i1, i32: integer types
+		size_t k = 1;
+		while (k < n && isdigit((unsigned char)w[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+struct reduce_range *
+reduce_llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
+{
+	struct reduce_range *v = NULL;
+	uint32_t cap = 0;
+	*n = 0;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
+					    "define ", 7)); q += 7) {
+		size_t i = (size_t)(q - s);
+		if (i && reduce_word_char(s[i - 1]))
+			continue;
+		while (i < len && s[i] != '(' && s[i] != '{' && s[i] != '\n')
+			i++;
+		if (i >= len || s[i] != '(')
+			continue;
+		size_t open = i + 1;
+		int depth = 0;
+		for (; i < len && s[i] != '\n'; i++)
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && !--depth)
+				break;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			void *p = realloc(v, cap * sizeof(*v));
+			if (!p) {
+				free(v);
+				*n = 0;
+				*oom = true;
+				return NULL;
+			}
+			v = p;
+		}
+		v[(*n)++] = (struct reduce_range){(uint32_t)open, (uint32_t)i};
+	}
+	return v;
+}
+
+// Is byte @p at inside one of params[0..n)?
+static bool
+llvm_in_params(const struct reduce_range *params, uint32_t n, uint32_t at)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (params[mid].end <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && params[lo].start <= at;
+}
+
+// A token LLVM IR cannot lose alone: punctuation (but a parameter's
+// pointer type may lose a '*' where the function does not use it), a
+// number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
+// an instruction's operand count is fixed; a call's arguments go with
+// the arguments pass, a parameter's name may go). What is left are the
+// optional words (dso_local, noundef, nsw, inbounds, distinct...), an
+// assignment's "%x = ", "#0", "!6", strings.
+bool
+reduce_llvm_fixed(const char *s, const struct reduce_range *params,
+		  uint32_t nparams, uint32_t a, uint32_t e)
+{
+	while (a < e && isspace((unsigned char)s[a]))
+		a++;
+	while (e > a && isspace((unsigned char)s[e - 1]))
+		e--;
+	if (a == e)
+		return false;
+	char c = s[a];
+	if (e - a == 1 && !reduce_word_char(c))
+		return c != '*' || !llvm_in_params(params, nparams, a);
+	for (uint32_t i = a; i < e; i++)
+		if (!reduce_word_char(s[i]))
+			return false;	// "%x = ", "#0", a string
+	if (c == '%')
+		return !llvm_in_params(params, nparams, a);
+	if (c == '@')
+		return true;
+	uint32_t k = a + (c == '-');
+	if (k < e && isdigit((unsigned char)s[k]))
+		return true;	// 16, -1, 0x10, 1.5e3
+	return llvm_keyword(s + a, e - a);
+}
+
+
+// Is the trailing item after the comma at @p comma an LLVM operand (it
+// starts with a type, a value, a constant, a bracket: ", i32* %4", ",
+// label %28")? An instruction's operand count is fixed, so it cannot go,
+// but for a getelementptr's indices. An attribute (", align 4"), a
+// metadata attachment (", !dbg !6") can.
+bool
+reduce_llvm_operand_item(const char *s, size_t len, size_t comma)
+{
+	size_t i = comma + 1, ls = comma;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (ls > 0 && s[ls - 1] != '\n')
+		ls--;
+	const char *gep = memmem(s + ls, comma - ls, "getelementptr", 13);
+	if (i >= len || s[i] == '!' || gep)
+		return false;
+	size_t j = i;
+	while (j < len && reduce_word_char(s[j]))
+		j++;
+	if (j == i || strchr("%@-", s[i]) || isdigit((unsigned char)s[i]))
+		return true;
+	return j - i != 5 ? llvm_keyword(s + i, j - i)
+			  : memcmp(s + i, "align", 5) &&
+			    llvm_keyword(s + i, j - i);
+}
+
+
+// Does %name (at [a, e), its sigil included) occur as a word outside
+// bytes [cs, ce) of s?
+static bool
+used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
+	     uint32_t ce)
+{
+	size_t n = e - a;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
+					    n)); q++) {
+		size_t at = (size_t)(q - s);
+		if ((at >= cs && at < ce) || (at && reduce_word_char(s[at - 1])) ||
+		    (at + n < len && reduce_word_char(s[at + n])))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+// Can LLVM IR lose bytes [cs, ce) of s, whole lines, and still parse?
+// Not when its braces do not balance (half a function), nor when a line
+// of it assigns a value (%x = ...) that is numbered (the numbers after
+// it would have a gap: deleting units renumbers, raw lines do not) or
+// used elsewhere (a use with no definition). Such cuts were most of the
+// lines pass's tests on LLVM IR; the units pass deletes values with
+// their uses repaired.
+bool
+reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
+{
+	int depth = 0;
+	bool str = false, comment = false;
+	for (uint32_t i = cs; i < ce; i++) {
+		char c = s[i];
+		if (c == '\n') {
+			str = comment = false;
+			continue;
+		}
+		if (comment || (str && c != '"'))
+			continue;
+		if (c == '"')
+			str = !str;
+		else if (c == ';')
+			comment = true;
+		else if (c == '{')
+			depth++;
+		else if (c == '}')
+			depth--;
+	}
+	if (depth)
+		return false;
+	bool term = false, label = false;
+	for (uint32_t i = cs; i < ce;) {
+		const char *nl = memchr(s + i, '\n', ce - i);
+		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
+		uint32_t a = i;
+		while (a < e && (s[a] == ' ' || s[a] == '\t'))
+			a++;
+		uint32_t w = a + 1;
+		while (w < e && reduce_word_char(s[w]) && s[w] != '%')
+			w++;
+		uint32_t q = w;
+		while (q < e && s[q] == ' ')
+			q++;
+		if (a < e && s[a] == '%' && w > a + 1 && q < e && s[q] == '=' &&
+		    !(e - q > 5 && !memcmp(s + q + 1, " type", 5))) {
+			bool numbered = true;
+			for (uint32_t k = a + 1; k < w; k++)
+				numbered &= isdigit((unsigned char)s[k]) != 0;
+			if (numbered || used_outside(s, len, a, w, cs, ce))
+				return false;
+		}
+		term |= llvm_terminator_at(s, a, e);
+		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
+		i = e + 1;
+	}
+	// a block's terminator goes with the block, or with the label after
+	// it (the blocks merge), never alone
+	return !term || label;
+}
