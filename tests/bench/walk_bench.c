@@ -17,8 +17,11 @@
 //     [-o PATH] [-l LAYOUT] [--target] [--check] [--units] [--fork]
 // (run from the source tree, or with IRSNAP_ROOT set to it).
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,7 +132,37 @@ main(int argc, char **argv)
 					sizeof(path));
 	if ((err = irs_layout_load(layout, &ft.target, &lo)))
 		bench_die(err, "toyc.lua");
+	// The copy forks before the module is made and makes its own, at the
+	// same addresses (the same allocations from the same heap), so that
+	// nothing this process writes later is shared with it. It sends its
+	// module's address and waits to be killed (at the latest when this
+	// process ends).
+	pid_t child = 0;
+	int fds[2];
+	if (fork_copy && (pipe(fds) || (child = fork()) < 0)) {
+		perror("walk_bench: fork");
+		return 1;
+	}
+	if (fork_copy && !child)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	Module *m = unit_generated_module(n, seed);
+	if (fork_copy && !child) {
+		uintptr_t at = (uintptr_t)m;
+		if (write(fds[1], &at, sizeof(at)) != sizeof(at))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (fork_copy) {
+		uintptr_t at = 0;
+		if (read(fds[0], &at, sizeof(at)) != sizeof(at) ||
+		    at != (uintptr_t)m) {
+			fprintf(stderr, "walk_bench: the copy's module is not "
+				"at this one's address\n");
+			kill(child, SIGKILL);
+			return 1;
+		}
+	}
 	if (!m)
 		return 1;
 
@@ -142,23 +175,6 @@ main(int argc, char **argv)
 	printf("toyc_print: %.3f s CPU\n", c_print);
 
 	struct irs_memory *mem;
-	pid_t child = 0;
-	if (fork_copy) {
-		// the copy waits until its pipe closes: when this process ends
-		int fds[2];
-		if (pipe(fds) || (child = fork()) < 0) {
-			perror("walk_bench: fork");
-			return 1;
-		}
-		if (!child) {
-			char c;
-			close(fds[1]);
-			while (read(fds[0], &c, 1) > 0)
-				;
-			_exit(0);
-		}
-		close(fds[0]);
-	}
 	if (target)
 		err = irs_memory_create_target(&ft.target, &mem);
 	else
@@ -251,6 +267,10 @@ main(int argc, char **argv)
 	}
 	irs_unit_cache_destroy(ucache);
 	irs_memory_destroy(mem);
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	module_destroy(m);
 	irs_layout_destroy(lo);
 	fake_target_deinit(&ft);
