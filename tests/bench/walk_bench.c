@@ -14,7 +14,10 @@
 // debugger reads its debuggee.
 //
 // build/bench/walk_bench [-n N] [-s SEED] [-r R] [-f text|both|json]
-//     [-o PATH] [-l LAYOUT] [--target] [--check] [--units] [--fork]
+//     [-o PATH] [-l LAYOUT] [--target] [--check] [--units] [--record]
+//     [--fork]
+// (--record: --units, but every walk records, as after a pass that
+// changed every function)
 // (run from the source tree, or with IRSNAP_ROOT set to it).
 #include <fcntl.h>
 #include <signal.h>
@@ -93,6 +96,7 @@ main(int argc, char **argv)
 	int reps = 5;
 	const char *format = "text", *out = "/dev/null", *layout = NULL;
 	bool target = false, check = false, units = false, fork_copy = false;
+	bool record = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
 			n = strtoull(argv[++i], NULL, 0);
@@ -110,6 +114,8 @@ main(int argc, char **argv)
 			target = true;
 		else if (!strcmp(argv[i], "--units"))
 			units = fork_copy = true;
+		else if (!strcmp(argv[i], "--record"))
+			units = fork_copy = record = true;
 		else if (!strcmp(argv[i], "--fork"))
 			fork_copy = true;
 		else if (!strcmp(argv[i], "--check"))
@@ -117,7 +123,7 @@ main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: walk_bench [-n N] [-s SEED] "
 				"[-r R] [-f text|both|json] [-o PATH] "
-				"[-l LAYOUT] [--target] [--check] [--units] [--fork]\n");
+				"[-l LAYOUT] [--target] [--check] [--units] [--record] [--fork]\n");
 			return 2;
 		}
 	}
@@ -201,6 +207,8 @@ main(int argc, char **argv)
 		 strcmp(out, "/dev/null") ? ".json" : "");
 	for (int r = 0; r < reps; r++) {
 		irs_memory_invalidate(mem);
+		if (record)
+			irs_unit_cache_forget(ucache);
 		FILE *tf = text && !ucache ? fopen(out, "w") : NULL;
 		FILE *jf = json ? fopen(jpath, "w") : NULL;
 		struct irs_snapshot *snap;
