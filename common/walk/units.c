@@ -16,14 +16,18 @@
 
 #include "walk/walk.h"
 
+// What is kept of a unit: its text, the pages it read and the nodes it
+// visited, in one allocation (block) each.
 struct unit {
 	uint64_t addr;		// the unit node's address; 0: empty slot
-	char *text;
+	void *block;		// owns what the pointers below point to
+	const char *text;
 	size_t len;
-	struct irs_mem_pages pages;
-	uint64_t *added;	// the nodes its walk visited first
+	const struct irs_mem_page *pages;
+	size_t npages;
+	const uint64_t *added;	// the nodes its walk visited first
 	size_t nadded;
-	uint64_t *seen;		// visited nodes it found visited
+	const uint64_t *seen;	// visited nodes it found visited
 	size_t nseen;
 	uint64_t nodes, bytes, reads;
 };
@@ -35,28 +39,35 @@ struct table {
 	size_t n;
 };
 
+// A growing vector of addresses, kept from one unit to the next.
+struct addrs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+// The unit being walked and recorded: one at a time (a unit is met
+// outside any other), so the cache holds one, and its vectors, emptied at
+// each unit, keep their memory: a unit costs one allocation, its block.
+struct irs_unit_rec {
+	uint64_t addr;
+	struct addrs added, seen;
+	struct irs_mem_pages pages;
+	uint64_t start, flushed, nfail, nodes, bytes, reads;
+	bool lost;
+};
+
 struct irs_unit_cache {
 	uint32_t type;		// the layout's type index
 	const struct irs_layout *lo;	// for the type only; borrowed
 	struct table last, next;	// the last walk's, this walk's
 	uint64_t reused, walked;	// this walk's units
-};
-
-// The unit being walked and recorded.
-struct irs_unit_rec {
-	struct unit u;
-	size_t cap_added, cap_seen;
-	uint64_t start, flushed, nfail, nodes, bytes, reads;
-	bool lost;
+	struct irs_unit_rec rec;
 };
 
 static void
 unit_free(struct unit *u)
 {
-	free(u->text);
-	irs_mem_pages_deinit(&u->pages);
-	free(u->added);
-	free(u->seen);
+	free(u->block);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -87,6 +98,21 @@ table_find(struct table *t, uint64_t addr)
 		return NULL;
 	struct unit *u = &t->v[slot_of(t, addr)];
 	return u->addr ? u : NULL;
+}
+
+// Makes @p t (empty) hold @p n units without growing; false on OOM.
+static bool
+table_reserve(struct table *t, size_t n)
+{
+	size_t cap = 256;
+	while (cap < n * 2)
+		cap *= 2;
+	if (t->v || cap == 256)
+		return true;
+	if (!(t->v = calloc(cap, sizeof(struct unit))))
+		return false;
+	t->mask = cap - 1;
+	return true;
 }
 
 // Moves @p u (its contents) into @p t; false (u untouched) on OOM or
@@ -137,6 +163,9 @@ irs_unit_cache_destroy(struct irs_unit_cache *c)
 		return;
 	table_clear(&c->last);
 	table_clear(&c->next);
+	free(c->rec.added.v);
+	free(c->rec.seen.v);
+	irs_mem_pages_deinit(&c->rec.pages);
 	free(c);
 }
 
@@ -167,6 +196,9 @@ irs_units_walk_begin(struct walk *w)
 {
 	struct irs_unit_cache *c = w->ucache;
 	table_clear(&c->next);
+	// as many units as last time, most likely: no rehashing on the way
+	// (a failure here only means it grows)
+	(void)table_reserve(&c->next, c->last.n);
 	c->reused = c->walked = 0;
 	// every TLB fill from now on is logged, so a unit's start can make
 	// the pages the walk used before miss again
@@ -188,17 +220,17 @@ irs_units_walk_end(struct walk *w, bool ok)
 }
 
 static bool
-push_addr(uint64_t **v, size_t *n, size_t *cap, uint64_t a)
+push_addr(struct addrs *a, uint64_t addr)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		uint64_t *p = realloc(*v, c * sizeof(*p));
+	if (a->n == a->cap) {
+		size_t c = a->cap ? a->cap * 2 : 256;
+		uint64_t *p = realloc(a->v, c * sizeof(*p));
 		if (!p)
 			return false;
-		*v = p;
-		*cap = c;
+		a->v = p;
+		a->cap = c;
 	}
-	(*v)[(*n)++] = a;
+	a->v[a->n++] = addr;
 	return true;
 }
 
@@ -206,11 +238,7 @@ void
 irs_units_note_visit(struct walk *w, uint64_t addr, bool added)
 {
 	struct irs_unit_rec *r = w->urec;
-	bool ok = added ? push_addr(&r->u.added, &r->u.nadded, &r->cap_added,
-				    addr)
-			: push_addr(&r->u.seen, &r->u.nseen, &r->cap_seen,
-				    addr);
-	if (!ok)
+	if (!push_addr(added ? &r->added : &r->seen, addr))
 		r->lost = true;
 }
 
@@ -237,7 +265,7 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	for (size_t k = 0; k < u->nadded; k++)
 		if (irs_visited_has(&w->visited, u->added[k]))
 			return false;
-	if (!irs_memory_pages_match(w->mem, u->pages.v, u->pages.n))
+	if (!irs_memory_pages_match(w->mem, u->pages, u->npages))
 		return false;
 	size_t k;
 	bool added;
@@ -285,10 +313,12 @@ touch(struct walk *w, struct irs_unit_rec *r, uint64_t addr, uint64_t size)
 struct irs_unit_rec *
 irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 {
-	struct irs_unit_rec *r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->u.addr = addr;
+	struct irs_unit_rec *r = &w->ucache->rec;
+	r->addr = addr;
+	r->added.n = r->seen.n = 0;
+	r->pages.n = 0;
+	r->pages.lost = false;
+	r->lost = false;
 	r->start = irs_sink_pos(w->text);
 	r->flushed = w->text->flushed;
 	r->nfail = w->nfail;
@@ -296,7 +326,7 @@ irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 	r->bytes = w->bytes;
 	r->reads = w->reads;
 	w->urec = r;
-	irs_memory_track(w->mem, &r->u.pages);
+	irs_memory_track(w->mem, &r->pages);
 	// Its own struct and those of the frames around it were read before
 	// it began, and its text may use them (a table the enclosing node
 	// points to): list their pages too.
@@ -304,6 +334,44 @@ irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 	for (uint32_t d = 0; d < w->depth; d++)
 		touch(w, r, w->frames[d]->addr, w->frames[d]->size);
 	return r;
+}
+
+// memcpy() that takes a NULL @p src when @p n is 0; returns @p dst.
+static void *
+put(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+	return dst;
+}
+
+// One allocation for what unit @p r recorded, text @p len bytes at @p
+// text: the page list, the node lists, then the text (for alignment).
+static bool
+unit_keep(struct unit *u, const struct irs_unit_rec *r, const char *text,
+	  size_t len)
+{
+	size_t pages = r->pages.n * sizeof(*r->pages.v);
+	size_t added = r->added.n * sizeof(uint64_t);
+	size_t seen = r->seen.n * sizeof(uint64_t);
+	unsigned char *p = malloc(pages + added + seen + len + 1);
+	if (!p)
+		return false;
+	memset(u, 0, sizeof(*u));
+	u->addr = r->addr;
+	u->block = p;
+	u->pages = put(p, r->pages.v, pages);
+	u->npages = r->pages.n;
+	u->added = put(p + pages, r->added.v, added);
+	u->nadded = r->added.n;
+	u->seen = put(p + pages + added, r->seen.v, seen);
+	u->nseen = r->seen.n;
+	u->text = put(p + pages + added + seen, text, len);
+	u->len = len;
+	u->nodes = r->nodes;
+	u->bytes = r->bytes;
+	u->reads = r->reads;
+	return true;
 }
 
 void
@@ -316,21 +384,19 @@ irs_units_end(struct walk *w, struct irs_unit_rec *r)
 	struct irs_sink *s = w->text;
 	uint64_t end = irs_sink_pos(s);
 	// the text must still be in the sink's buffer
-	if (r->lost || r->u.pages.lost || w->nfail != r->nfail || w->stop ||
-	    w->fatal || s->failed || r->start < s->flushed ||
-	    !(r->u.text = malloc(end - r->start + 1))) {
-		unit_free(&r->u);
-		free(r);
+	if (r->lost || r->pages.lost || w->nfail != r->nfail || w->stop ||
+	    w->fatal || s->failed || r->start < s->flushed)
 		return;
-	}
-	r->u.len = (size_t)(end - r->start);
-	memcpy(r->u.text, s->buf + (r->start - s->flushed), r->u.len);
-	r->u.nodes = w->nodes - r->nodes;
-	r->u.bytes = w->bytes - r->bytes;
-	r->u.reads = w->reads - r->reads;
-	if (!table_put(&c->next, &r->u))
-		unit_free(&r->u);
-	free(r);
+	// the counts the unit added, for unit_keep()
+	r->nodes = w->nodes - r->nodes;
+	r->bytes = w->bytes - r->bytes;
+	r->reads = w->reads - r->reads;
+	struct unit u;
+	if (!unit_keep(&u, r, s->buf + (r->start - s->flushed),
+		       (size_t)(end - r->start)))
+		return;
+	if (!table_put(&c->next, &u))
+		unit_free(&u);
 }
 
 uint32_t

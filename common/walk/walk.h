@@ -298,8 +298,7 @@ void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
 void irs_units_lost(struct walk *w);
 
 /** Starts recording the unit at @p addr (its struct @p size bytes): the
- *  record, freed by irs_units_end(), or NULL (out of memory: walk it
- *  without). */
+ *  record, the cache's, to hand to irs_units_end(). */
 struct irs_unit_rec *irs_units_begin(struct walk *w, uint64_t addr,
 				     size_t size);
 void irs_units_end(struct walk *w, struct irs_unit_rec *r);
