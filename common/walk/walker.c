@@ -1547,6 +1547,8 @@ cond_value(struct walk *w, struct frame *f, const struct lcval *v,
 		r->i = v->k;
 		return true;
 	}
+	if (v->npath == 1)	// a field of this frame: nothing to follow
+		return cond_field(w, f, v->path[0], r);
 	uint32_t np;
 	uint64_t at = 0;
 	struct frame *g = follow_path(w, f, v->path, v->npath, false, &np,
