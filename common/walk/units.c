@@ -17,7 +17,7 @@
 #include "walk/walk.h"
 
 // What is kept of a unit: its text, the pages it read and the nodes it
-// visited, in one allocation (block) each.
+// visited, all in one allocation, its block.
 struct unit {
 	uint64_t addr;		// the unit node's address; 0: empty slot
 	void *block;		// owns what the pointers below point to
