@@ -295,6 +295,8 @@ void irs_units_walk_begin(struct walk *w);
 void irs_units_walk_end(struct walk *w, bool ok);
 bool irs_units_reuse(struct walk *w, uint64_t addr);
 void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
+/** The unit being recorded (w->urec) read @p len bytes at @p addr. */
+void irs_units_note_read(struct walk *w, uint64_t addr, uint64_t len);
 void irs_units_lost(struct walk *w);
 
 /** Starts recording the unit at @p addr (its struct @p size bytes): the
@@ -404,6 +406,8 @@ irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
 		w->bytes += n;
 		w->reads++;
 		irs_copy_small(buf, p, n);
+		if (w->urec)
+			irs_units_note_read(w, addr, n);
 		return NULL;
 	}
 	return irs_walk_read_slow(w, addr, buf, n);
