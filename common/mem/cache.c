@@ -43,9 +43,6 @@ struct slot {
 	uint16_t reason;	// why the rest is not: index into reasons
 	uint8_t state;		// enum slot_state
 	uint8_t ref;		// clock: looked up since the hand passed
-	bool hashed;		// hash below is of this fill's bytes
-	uint32_t stamp;		// the page list it was last added to
-	uint64_t hash;		// irs_mem_page.hash, once hashed
 };
 
 struct irs_memory {
@@ -69,12 +66,6 @@ struct irs_memory {
 	uint32_t nreasons;
 	bool debug;
 	struct irs_mem_print *rec;	// recording into, or NULL
-	struct irs_mem_pages *track;	// listing pages into, or NULL
-	uint32_t track_stamp;		// one per irs_memory_track() start
-	uint32_t *tlb_log;		// TLB entries set while tracking
-	size_t ntlb_log, cap_tlb_log;	// (their indices)
-	bool tlb_log_lost;		// it overflowed: clear them all
-	bool track_log;			// logging them
 	XXH3_state_t *rec_hash;		// for fills, made on first use
 	struct irs_memory_stats stats;
 };
@@ -131,25 +122,6 @@ tlb_of(struct irs_memory *mem, uint64_t page)
 	return &mem->tlb[(page >> IRS_PAGE_SHIFT) & (NTLB - 1)];
 }
 
-// Room for @p need elements of @p size at *p, doubling; false on OOM.
-static bool
-grow_array(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / size)
-		return false;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 // Puts slot @p i in the TLB. The page it pushes out hands its fast-path
 // hits to its ref bit, as a CPU writes back an accessed bit.
 static void
@@ -160,40 +132,6 @@ tlb_set(struct irs_memory *mem, uint32_t i, const uint8_t *data)
 	if (e->valid && e->used)
 		mem->slots[e->slot].ref = 1;
 	*e = (struct irs_mem_tlb){s->page, s->valid, data, i, 0};
-	if (mem->track_log && !mem->tlb_log_lost) {
-		if (mem->ntlb_log == mem->cap_tlb_log &&
-		    !grow_array((void **)&mem->tlb_log, &mem->cap_tlb_log,
-				    mem->ntlb_log + 1, sizeof(uint32_t)))
-			mem->tlb_log_lost = true;
-		else
-			mem->tlb_log[mem->ntlb_log++] =
-				(uint32_t)(e - mem->tlb);
-	}
-}
-
-// Adds slot @p i's page to the list being tracked, once per list.
-static void
-track_page(struct irs_memory *mem, uint32_t i)
-{
-	struct slot *s = &mem->slots[i];
-	struct irs_mem_pages *p = mem->track;
-	if (s->stamp == mem->track_stamp)
-		return;
-	s->stamp = mem->track_stamp;
-	if (!s->hashed) {
-		// the readable length too: a page that became readable
-		// further reads differently
-		s->hash = XXH3_64bits_withSeed(slot_data(mem, i), s->valid,
-					       s->valid);
-		s->hashed = true;
-	}
-	if (p->n == p->cap &&
-	    !grow_array((void **)&p->v, &p->cap, p->n + 1,
-			    sizeof(*p->v))) {
-		p->lost = true;
-		return;
-	}
-	p->v[p->n++] = (struct irs_mem_page){s->page, s->hash};
 }
 
 // Picks a used slot to recycle: the clock's next one neither looked up
@@ -452,8 +390,6 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 		s->reason = s->valid < IRS_PAGE_SIZE ? reason : NO_REASON;
 		s->state = SLOT_USED;
 		s->ref = 0;	// read-ahead: not used yet
-		s->hashed = false;
-		s->stamp = 0;
 		hash_insert(mem, idx[k]);
 		mem->stats.pages++;
 		ncached++;
@@ -526,8 +462,6 @@ read_direct(struct irs_memory *mem, uint64_t address, void *buf,
 
 	mem->stats.direct_reads++;
 	mem->stats.source_calls++;
-	if (mem->track)
-		mem->track->lost = true;	// bypasses the pages
 	struct irs_error *err = mem->src->ops->read(mem->src, address, buf,
 						    count, &done);
 	if (!err) {
@@ -605,8 +539,6 @@ read_slow(struct irs_memory *mem, uint64_t address, void *buf,
 		const uint8_t *data = slot_data(mem, i);
 		memcpy(out, data + off, n);
 		tlb_set(mem, i, data);
-		if (mem->track)
-			track_page(mem, i);
 		out += n;
 		cur += n;
 		left -= n;
@@ -632,74 +564,6 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 	return read_slow(mem, address, buf, count);
 }
 
-void
-irs_mem_pages_deinit(struct irs_mem_pages *p)
-{
-	free(p->v);
-	memset(p, 0, sizeof(*p));
-}
-
-void
-irs_memory_track(struct irs_memory *mem, struct irs_mem_pages *p)
-{
-	// The pages put in the TLB before must miss it again, to be listed.
-	if (mem->tlb_log_lost || !mem->track_log) {
-		memset(mem->tlb, 0, sizeof(mem->tlb));
-	} else {
-		for (size_t k = 0; k < mem->ntlb_log; k++) {
-			struct irs_mem_tlb *e = &mem->tlb[mem->tlb_log[k]];
-			if (e->valid && e->used)
-				mem->slots[e->slot].ref = 1;
-			e->valid = 0;
-		}
-	}
-	mem->ntlb_log = 0;
-	mem->tlb_log_lost = false;
-	mem->track_log = true;
-	mem->track = p;
-	if (p && ++mem->track_stamp == 0) {
-		// wrapped: no slot may keep a stamp that matches again
-		for (uint32_t i = 0; i < mem->nslots; i++)
-			mem->slots[i].stamp = 0;
-		mem->track_stamp = 1;
-	}
-}
-
-void
-irs_memory_untrack(struct irs_memory *mem)
-{
-	mem->track = NULL;
-	mem->track_log = false;
-	mem->ntlb_log = 0;
-	mem->tlb_log_lost = false;
-}
-
-bool
-irs_memory_pages_match(struct irs_memory *mem, const struct irs_mem_page *v,
-		       size_t n)
-{
-	uint8_t byte;
-	for (size_t k = 0; k < n; k++) {
-		uint64_t page = v[k].page;
-		struct irs_error *err = read_slow(mem, page, &byte, 1);
-		uint32_t i = lookup(mem, page);
-		if (i == NONE) {
-			irs_error_destroy(err);
-			return false;	// not even its first byte reads
-		}
-		irs_error_destroy(err);
-		struct slot *s = &mem->slots[i];
-		if (!s->hashed) {
-			s->hash = XXH3_64bits_withSeed(slot_data(mem, i),
-						       s->valid, s->valid);
-			s->hashed = true;
-		}
-		if (s->hash != v[k].hash)
-			return false;
-	}
-	return true;
-}
-
 /* }=========== */
 
 /* {=========== lifecycle ================================================ */
@@ -721,7 +585,6 @@ cache_reset(struct irs_memory *mem)
 		free(mem->reasons[i]);
 	mem->nreasons = 0;
 	mem->stats.pages = 0;
-	mem->ntlb_log = 0;
 }
 
 static void
@@ -835,7 +698,6 @@ irs_memory_destroy(struct irs_memory *mem)
 	if (mem->debug)
 		debug_stats(mem, "destroyed");
 	cache_deinit(mem);
-	free(mem->tlb_log);
 	XXH3_freeState(mem->rec_hash);
 	mem->src->ops->destroy(mem->src);
 	free(mem);

@@ -190,44 +190,6 @@ void irs_memory_record(struct irs_memory *mem, struct irs_mem_print *p);
 bool irs_memory_print_matches(struct irs_memory *mem,
 			      const struct irs_mem_print *p);
 
-/*
- * What one part of a walk read, page by page (a unit of a per-unit render
- * cache): each page it read with a hash of its readable bytes, to tell at
- * a later walk that the part would read the same.
- */
-struct irs_mem_page {
-	uint64_t page;
-	uint64_t hash;		/* XXH3 of the readable bytes, their count
-				   as seed */
-};
-
-struct irs_mem_pages {
-	struct irs_mem_page *v;	/* owned; free with _deinit */
-	size_t n, cap;
-	bool lost;		/* a read bypassed the pages, or OOM */
-};
-
-void irs_mem_pages_deinit(struct irs_mem_pages *p);
-
-/**
- * Starts listing the pages read from now on into @p p (appending; borrowed
- * until the next call), or stops listing when @p p is NULL. Every page
- * read is listed once, TLB hits included: each call drops the TLB entries
- * set since the last one (the whole TLB at the first), and from then on
- * logs the ones set, until irs_memory_untrack().
- */
-void irs_memory_track(struct irs_memory *mem, struct irs_mem_pages *p);
-/** Stops listing and logging. */
-void irs_memory_untrack(struct irs_memory *mem);
-
-/**
- * Whether each page of @p v reads now (through the cache: call it after
- * the cache was emptied for this walk) as it did when listed. False on
- * any error.
- */
-bool irs_memory_pages_match(struct irs_memory *mem,
-			    const struct irs_mem_page *v, size_t n);
-
 /* ---- target.c: reads through the front end's callback -------------------- */
 
 /** A source over @p t->read; @p t is borrowed and must outlive it. */

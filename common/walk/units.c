@@ -2,10 +2,13 @@
 // every pass boundary, and most passes change a few functions of many. A
 // unit (a node of the layout's outermost reduce unit type, or a
 // `cache = true` type, met outside any other unit) is walked once with the
-// pages it read listed; at the next walk, a unit whose pages all read the
-// same is emitted from its kept text, and the walk's counts and visited
-// set are brought to where its walk would have left them. So a snapshot
-// comes out byte for byte as a full walk's.
+// bytes it read listed (where, and a hash of them); at the next walk, a
+// unit whose bytes all read the same is emitted from its kept text, and
+// the walk's counts and visited set are brought to where its walk would
+// have left them. So a snapshot comes out byte for byte as a full walk's.
+// Bytes, not pages: a pass's scratch buffers, malloc'd and freed among
+// the IR's objects, write to its pages without changing what a walk
+// reads.
 //
 // Only where nothing else could tell the difference: text without the
 // JSON graph (whose records and spans a kept unit would have to place),
@@ -14,16 +17,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "walk/walk.h"
 
+// A stretch of the debuggee's memory a unit's walk read.
+struct range {
+	uint64_t addr, len;
+};
+
+// What is kept of a unit: its text, the bytes it read (where, and a hash
+// of them) and the nodes it visited, all in one allocation, its block.
 struct unit {
 	uint64_t addr;		// the unit node's address; 0: empty slot
-	char *text;
+	void *block;		// owns what the pointers below point to
+	const char *text;
 	size_t len;
-	struct irs_mem_pages pages;
-	uint64_t *added;	// the nodes its walk visited first
+	const struct range *ranges;
+	size_t nranges;
+	uint64_t hash;		// of the bytes of ranges, in order
+	const uint64_t *added;	// the nodes its walk visited first
 	size_t nadded;
-	uint64_t *seen;		// visited nodes it found visited
+	const uint64_t *seen;	// visited nodes it found visited
 	size_t nseen;
 	uint64_t nodes, bytes, reads;
 };
@@ -35,28 +50,37 @@ struct table {
 	size_t n;
 };
 
+// A growing vector of addresses, kept from one unit to the next.
+struct addrs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+// The unit being walked and recorded: one at a time (a unit is met
+// outside any other), so the cache holds one, and its vectors, emptied at
+// each unit, keep their memory: a unit costs one allocation, its block.
+struct irs_unit_rec {
+	uint64_t addr;
+	struct addrs added, seen;
+	struct range *ranges;
+	size_t nranges, cap_ranges;
+	uint64_t start, flushed, nfail, nodes, bytes, reads;
+	bool lost;
+};
+
 struct irs_unit_cache {
 	uint32_t type;		// the layout's type index
 	const struct irs_layout *lo;	// for the type only; borrowed
 	struct table last, next;	// the last walk's, this walk's
 	uint64_t reused, walked;	// this walk's units
-};
-
-// The unit being walked and recorded.
-struct irs_unit_rec {
-	struct unit u;
-	size_t cap_added, cap_seen;
-	uint64_t start, flushed, nfail, nodes, bytes, reads;
-	bool lost;
+	struct irs_unit_rec rec;
+	struct irs_buf bytes;		// what hash_ranges() reads into
 };
 
 static void
 unit_free(struct unit *u)
 {
-	free(u->text);
-	irs_mem_pages_deinit(&u->pages);
-	free(u->added);
-	free(u->seen);
+	free(u->block);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -87,6 +111,21 @@ table_find(struct table *t, uint64_t addr)
 		return NULL;
 	struct unit *u = &t->v[slot_of(t, addr)];
 	return u->addr ? u : NULL;
+}
+
+// Makes @p t (empty) hold @p n units without growing; false on OOM.
+static bool
+table_reserve(struct table *t, size_t n)
+{
+	size_t cap = 256;
+	while (cap < n * 2)
+		cap *= 2;
+	if (t->v || cap == 256)
+		return true;
+	if (!(t->v = calloc(cap, sizeof(struct unit))))
+		return false;
+	t->mask = cap - 1;
+	return true;
 }
 
 // Moves @p u (its contents) into @p t; false (u untouched) on OOM or
@@ -126,6 +165,7 @@ irs_unit_cache_create(const struct irs_layout *lo, uint32_t type,
 		return &irs_enomem;
 	c->lo = lo;
 	c->type = type;
+	irs_buf_init(&c->bytes);
 	*ret = c;
 	return NULL;
 }
@@ -137,6 +177,10 @@ irs_unit_cache_destroy(struct irs_unit_cache *c)
 		return;
 	table_clear(&c->last);
 	table_clear(&c->next);
+	free(c->rec.added.v);
+	free(c->rec.seen.v);
+	free(c->rec.ranges);
+	irs_buf_deinit(&c->bytes);
 	free(c);
 }
 
@@ -167,17 +211,16 @@ irs_units_walk_begin(struct walk *w)
 {
 	struct irs_unit_cache *c = w->ucache;
 	table_clear(&c->next);
+	// as many units as last time, most likely: no rehashing on the way
+	// (a failure here only means it grows)
+	(void)table_reserve(&c->next, c->last.n);
 	c->reused = c->walked = 0;
-	// every TLB fill from now on is logged, so a unit's start can make
-	// the pages the walk used before miss again
-	irs_memory_track(w->mem, NULL);
 }
 
 void
 irs_units_walk_end(struct walk *w, bool ok)
 {
 	struct irs_unit_cache *c = w->ucache;
-	irs_memory_untrack(w->mem);
 	table_clear(&c->last);
 	if (ok) {
 		c->last = c->next;
@@ -188,17 +231,17 @@ irs_units_walk_end(struct walk *w, bool ok)
 }
 
 static bool
-push_addr(uint64_t **v, size_t *n, size_t *cap, uint64_t a)
+push_addr(struct addrs *a, uint64_t addr)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		uint64_t *p = realloc(*v, c * sizeof(*p));
+	if (a->n == a->cap) {
+		size_t c = a->cap ? a->cap * 2 : 256;
+		uint64_t *p = realloc(a->v, c * sizeof(*p));
 		if (!p)
 			return false;
-		*v = p;
-		*cap = c;
+		a->v = p;
+		a->cap = c;
 	}
-	(*v)[(*n)++] = a;
+	a->v[a->n++] = addr;
 	return true;
 }
 
@@ -206,11 +249,7 @@ void
 irs_units_note_visit(struct walk *w, uint64_t addr, bool added)
 {
 	struct irs_unit_rec *r = w->urec;
-	bool ok = added ? push_addr(&r->u.added, &r->u.nadded, &r->cap_added,
-				    addr)
-			: push_addr(&r->u.seen, &r->u.nseen, &r->cap_seen,
-				    addr);
-	if (!ok)
+	if (!push_addr(added ? &r->added : &r->seen, addr))
 		r->lost = true;
 }
 
@@ -242,8 +281,73 @@ irs_units_lost_outside(struct walk *w, const struct frame *f, bool self_ok)
 	w->urec->lost = true;
 }
 
-// Emits the unit at @p addr from the last walk when its pages read the
-// same and the walk is where that unit's walk began (none of its nodes
+// A read that starts in one of the last RANGE_LOOK ranges, or within
+// RANGE_GAP bytes of its end, extends it: what lies between (a malloc
+// chunk's header) is hashed too, which can only make a unit miss, never
+// match wrongly. A walk goes back and forth between a few places (an
+// instruction, its operands, the opcode table), each moving forward.
+enum { RANGE_GAP = 32, RANGE_LOOK = 2 };
+
+void
+irs_units_note_read(struct walk *w, uint64_t addr, uint64_t len)
+{
+	struct irs_unit_rec *r = w->urec;
+	if (!len)
+		return;
+	for (size_t k = r->nranges; k > 0 && k + RANGE_LOOK > r->nranges;
+	     k--) {
+		struct range *g = &r->ranges[k - 1];
+		uint64_t end = g->addr + g->len;
+		if (addr >= g->addr && addr <= end + RANGE_GAP) {
+			if (addr + len > end)
+				g->len = addr + len - g->addr;
+			return;
+		}
+	}
+	if (r->nranges == r->cap_ranges) {
+		size_t c = r->cap_ranges ? r->cap_ranges * 2 : 256;
+		struct range *p = realloc(r->ranges, c * sizeof(*p));
+		if (!p) {
+			r->lost = true;
+			return;
+		}
+		r->ranges = p;
+		r->cap_ranges = c;
+	}
+	r->ranges[r->nranges++] = (struct range){ addr, len };
+}
+
+// The hash of the bytes of @p v[0..n) read now, through the cache; false
+// when one of them cannot be read (or out of memory).
+static bool
+hash_ranges(struct walk *w, const struct range *v, size_t n, uint64_t *ret)
+{
+	struct irs_buf *b = &w->ucache->bytes;
+	uint64_t h = 0;
+	for (size_t k = 0; k < n; k++) {
+		// in one cached page (most): hashed where it lies
+		const uint8_t *p = irs_memory_peek_tlb(w->mem, v[k].addr,
+						       v[k].len);
+		if (p) {
+			h = XXH3_64bits_withSeed(p, v[k].len, h);
+			continue;
+		}
+		if (!irs_walk_room(b, v[k].len))
+			return false;
+		struct irs_error *err = irs_memory_read(w->mem, v[k].addr,
+							b->data, v[k].len);
+		if (err) {
+			irs_error_destroy(err);
+			return false;
+		}
+		h = XXH3_64bits_withSeed(b->data, v[k].len, h);
+	}
+	*ret = h;
+	return true;
+}
+
+// Emits the unit at @p addr from the last walk when the bytes it read
+// read the same and the walk is where that unit's walk began (none of its nodes
 // visited yet, every node it found visited visited now); true when done.
 bool
 irs_units_reuse(struct walk *w, uint64_t addr)
@@ -258,7 +362,8 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	for (size_t k = 0; k < u->nadded; k++)
 		if (irs_visited_has(&w->visited, u->added[k]))
 			return false;
-	if (!irs_memory_pages_match(w->mem, u->pages.v, u->pages.n))
+	uint64_t h;
+	if (!hash_ranges(w, u->ranges, u->nranges, &h) || h != u->hash)
 		return false;
 	size_t k;
 	bool added;
@@ -287,29 +392,14 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	return true;
 }
 
-// Reads a byte of each page of [addr, addr + size), for the page list.
-static void
-touch(struct walk *w, struct irs_unit_rec *r, uint64_t addr, uint64_t size)
-{
-	uint8_t byte;
-	for (uint64_t p = addr & ~(IRS_PAGE_SIZE - 1); p < addr + size;
-	     p += IRS_PAGE_SIZE) {
-		uint64_t a = p < addr ? addr : p;
-		struct irs_error *err = irs_memory_read(w->mem, a, &byte, 1);
-		if (err) {
-			irs_error_destroy(err);
-			r->lost = true;
-		}
-	}
-}
-
 struct irs_unit_rec *
 irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 {
-	struct irs_unit_rec *r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->u.addr = addr;
+	struct irs_unit_rec *r = &w->ucache->rec;
+	r->addr = addr;
+	r->added.n = r->seen.n = 0;
+	r->nranges = 0;
+	r->lost = false;
 	r->start = irs_sink_pos(w->text);
 	r->flushed = w->text->flushed;
 	r->nfail = w->nfail;
@@ -317,41 +407,79 @@ irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 	r->bytes = w->bytes;
 	r->reads = w->reads;
 	w->urec = r;
-	irs_memory_track(w->mem, &r->u.pages);
 	// Its own struct and those of the frames around it were read before
 	// it began, and its text may use them (a table the enclosing node
-	// points to): list their pages too.
-	touch(w, r, addr, size);
+	// points to): their bytes count too.
+	irs_units_note_read(w, addr, size);
 	for (uint32_t d = 0; d < w->depth; d++)
-		touch(w, r, w->frames[d]->addr, w->frames[d]->size);
+		irs_units_note_read(w, w->frames[d]->addr,
+				    w->frames[d]->size);
 	return r;
+}
+
+// memcpy() that takes a NULL @p src when @p n is 0; returns @p dst.
+static void *
+put(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+	return dst;
+}
+
+// One allocation for what unit @p r recorded, text @p len bytes at @p
+// text: the ranges, the node lists, then the text (for alignment).
+static bool
+unit_keep(struct unit *u, const struct irs_unit_rec *r, const char *text,
+	  size_t len)
+{
+	size_t ranges = r->nranges * sizeof(*r->ranges);
+	size_t added = r->added.n * sizeof(uint64_t);
+	size_t seen = r->seen.n * sizeof(uint64_t);
+	unsigned char *p = malloc(ranges + added + seen + len + 1);
+	if (!p)
+		return false;
+	memset(u, 0, sizeof(*u));
+	u->addr = r->addr;
+	u->block = p;
+	u->ranges = put(p, r->ranges, ranges);
+	u->nranges = r->nranges;
+	u->added = put(p + ranges, r->added.v, added);
+	u->nadded = r->added.n;
+	u->seen = put(p + ranges + added, r->seen.v, seen);
+	u->nseen = r->seen.n;
+	u->text = put(p + ranges + added + seen, text, len);
+	u->len = len;
+	u->nodes = r->nodes;
+	u->bytes = r->bytes;
+	u->reads = r->reads;
+	return true;
 }
 
 void
 irs_units_end(struct walk *w, struct irs_unit_rec *r)
 {
 	struct irs_unit_cache *c = w->ucache;
-	irs_memory_track(w->mem, NULL);
 	w->urec = NULL;
 	c->walked++;
 	struct irs_sink *s = w->text;
 	uint64_t end = irs_sink_pos(s);
 	// the text must still be in the sink's buffer
-	if (r->lost || r->u.pages.lost || w->nfail != r->nfail || w->stop ||
-	    w->fatal || s->failed || r->start < s->flushed ||
-	    !(r->u.text = malloc(end - r->start + 1))) {
-		unit_free(&r->u);
-		free(r);
+	uint64_t h;
+	if (r->lost || w->nfail != r->nfail || w->stop || w->fatal ||
+	    s->failed || r->start < s->flushed ||
+	    !hash_ranges(w, r->ranges, r->nranges, &h))
 		return;
-	}
-	r->u.len = (size_t)(end - r->start);
-	memcpy(r->u.text, s->buf + (r->start - s->flushed), r->u.len);
-	r->u.nodes = w->nodes - r->nodes;
-	r->u.bytes = w->bytes - r->bytes;
-	r->u.reads = w->reads - r->reads;
-	if (!table_put(&c->next, &r->u))
-		unit_free(&r->u);
-	free(r);
+	// the counts the unit added, for unit_keep()
+	r->nodes = w->nodes - r->nodes;
+	r->bytes = w->bytes - r->bytes;
+	r->reads = w->reads - r->reads;
+	struct unit u;
+	if (!unit_keep(&u, r, s->buf + (r->start - s->flushed),
+		       (size_t)(end - r->start)))
+		return;
+	u.hash = h;
+	if (!table_put(&c->next, &u))
+		unit_free(&u);
 }
 
 uint32_t

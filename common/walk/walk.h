@@ -306,6 +306,8 @@ void irs_units_walk_begin(struct walk *w);
 void irs_units_walk_end(struct walk *w, bool ok);
 bool irs_units_reuse(struct walk *w, uint64_t addr);
 void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
+/** The unit being recorded (w->urec) read @p len bytes at @p addr. */
+void irs_units_note_read(struct walk *w, uint64_t addr, uint64_t len);
 void irs_units_lost(struct walk *w);
 /** irs_units_lost() unless frame @p f was pushed inside the unit being
  *  recorded (or is its node, when @p self_ok): a rendering that depends
@@ -315,8 +317,7 @@ void irs_units_lost_outside(struct walk *w, const struct frame *f,
 			    bool self_ok);
 
 /** Starts recording the unit at @p addr (its struct @p size bytes): the
- *  record, freed by irs_units_end(), or NULL (out of memory: walk it
- *  without). */
+ *  record, the cache's, to hand to irs_units_end(). */
 struct irs_unit_rec *irs_units_begin(struct walk *w, uint64_t addr,
 				     size_t size);
 void irs_units_end(struct walk *w, struct irs_unit_rec *r);
@@ -424,6 +425,8 @@ irs_walk_read(struct walk *w, uint64_t addr, void *buf, size_t n)
 		w->bytes += n;
 		w->reads++;
 		irs_copy_small(buf, p, n);
+		if (w->urec)
+			irs_units_note_read(w, addr, n);
 		return NULL;
 	}
 	return irs_walk_read_slow(w, addr, buf, n);

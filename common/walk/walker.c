@@ -214,7 +214,14 @@ irs_walk_read_slow(struct walk *w, uint64_t addr, void *buf, size_t n)
 	if (addr + n < addr)
 		return irs_error_fault(addr, "address 0x%llx wraps around",
 				       (unsigned long long)addr);
-	return irs_memory_read(w->mem, addr, buf, n);
+	struct irs_error *err = irs_memory_read(w->mem, addr, buf, n);
+	if (w->urec) {
+		if (err)
+			irs_units_lost(w);	// what it would read is unknown
+		else
+			irs_units_note_read(w, addr, n);
+	}
+	return err;
 }
 
 // Counts a string of @p n bytes read: its length and NUL, or the
@@ -252,8 +259,11 @@ irs_walk_cstr(struct walk *w, uint64_t addr, struct irs_buf *b, bool *cut)
 			return &irs_enomem;
 		char *chunk = b->data + b->len;
 		struct irs_error *err = irs_memory_read(w->mem, a, chunk, n);
-		if (err)
+		if (err) {
+			if (w->urec)
+				irs_units_lost(w);
 			return err;
+		}
 		const char *nul = memchr(chunk, 0, n);
 		b->len += nul ? (size_t)(nul - chunk) : n;
 		if (nul)
@@ -264,6 +274,8 @@ irs_walk_cstr(struct walk *w, uint64_t addr, struct irs_buf *b, bool *cut)
 	*cut = b->len >= w->lim.max_string;
 	if (b->data)
 		b->data[b->len] = '\0';
+	if (w->urec)	// the string and its NUL, or what was cut
+		irs_units_note_read(w, addr, *cut ? b->len : b->len + 1);
 	return count_string(w, *cut ? b->len : b->len + 1);
 }
 
@@ -281,6 +293,8 @@ irs_walk_str(struct walk *w, uint64_t addr, const char **s, size_t *len,
 			*s = (const char *)p;
 			*len = (size_t)(nul - p);
 			*cut = false;
+			if (w->urec)
+				irs_units_note_read(w, addr, *len + 1);
 			return count_string(w, *len + 1);
 		}
 	}
@@ -303,6 +317,8 @@ irs_walk_strn(struct walk *w, uint64_t addr, uint64_t len, const char **s,
 		// in one cached page: no copy (counted as a read)
 		w->bytes += len;
 		w->reads++;
+		if (w->urec)
+			irs_units_note_read(w, addr, len);
 		*s = (const char *)q;
 		return true;
 	}
@@ -1807,6 +1823,8 @@ cond_value(struct walk *w, struct frame *f, const struct lcval *v,
 		r->i = v->k;
 		return true;
 	}
+	if (v->npath == 1)	// a field of this frame: nothing to follow
+		return cond_field(w, f, v->path[0], r);
 	uint32_t np;
 	uint64_t at = 0;
 	struct frame *g = follow_path(w, f, v->path, v->npath, false, &np,

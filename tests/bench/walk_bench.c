@@ -4,14 +4,27 @@
 // time, wall time, nodes/s and the growth of peak RSS during each dump.
 // Memory is read as a debugger front end would: through the process
 // reader (process_vm_readv on ourselves, as GDB's ir-dump reads the
-// debuggee), or with --target through the read callback.
+// debuggee), or with --target through the read callback. With --units,
+// text walks keep a per-unit render cache as a text-only trace does: the
+// first walk records every function, the later ones (nothing changed)
+// emit them from it; -o then names a real file (default
+// /tmp/walk_bench.ir), written as a trace's snapshots are. With --fork
+// (implied by --units, whose page hashes would see the walk's own heap
+// change) the reader reads a forked, waiting copy of this process, as a
+// debugger reads its debuggee.
 //
 // build/bench/walk_bench [-n N] [-s SEED] [-r R] [-f text|both|json]
-//     [-o PATH] [-l LAYOUT] [--target] [--check]
+//     [-o PATH] [-l LAYOUT] [--target] [--check] [--units] [--record]
+//     [--fork]
+// (--record: --units, but every walk records, as after a pass that
+// changed every function)
 // (run from the source tree, or with IRSNAP_ROOT set to it).
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,7 +95,8 @@ main(int argc, char **argv)
 	uint64_t n = 1000000, seed = 1;
 	int reps = 5;
 	const char *format = "text", *out = "/dev/null", *layout = NULL;
-	bool target = false, check = false;
+	bool target = false, check = false, units = false, fork_copy = false;
+	bool record = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
 			n = strtoull(argv[++i], NULL, 0);
@@ -98,12 +112,18 @@ main(int argc, char **argv)
 			layout = argv[++i];
 		else if (!strcmp(argv[i], "--target"))
 			target = true;
+		else if (!strcmp(argv[i], "--units"))
+			units = fork_copy = true;
+		else if (!strcmp(argv[i], "--record"))
+			units = fork_copy = record = true;
+		else if (!strcmp(argv[i], "--fork"))
+			fork_copy = true;
 		else if (!strcmp(argv[i], "--check"))
 			check = true;
 		else {
 			fprintf(stderr, "usage: walk_bench [-n N] [-s SEED] "
 				"[-r R] [-f text|both|json] [-o PATH] "
-				"[-l LAYOUT] [--target] [--check]\n");
+				"[-l LAYOUT] [--target] [--check] [--units] [--record] [--fork]\n");
 			return 2;
 		}
 	}
@@ -118,7 +138,37 @@ main(int argc, char **argv)
 					sizeof(path));
 	if ((err = irs_layout_load(layout, &ft.target, &lo)))
 		bench_die(err, "toyc.lua");
+	// The copy forks before the module is made and makes its own, at the
+	// same addresses (the same allocations from the same heap), so that
+	// nothing this process writes later is shared with it. It sends its
+	// module's address and waits to be killed (at the latest when this
+	// process ends).
+	pid_t child = 0;
+	int fds[2];
+	if (fork_copy && (pipe(fds) || (child = fork()) < 0)) {
+		perror("walk_bench: fork");
+		return 1;
+	}
+	if (fork_copy && !child)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	Module *m = unit_generated_module(n, seed);
+	if (fork_copy && !child) {
+		uintptr_t at = (uintptr_t)m;
+		if (write(fds[1], &at, sizeof(at)) != sizeof(at))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (fork_copy) {
+		uintptr_t at = 0;
+		if (read(fds[0], &at, sizeof(at)) != sizeof(at) ||
+		    at != (uintptr_t)m) {
+			fprintf(stderr, "walk_bench: the copy's module is not "
+				"at this one's address\n");
+			kill(child, SIGKILL);
+			return 1;
+		}
+	}
 	if (!m)
 		return 1;
 
@@ -134,17 +184,32 @@ main(int argc, char **argv)
 	if (target)
 		err = irs_memory_create_target(&ft.target, &mem);
 	else
-		err = irs_memory_create_pid(getpid(), &mem);
+		err = irs_memory_create_pid(child ? child : getpid(), &mem);
 	if (err)
 		bench_die(err, "memory");
 	bool text = strcmp(format, "json") != 0;
 	bool json = strcmp(format, "text") != 0;
+	struct irs_unit_cache *ucache = NULL;
+	if (units) {
+		const struct ltype *ut;
+		if (json || !lo->nunits)
+			bench_die(irs_error_format(IRS_ERROR_USAGE, "--units "
+				  "needs -f text and a layout with units"),
+				  "units");
+		if ((err = irs_layout_type_for(lo, lo->units[0], &ut)) ||
+		    (err = irs_unit_cache_create(lo, ut->index, &ucache)))
+			bench_die(err, "units");
+		if (!strcmp(out, "/dev/null"))
+			out = "/tmp/walk_bench.ir";
+	}
 	char jpath[4200];
 	snprintf(jpath, sizeof(jpath), "%s%s", out,
 		 strcmp(out, "/dev/null") ? ".json" : "");
 	for (int r = 0; r < reps; r++) {
 		irs_memory_invalidate(mem);
-		FILE *tf = text ? fopen(out, "w") : NULL;
+		if (record)
+			irs_unit_cache_forget(ucache);
+		FILE *tf = text && !ucache ? fopen(out, "w") : NULL;
 		FILE *jf = json ? fopen(jpath, "w") : NULL;
 		struct irs_snapshot *snap;
 		long rss0 = rss_kb();
@@ -152,9 +217,15 @@ main(int argc, char **argv)
 		double w0 = clock_s(CLOCK_MONOTONIC);
 		c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 		const char *base = strrchr(out, '/');
-		err = irs_snapshot_stream(lo, mem, (uintptr_t)m, NULL, NULL,
-					  tf, jf, text ? (base ? base + 1 : out)
-					  : NULL, &snap);
+		if (ucache)
+			err = irs_snapshot_write_units(lo, mem, (uintptr_t)m,
+						       NULL, NULL, out, NULL,
+						       ucache, &snap);
+		else
+			err = irs_snapshot_stream(lo, mem, (uintptr_t)m, NULL,
+						  NULL, tf, jf, text ? (base ?
+						  base + 1 : out) : NULL,
+						  &snap);
 		double c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 		double w = clock_s(CLOCK_MONOTONIC) - w0;
 		long peak = peak_kb();
@@ -167,6 +238,13 @@ main(int argc, char **argv)
 		struct irs_snapshot_stats st;
 		irs_snapshot_get_stats(snap, &st);
 		irs_snapshot_destroy(snap);
+		if (ucache) {
+			uint64_t reused, walked;
+			irs_unit_cache_stats(ucache, &reused, &walked);
+			printf("units: %llu from the cache, %llu walked; ",
+			       (unsigned long long)reused,
+			       (unsigned long long)walked);
+		}
 		printf("%s: %llu nodes, %.1f MB text, %.1f MB JSON: %.3f s CPU"
 		       " (%.2fx toyc_print), %.3f s wall, %.0f nodes/s CPU, "
 		       "peak RSS +%.1f MB, %u errors\n", format,
@@ -195,7 +273,12 @@ main(int argc, char **argv)
 		if (!same)
 			return 1;
 	}
+	irs_unit_cache_destroy(ucache);
 	irs_memory_destroy(mem);
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	module_destroy(m);
 	irs_layout_destroy(lo);
 	fake_target_deinit(&ft);
