@@ -12,8 +12,9 @@
 //
 // Only where nothing else could tell the difference: text without the
 // JSON graph (whose records and spans a kept unit would have to place),
-// no Lua in the layout, no per-node callback, and a unit whose walk
-// recorded no error and met no limit.
+// no Lua in the layout but `pure` functions (whose result depends only on
+// the bytes read), no per-node callback, and a unit whose walk recorded
+// no error and met no limit.
 #include <stdlib.h>
 #include <string.h>
 

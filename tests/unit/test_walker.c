@@ -1846,6 +1846,60 @@ test_unit_cache_and_element_index(void **state)
 	unit_rmtree(dir);
 }
 
+// A unit rendered by a pure Lua function (its text depends only on the
+// bytes it read) is kept like a template's; an impure one, which may
+// depend on anything, turns the cache off and every unit is walked.
+static void
+test_unit_cache_with_pure_lua(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const texts[] = {
+		"pure(function(n) return '<' .. n.v .. '>\\n' end)",
+		"function(n) return '<' .. n.v .. '>\\n' end",
+	};
+	char dir[64], path[96];
+	unit_tmpdir(dir, sizeof(dir), "units-lua");
+	snprintf(path, sizeof(path), "%s/w.ir", dir);
+	for (int impure = 0; impure < 2; impure++) {
+		char *pages;
+		Item *it[3];
+		const Bag *bag = unit_pages(3, it, &pages);
+		char src[1024];
+		snprintf(src, sizeof(src),
+			 "layout { name = \"w\", root = \"Bag\" }\n"
+			 "struct \"Item\" { fields = { v = scalar \"v\" },"
+			 " text = %s }\n"
+			 "struct \"Bag\" { fields = {\n"
+			 " nulls = nullterm { ptr = \"nulls\","
+			 " of = ptr \"Item\" } },\n"
+			 " text = \"{nulls}\" }\n"
+			 "reduce { units = { \"Item\" } }\n", texts[impure]);
+		load(f, src);
+		struct irs_unit_cache *uc;
+		const struct ltype *t;
+		assert_null(irs_layout_type_for(f->lo, "Item", &t));
+		assert_null(irs_unit_cache_create(f->lo, t->index, &uc));
+		struct irs_snapshot_stats st, full;
+		uint64_t reused, walked;
+		free(walk_units(f, bag, uc, path, &st));
+		it[1]->v = 20;
+		char *a = walk_units(f, bag, uc, path, &st);
+		irs_unit_cache_stats(uc, &reused, &walked);
+		assert_int_equal(reused, impure ? 0 : 2);
+		assert_int_equal(walked, impure ? 0 : 1);
+		char *b = walk_units(f, bag, NULL, path, &full);
+		assert_string_equal(b, "<1>\n<20>\n<3>\n");
+		assert_string_equal(a, b);
+		assert_int_equal(st.nodes, full.nodes);
+		assert_string_equal(st.hash, full.hash);
+		free(a);
+		free(b);
+		irs_unit_cache_destroy(uc);
+		free(pages);
+	}
+	unit_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -1856,6 +1910,7 @@ main(void)
 		T(test_sequences),
 		T(test_unit_cache_is_a_full_walk),
 		T(test_unit_cache_and_element_index),
+		T(test_unit_cache_with_pure_lua),
 		T(test_intrusive_lists),
 		T(test_pointers_refs_and_tags),
 		T(test_first_overlap_and_past),
