@@ -168,7 +168,9 @@ for dbg in GDB LLDB; do
 
 	log=$TMP/cwork-$dbg.log
 	rm -f "$TMP/after-$dbg.ir"
-	load_session $dbg "$log" "$cwork" 6
+	# Two runaways of about a second of CPU each: 60 s of wall time is a
+	# hang, not a loaded machine (6 s was not enough beside make bench).
+	load_session $dbg "$log" "$cwork" 60
 	st=$?
 	check_eq "$dbg: the session survived C work behind cheap instructions" \
 		"$(failed_status $dbg)" "$st"
@@ -185,7 +187,9 @@ idline=$(grep -n '^    id *= scalar "id",$' "$LAYOUT" | cut -d: -f1)
 sed "${idline}a\\    spin = computed(function(node) while true do end end)," \
 	"$LAYOUT" >"$TMP/lay/spin.lua"
 bad "a computed field that loops forever, walked over the demo (GDB)"
-bounded 6 robust_session GDB "$TMP/spin.log" 60 \
+# One budget per walk is about a second; one per call, thousands: 60 s
+# tells them apart on a loaded machine too.
+bounded 60 robust_session GDB "$TMP/spin.log" 60 \
 	"ir-layout load $TMP/lay/spin.lua" 'break pm_run_pass' run \
 	=STAMP "ir-dump -f both -o $TMP/spin.ir m" =STAMP \
 	"ir-layout load $LAYOUT" "ir-dump -f text -o $TMP/after-spin.ir m" \
