@@ -304,7 +304,7 @@ struct irs_error *irs_snapshot_stream(const struct irs_layout *lo,
 /**
  * irs_snapshot_write() with the renderings of the units of @p units (or
  * NULL) kept from the last walk and for the next (walk/units.c): a unit
- * whose pages read the same is not walked again. Only a text-only walk
+ * whose bytes read the same is not walked again. Only a text-only walk
  * uses them.
  */
 struct irs_error *irs_snapshot_write_units(const struct irs_layout *lo,
