@@ -309,15 +309,32 @@ def _cb_type_lookup(name, ret):
     name = _text(name)
     t = _type_cache.get(name)
     if t is None:
-        try:
-            t = gdb.lookup_type(name)
-        except gdb.error:
+        # A C++ name is parsed and printed as C++ even where the frame is
+        # C or has no debug info (a type donor's types in a release
+        # build): "llvm::Function", not "class llvm::Function".
+        with _language("c++" if "::" in name else None):
             try:
-                t = gdb.parse_and_eval("(%s *)0" % name).type.target()
+                t = gdb.lookup_type(name)
             except gdb.error:
-                raise IrsError(E_NOT_FOUND, "no type '%s'" % name)
+                try:
+                    t = gdb.parse_and_eval("(%s *)0" % name).type.target()
+                except gdb.error:
+                    raise IrsError(E_NOT_FOUND, "no type '%s'" % name)
         _type_cache[name] = t
     ret[0] = _handle(t)
+
+
+@contextlib.contextmanager
+def _language(lang):
+    """GDB's language set to @lang (None: left alone) while inside."""
+    old = gdb.parameter("language") if lang else None
+    if old is not None and old != lang:
+        gdb.execute("set language " + lang, to_string=True)
+    try:
+        yield
+    finally:
+        if old is not None and old != lang:
+            gdb.execute("set language " + old, to_string=True)
 
 
 @_guarded

@@ -340,7 +340,8 @@ type_facts_cb(void *arg, uint64_t h, struct irs_type_facts *ret)
 			ret->nmembers = canon.GetEnumMembers().GetSize();
 		else if (ret->kind == IRS_TYPE_STRUCT ||
 			 ret->kind == IRS_TYPE_UNION)
-			ret->nmembers = canon.GetNumberOfFields();
+			ret->nmembers = canon.GetNumberOfDirectBaseClasses() +
+					canon.GetNumberOfFields();
 		ret->complete = ty.IsTypeComplete();
 		copy_name(ret->name, sizeof(ret->name), gdb_spelling(ty));
 		return NULL;
@@ -353,11 +354,18 @@ type_member_cb(void *arg, uint64_t h, uint32_t index,
 {
 	return guard([&]() -> struct irs_error * {
 		glue *gl = from(arg);
-		lldb::SBTypeMember m = type_at(gl, h).GetCanonicalType()
-			.GetUnqualifiedType().GetFieldAtIndex(index);
+		lldb::SBType ty = type_at(gl, h).GetCanonicalType()
+			.GetUnqualifiedType();
+		// A C++ base class first, as a member named by its type, as
+		// GDB's fields() give it: the core reaches its members.
+		uint32_t nbases = ty.GetNumberOfDirectBaseClasses();
+		lldb::SBTypeMember m = index < nbases ?
+			ty.GetDirectBaseClassAtIndex(index) :
+			ty.GetFieldAtIndex(index - nbases);
 		if (!m.IsValid())
 			return no_type(h);
-		copy_name(ret->name, sizeof(ret->name), str(m.GetName()));
+		copy_name(ret->name, sizeof(ret->name), index < nbases ?
+			  str(m.GetType().GetName()) : str(m.GetName()));
 		ret->bit_offset = m.GetOffsetInBits();
 		ret->bit_size = m.IsBitfield() ? m.GetBitfieldSizeInBits() : 0;
 		ret->type = handle(gl, m.GetType());

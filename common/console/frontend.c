@@ -63,7 +63,7 @@ static struct irs_error *
 lookup_base(const struct irs_target *t, const char *name, uint64_t *ret)
 {
 	struct irs_error *err;
-	char alt[300];
+	char alt[600];
 
 	if (!t->type_lookup)
 		return no_answer("types");
@@ -83,6 +83,25 @@ lookup_base(const struct irs_target *t, const char *name, uint64_t *ret)
 		} else {
 			continue;
 		}
+		irs_error_destroy(err);
+		if (!(err = t->type_lookup(t->arg, alt, ret)))
+			return NULL;
+	}
+	if (err->code != IRS_ERROR_NOT_FOUND)
+		return err;
+	// A C++ name as the compiler that wrote the DWARF spelt it: LLDB
+	// finds a type by that spelling only (`4U`, `const T *`).
+	static const enum irs_cxx_style styles[] = {
+		IRS_CXX_CLANG, IRS_CXX_CLANG_UNSIGNED, IRS_CXX_GCC,
+		IRS_CXX_GDB,
+	};
+	for (size_t i = 0; irs_cxx_is_template(name) &&
+	     i < ARRAY_SIZE(styles); i++) {
+		if (err->code != IRS_ERROR_NOT_FOUND)
+			return err;
+		if (!irs_cxx_spell(name, styles[i], alt, sizeof(alt)) ||
+		    !strcmp(alt, name))
+			continue;
 		irs_error_destroy(err);
 		if (!(err = t->type_lookup(t->arg, alt, ret)))
 			return NULL;
@@ -205,8 +224,41 @@ fill_field(const struct irs_target *t, uint64_t type, uint64_t bitpos,
 	return NULL;
 }
 
+// Whether member @p m of a C++ class is a base class: the front ends
+// report a base as a member named by its type (GDB's fields() do).
+static bool
+is_base(const struct irs_target *t, const struct irs_member_facts *m)
+{
+	struct irs_type_facts f;
+	if (!m->name[0] || !strpbrk(m->name, ":<"))
+		return false;
+	struct irs_error *err = facts(t, m->type, &f);
+	bool base = !err && is_aggregate(f.kind) && !strcmp(bare(f.name),
+							     m->name);
+	irs_error_destroy(err);
+	return base;
+}
+
+// Whether path component @p name names member @p m: by its name, or, for
+// a base class, by its short name too ("ilist_node_base" for
+// "llvm::ilist_node_base<false>").
+static bool
+names(const struct irs_target *t, const struct irs_member_facts *m,
+      const char *name)
+{
+	char short_name[sizeof(m->name)];
+	if (!strcmp(m->name, name))
+		return true;
+	if (!strpbrk(m->name, ":<") || strpbrk(name, ":<") || !is_base(t, m))
+		return false;
+	irs_cxx_short_name(m->name, short_name, sizeof(short_name));
+	return !strcmp(short_name, name);
+}
+
 // Finds member @p name of struct or union @p type, looking inside its
-// anonymous members too; adds its offset in bits to *bits.
+// anonymous members and then its base classes (depth first, in
+// declaration order: C++ lookup, less its ambiguity errors); adds its
+// offset in bits to *bits.
 static struct irs_error *
 find_member(const struct irs_target *t, uint64_t type, const char *name,
 	    int depth, uint64_t *bits, struct irs_member_facts *ret,
@@ -222,7 +274,7 @@ find_member(const struct irs_target *t, uint64_t type, const char *name,
 	for (uint32_t i = 0; i < f.nmembers; i++) {
 		if ((err = member(t, type, i, &m)))
 			return err;
-		if (!strcmp(m.name, name)) {
+		if (names(t, &m, name)) {
 			*bits += m.bit_offset;
 			*ret = m;
 			*found = true;
@@ -232,7 +284,8 @@ find_member(const struct irs_target *t, uint64_t type, const char *name,
 	for (uint32_t i = 0; i < f.nmembers; i++) {
 		if ((err = member(t, type, i, &m)))
 			return err;
-		if (m.name[0] || (err = facts(t, m.type, &inner)))
+		if ((m.name[0] && !is_base(t, &m)) ||
+		    (err = facts(t, m.type, &inner)))
 			continue;
 		if (!is_aggregate(inner.kind))
 			continue;
