@@ -95,7 +95,7 @@ $(BUILD)/obj/common/%.o: common/%.c
 	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/libirsnap.so: $(LIB_OBJ)
-	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lm -lpthread
+	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 $(BUILD)/libirsnap.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -105,7 +105,7 @@ $(TOOLS_LIB): $(TOOLS_OBJ)
 
 $(BUILD)/irsnap: $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lstdc++ -lm -lpthread
 
 # toyc is the debuggee: -O1 -g so debuggers see its types and locals, never
 # sanitized (ASan's shadow memory would confuse the debugger tests).
@@ -130,7 +130,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
 
 # The LLDB plugin: one object per lldb/*.cpp (its header dependencies
 # tracked), so editing common/ relinks the plugin instead of recompiling it.
@@ -142,7 +142,7 @@ $(BUILD)/obj/lldb/%.o: lldb/%.cpp
 
 $(BUILD)/libirsnap-lldb.so: $(LLDB_OBJ) $(BUILD)/libirsnap.a
 	$(CXX_LLDB) -shared -o $@ $(LLDB_OBJ) $(BUILD)/libirsnap.a \
-		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lm -lpthread
+		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 test: deps
 	@$(MAKE) --no-print-directory $(JOBS) all

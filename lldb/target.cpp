@@ -265,6 +265,9 @@ type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 	});
 }
 
+static std::string module_path(lldb::SBModule m);
+static bool is_donor(glue *gl, const std::string &path);
+
 static struct irs_error *
 symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 {
@@ -274,6 +277,10 @@ symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 			.FindGlobalVariables(name, 1);
 		lldb::SBValue v = vars.GetSize() ? vars.GetValueAtIndex(0)
 						 : lldb::SBValue();
+		// a type donor's globals sit at address 0
+		if (v.IsValid() && is_donor(gl, module_path(
+			v.GetAddress().GetModule())))
+			v = lldb::SBValue();
 		if (!v.IsValid())
 			return irs_error_format(IRS_ERROR_NOT_FOUND, "no "
 						"global variable '%s'", name);
@@ -633,6 +640,64 @@ args_cb(void *arg, char *buf, uint64_t len)
 	});
 }
 
+static std::string
+module_path(lldb::SBModule m)
+{
+	char path[4096] = "";
+	m.GetFileSpec().GetPath(path, sizeof(path));
+	return path;
+}
+
+static bool
+is_donor(glue *gl, const std::string &path)
+{
+	for (const std::string &d : gl->donors)
+		if (d == path)
+			return true;
+	return false;
+}
+
+static struct irs_error *
+module_cb(void *arg, uint32_t index, char *path, uint64_t len)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBTarget target = gl->dbg.GetSelectedTarget();
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < target.GetNumModules(); i++) {
+			std::string p = module_path(target.GetModuleAtIndex(i));
+			if (p.empty() || is_donor(gl, p) || k++ != index)
+				continue;
+			copy_name(path, len, p);
+			return NULL;
+		}
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no module #%"
+					PRIu32, index);
+	});
+}
+
+static struct irs_error *
+load_types_cb(void *arg, const char *path)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		char real[4096];
+		std::string p = realpath(path, real) ? real : path;
+		if (is_donor(gl, p))
+			return NULL;
+		// A relocatable object, never loaded at an address: LLDB
+		// takes types from it all the same.
+		lldb::SBModule m = gl->dbg.GetSelectedTarget().AddModule(
+			p.c_str(), nullptr, nullptr);
+		if (!m.IsValid())
+			return irs_error_format(IRS_ERROR_TARGET, "LLDB could "
+						"not add the type donor %s",
+						p.c_str());
+		gl->donors.push_back(p);
+		return NULL;
+	});
+}
+
 void
 target_init(glue *gl)
 {
@@ -651,6 +716,8 @@ target_init(glue *gl)
 	gl->t.stop_signal = stop_signal_cb;
 	gl->t.args = args_cb;
 	gl->t.symbol = symbol_cb;
+	gl->t.module = module_cb;
+	gl->t.load_types = load_types_cb;
 }
 
 }  // namespace irsnap_lldb

@@ -37,6 +37,9 @@ irs_console_destroy(struct irs_console *c)
 	console_clear_events(c);
 	console_clear_after(c);
 	console_frontend_deinit(c);
+	console_boundaries_deinit(c);
+	console_modules_deinit(c);
+	free(c->donor_path);
 	free(c->events);
 	console_filter_deinit(&c->break_filter);
 	console_filter_deinit(&c->trace_filter);
@@ -391,36 +394,6 @@ console_note_pass(struct irs_console *c, const char *pass)
 ** Finding the boundary in the backtrace
 ** ===================================================================== */
 
-// A frame's function is boundary @p fn: the same name, or the name with a
-// parameter list (C++ frames may print as "ns::run(Module&)").
-static bool
-frame_is(const char *frame_fn, const char *fn)
-{
-	size_t n = strlen(fn);
-	return !strncmp(frame_fn, fn, n) &&
-	       (frame_fn[n] == 0 || frame_fn[n] == '(');
-}
-
-static bool
-frame_boundary(const struct irs_layout *lo, const char *frame_fn,
-	       struct irs_boundary_info *ret)
-{
-	uint32_t n = irs_layout_nboundaries(lo);
-	for (uint32_t i = 0; i < n; i++) {
-		struct irs_boundary_info bi;
-		struct irs_error *err = irs_layout_boundary(lo, i, &bi);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
-		}
-		if (bi.function && frame_is(frame_fn, bi.function)) {
-			*ret = bi;
-			return true;
-		}
-	}
-	return false;
-}
-
 // Evaluates the pass name and IR root of boundary @p bi in the selected
 // frame. *pass_ret freed with free().
 static struct irs_error *
@@ -473,7 +446,7 @@ console_find_site(struct irs_console *c, const char *cmd,
 			return err;
 		}
 		fi.function[sizeof(fi.function) - 1] = 0;
-		if (frame_boundary(c->layout, fi.function, &bi))
+		if (console_boundary_of(c, fi.function, &bi))
 			break;
 		if (!strcmp(fi.function, "main"))	// as failure.c's
 			return irs_error_format(IRS_ERROR_NOT_FOUND,
@@ -556,8 +529,12 @@ describe_layout(const struct irs_console *c, struct irs_buf *out)
 			irs_error_destroy(err);
 			continue;
 		}
-		irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
-			       bi.function);
+		if (bi.match)
+			irs_buf_printf(out, "%sfunctions matching /%s/",
+				       i ? ", " : ", boundaries: ", bi.match);
+		else
+			irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
+				       bi.function);
 	}
 	irs_buf_printf(out, ", %u verifiers\n", irs_layout_nverifiers(lo));
 }
@@ -586,11 +563,46 @@ layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 	free(c->layout_path);
 	c->layout = lo;
 	c->layout_path = abs;
-	if ((err = console_update_breaks(c)))
+	if ((err = console_boundaries_init(c)) ||
+	    (err = console_update_breaks(c)))
 		return err;
 	irs_buf_puts(out, "irsnap: loaded ");
 	describe_layout(c, out);
 	return NULL;
+}
+
+static void
+list_match(void *arg, const char *function)
+{
+	irs_buf_printf(arg, "  %s\n", function);
+}
+
+// The functions each match = RE finds in the debuggee's modules now.
+static void
+show_matches(struct irs_console *c, struct irs_buf *out)
+{
+	if (!c->nmatches)
+		return;
+	console_modules_refresh(c);
+	for (size_t i = 0; i < c->nmatches; i++) {
+		struct irs_boundary_info bi;
+		struct irs_error *err = irs_layout_boundary(
+			c->layout, c->matches[i].boundary, &bi);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		struct irs_buf list;
+		irs_buf_init(&list);
+		irs_buf_puts(&list, "");
+		uint32_t n = console_modules_functions(c, &c->matches[i].re,
+						       list_match, &list);
+		irs_buf_printf(out, "functions matching /%s/ in the debuggee's "
+			       "modules: %u%s\n%s", bi.match, n,
+			       n ? "" : " (none loaded yet, or none "
+			       "matches)", list.data ? list.data : "");
+		irs_buf_deinit(&list);
+	}
 }
 
 static struct irs_error *
@@ -617,6 +629,7 @@ cmd_layout(struct irs_console *c, const struct console_args *a,
 			return irs_error_prefix(err, "ir-layout");
 		irs_buf_puts(out, text);
 		irs_free(text);
+		show_matches(c, out);
 		return NULL;
 	}
 	return irs_error_format(IRS_ERROR_USAGE,

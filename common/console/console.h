@@ -169,6 +169,19 @@ struct console_settings {
 	bool call_timeout_set;
 };
 
+/** The debuggee's modules and their symbols (modules.c). */
+struct module;
+struct console_modules {
+	struct module *list;
+	size_t n;
+};
+
+/** A functions = { match = RE } boundary's RE, compiled (boundaries.c). */
+struct console_match {
+	uint32_t boundary;	/* its index in the layout */
+	regex_t re;
+};
+
 struct irs_console {
 	const struct irs_target *t;
 	struct irs_target lt;		/* what layouts ask: c->t's answers, or
@@ -228,6 +241,14 @@ struct irs_console {
 					   verifier */
 		char broken[320];	/* the first of them */
 	} check;
+
+	/* modules.c, boundaries.c */
+	struct console_modules modules;
+	char *donor_path;		/* the type donor loaded, realpath */
+	struct console_match *matches;	/* of c->layout's boundaries */
+	size_t nmatches;
+	char match_pass[256];		/* a matched boundary's pass name */
+	char match_function[512];
 
 	/* frontend.c */
 	struct console_event returning;	/* the call just returned from, for
@@ -396,6 +417,45 @@ bool console_frontend_entry_arg(struct irs_console *c, const char *name,
 /** The debuggee's arguments for the manifest: the target's, else the
  *  "args" setting; *ret freed with free(), NULL for none. */
 char *console_frontend_args(struct irs_console *c);
+
+/* ---- modules.c: the debuggee's modules and their symbols ----------------- */
+
+/** Reads the modules the debugger has loaded and, from the executable's
+ *  DT_NEEDED, those it will load (each ELF file once while unchanged). */
+void console_modules_refresh(struct irs_console *c);
+void console_modules_deinit(struct irs_console *c);
+/** Calls @p each with every defined function (demangled) of the modules
+ *  that @p re finds; returns how many. */
+uint32_t console_modules_functions(struct irs_console *c, const regex_t *re,
+				   void (*each)(void *arg,
+						const char *function),
+				   void *arg);
+/** The soname of a module defining symbol @p name (demangled), or NULL. */
+const char *console_modules_symbol(const struct irs_console *c,
+				   const char *name);
+/** The first module soname (or DT_NEEDED name) @p re finds, its first
+ *  group (else the whole match) into @p capture; NULL when none. */
+const char *console_modules_library(const struct irs_console *c,
+				    const regex_t *re, char *capture,
+				    size_t len);
+
+/* ---- boundaries.c: which boundary a function is -------------------------- */
+
+/** Compiles the match = RE of c->layout's boundaries (after a load). */
+struct irs_error *console_boundaries_init(struct irs_console *c);
+void console_boundaries_deinit(struct irs_console *c);
+/** The boundary @p function (a symbol, or a frame's function, which may
+ *  add a parameter list) is, if any: a listed function, or one a match
+ *  finds, then with function and pass_name filled (borrowed from @p c
+ *  until the next call). */
+bool console_boundary_of(struct irs_console *c, const char *function,
+			 struct irs_boundary_info *ret);
+/** Adds every function a match boundary finds in the modules to c->breaks
+ *  (@p wanted filters them by pass name). */
+struct irs_error *console_boundaries_expand(
+	struct irs_console *c,
+	bool (*wanted)(const struct irs_console *c,
+		       const struct irs_boundary_info *bi));
 
 /* ---- dump.c: ir-dump, ir-verify, ir-report ------------------------------- */
 

@@ -460,6 +460,22 @@ lt_global(void *arg, const char *name, uint64_t *address,
 	return irs_frontend_global(t, name, address, ret);
 }
 
+static struct irs_error *
+lt_load_types(void *arg, const char *path)
+{
+	struct irs_console *c = arg;
+	struct irs_error *err = c->t->load_types(c->t->arg, path);
+	if (!err) {
+		// its symbols are never the debuggee's (modules.c)
+		char *copy = realpath(path, NULL);
+		if (copy) {
+			free(c->donor_path);
+			c->donor_path = copy;
+		}
+	}
+	return err;
+}
+
 void
 console_frontend_init(struct irs_console *c)
 {
@@ -472,6 +488,7 @@ console_frontend_init(struct irs_console *c)
 	c->lt.field = t->field || facts_only ? lt_field : NULL;
 	c->lt.enumerator = t->enumerator || facts_only ? lt_enumerator : NULL;
 	c->lt.global = t->global || t->symbol ? lt_global : NULL;
+	c->lt.load_types = t->load_types ? lt_load_types : NULL;
 }
 
 /* }====================================================================
@@ -1101,6 +1118,7 @@ static const struct irs_abi_field abi[] = {
 	ROW(irs_target, args), ROW(irs_target, disassemble),
 	ROW(irs_target, set_break), ROW(irs_target, delete_break),
 	ROW(irs_target, global), ROW(irs_target, symbol),
+	ROW(irs_target, module), ROW(irs_target, load_types),
 	{NULL, NULL, 0, 0},
 };
 

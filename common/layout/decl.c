@@ -196,20 +196,51 @@ l_struct(lua_State *L)
 }
 
 // boundary { at = F, pass = EXPR, ir = EXPR [, type = T] }
-// boundary { functions = { F1, F2 }, ir = EXPR [, type = T] }
+// boundary { functions = { F1, F2, match = RE }, ir = EXPR [, type = T] }
+// sret = true, after = "caller"|"return", check = { PATH = VALUE },
+// pass = { data = EXPR, len = EXPR }
 // ir = { "fn", "f" }: the first of these its parameters has
 // instance = EXPR: an integer telling one run of a pass from another
 static int
 l_boundary(lua_State *L)
 {
 	static const char *const keys[] = {
-		"at", "pass", "ir", "type", "functions", "instance", NULL,
+		"at", "pass", "ir", "type", "functions", "instance", "sret",
+		"after", "check", NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "boundary", keys);
 	opt_string(L, 1, "instance", "boundary");
 	const char *at = opt_string(L, 1, "at", "boundary");
-	const char *pass = opt_string(L, 1, "pass", "boundary");
+	const char *pass = NULL;
+	if (lua_getfield(L, 1, "pass") == LUA_TTABLE) {
+		static const char *const pkeys[] = { "data", "len", NULL };
+		check_keys(L, lua_gettop(L), "boundary: pass", pkeys);
+		if (!opt_string(L, -1, "data", "boundary: pass") ||
+		    !opt_string(L, -1, "len", "boundary: pass"))
+			return luaL_error(L, "boundary: pass = { data = EXPR, "
+					  "len = EXPR } (a pointer and a "
+					  "length) needs both");
+		pass = "";
+	}
+	lua_pop(L, 1);
+	if (!pass)
+		pass = opt_string(L, 1, "pass", "boundary");
+	int st = lua_getfield(L, 1, "sret");
+	lua_pop(L, 1);
+	if (st != LUA_TNIL && st != LUA_TBOOLEAN)
+		return luaL_error(L, "boundary: 'sret' must be true or false");
+	const char *after = opt_string(L, 1, "after", "boundary");
+	if (after && strcmp(after, "caller") && strcmp(after, "return"))
+		return luaL_error(L, "boundary: after = \"return\" (at the "
+				  "function's return instructions) or "
+				  "\"caller\" (at the return address), not "
+				  "'%s'", after);
+	if (lua_getfield(L, 1, "check") != LUA_TNIL &&
+	    lua_type(L, -1) != LUA_TTABLE)
+		return luaL_error(L, "boundary: 'check' must be a table "
+				  "{ PATH = VALUE, ... }");
+	lua_pop(L, 1);
 	int irt = lua_getfield(L, 1, "ir");	// compile.c checks a list
 	lua_pop(L, 1);
 	if (irt != LUA_TTABLE && !opt_string(L, 1, "ir", "boundary"))
@@ -228,7 +259,21 @@ l_boundary(lua_State *L)
 		return luaL_error(L, "boundary: 'pass' (the pass name "
 				  "expression) is required with 'at'");
 	if (t == LUA_TTABLE) {
-		if (lua_rawlen(L, -1) == 0)
+		static const char *const fkeys[] = { "match", NULL };
+		lua_pushnil(L);
+		while (lua_next(L, -2)) {	// list items, or match = RE
+			lua_pop(L, 1);
+			if (lua_type(L, -1) == LUA_TSTRING) {
+				const char *k = lua_tostring(L, -1);
+				if (strcmp(k, fkeys[0]))
+					return luaL_error(L, "boundary: "
+						"'functions' has an unknown "
+						"key '%s' (a list of names, "
+						"and match = REGEX)", k);
+			}
+		}
+		bool match = opt_string(L, -1, "match", "boundary: functions");
+		if (lua_rawlen(L, -1) == 0 && !match)
 			return luaL_error(L, "boundary: 'functions' is empty");
 		check_strings(L, "boundary: 'functions'", "strings");
 	}

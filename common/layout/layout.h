@@ -336,6 +336,17 @@ struct lverifier {
 	uint32_t line;
 };
 
+/** A boundary's check = { PATH = VALUE }: what a plausible IR root
+ *  holds (a core's search for one validates candidates by it). */
+struct lbcheck_item {
+	struct irs_field_info fi;	/* PATH in the root's C type */
+	int64_t value;
+};
+struct lbcheck {
+	uint32_t n;
+	struct lbcheck_item items[8];
+};
+
 struct irs_lua;
 
 struct irs_layout {
@@ -346,6 +357,7 @@ struct irs_layout {
 	struct ltype *types;
 	uint32_t nboundaries;
 	struct irs_boundary_info *boundaries;
+	struct lbcheck *bchecks;	/* boundary i's check */
 	uint32_t nverifiers;
 	struct lverifier *verifiers;
 	uint32_t nunits;
