@@ -333,8 +333,10 @@ typedef struct irs_error *(*irs_disassemble_fn)(void *arg,
 typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 					   uint64_t *address, uint64_t *type);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
- *  its instruction @p at (from disassemble). When it is hit, the front end
- *  calls irs_console_hit(c, id, ...) and stops only if told to. */
+ *  its instruction @p at (from disassemble), or when @p function is NULL
+ *  at the address @p at of this process (a return address). When it is
+ *  hit, the front end calls irs_console_hit(c, id, ...) and stops only if
+ *  told to. */
 typedef struct irs_error *(*irs_set_break_fn)(void *arg, uint32_t id,
 					      const char *function,
 					      bool entry, uint64_t at);

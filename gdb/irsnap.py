@@ -678,7 +678,11 @@ class _Break(gdb.Breakpoint):
 
 @_guarded
 def _cb_set_break(id_, function, entry, at):
-    # "*fn+off" is re-evaluated when a PIE executable is relocated.
+    # "*fn+off" is re-evaluated when a PIE executable is relocated; no
+    # function: an address of this process (a return address).
+    if not function:
+        _breakpoints[id_] = _Break("*0x%x" % at, id_)
+        return
     function = _text(function)
     _breakpoints[id_] = _Break(function if entry else
                                "*%s+%d" % (function, at), id_)

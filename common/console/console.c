@@ -293,11 +293,21 @@ has_param(const struct irs_target *t, const char *name)
 }
 
 struct irs_error *
+console_eval_arg(struct irs_console *c, const struct irs_boundary_info *bi,
+		 const char *expr, uint64_t *ret)
+{
+	char regs[1024];
+	struct irs_error *err = console_abi_expr(c, bi->sret, expr, regs,
+						 sizeof(regs));
+	return err ? err : console_eval(c, regs, EVAL_READ, ret);
+}
+
+struct irs_error *
 console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 		uint64_t *ret)
 {
 	if (bi->nir <= 1)
-		return console_eval(c, bi->ir_expr, EVAL_READ, ret);
+		return console_eval_arg(c, bi, bi->ir_expr, ret);
 	for (uint32_t k = 0; k < bi->nir; k++)
 		if (has_param(c->t, bi->ir_exprs[k]))
 			return console_eval(c, bi->ir_exprs[k], EVAL_READ, ret);
@@ -351,8 +361,26 @@ console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 	if (bi->pass_name) {
 		if (!(pass = strdup(bi->pass_name)))
 			return &irs_enomem;
+	} else if (bi->pass_len_expr) {
+		// a pointer and a length (llvm::StringRef): no NUL after it
+		uint64_t n;
+		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)) ||
+		    (err = console_eval_arg(c, bi, bi->pass_len_expr, &n)) ||
+		    (err = console_memory(c, &mem)))
+			return err;
+		if (n > 4096)
+			return irs_error_format(IRS_ERROR_TARGET, "the pass "
+				"name at %s is %llu bytes long (%s)",
+				bi->pass_expr, (unsigned long long)n,
+				bi->pass_len_expr);
+		if (!(pass = calloc(1, n + 1)))
+			return &irs_enomem;
+		if ((err = irs_memory_read(mem, addr, pass, n))) {
+			free(pass);
+			return irs_error_prefix(err, bi->pass_expr);
+		}
 	} else {
-		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)))
 			return err;
 		if ((err = console_memory(c, &mem)))
 			return err;

@@ -256,6 +256,12 @@ struct irs_console {
 	struct console_bpfn *bpfns;	/* breakpoints set, per function */
 	size_t nbpfns;
 	uint32_t next_bp;		/* the last breakpoint id handed out */
+	struct console_caller_bp {	/* after = "caller": at return
+					   addresses, kept per process */
+		uint64_t address;
+		uint32_t id;
+	} *callers;
+	size_t ncallers;
 	bool in_call;			/* calling into the debuggee */
 	char *signal_core;		/* core whose signal was reported */
 };
@@ -407,6 +413,9 @@ void console_frontend_deinit(struct irs_console *c);
 void console_frontend_refresh(struct irs_console *c, struct irs_buf *out);
 /** After a command: the target's breakpoints follow c->breaks. */
 void console_frontend_sync(struct irs_console *c, struct irs_buf *out);
+/** Deletes the breakpoints at return addresses (after = "caller"): the
+ *  process they were set in is gone. */
+void console_frontend_forget_callers(struct irs_console *c);
 /** Records frame 0's integer and pointer arguments into @p ev. */
 void console_frontend_save_args(struct irs_console *c,
 				struct console_event *ev);
@@ -417,6 +426,18 @@ bool console_frontend_entry_arg(struct irs_console *c, const char *name,
 /** The debuggee's arguments for the manifest: the target's, else the
  *  "args" setting; *ret freed with free(), NULL for none. */
 char *console_frontend_args(struct irs_console *c);
+
+/* ---- abi.c: boundary arguments by the calling convention ----------------- */
+
+/** @p expr with each $argN made the register the N-th integer argument
+ *  word is passed in (after the hidden result pointer when @p sret), for
+ *  the debuggee's machine (x86-64 System V, AArch64). */
+struct irs_error *console_abi_expr(const struct irs_console *c, bool sret,
+				   const char *expr, char *out, size_t len);
+/** console_eval() of a boundary expression (reads only, $argN as above). */
+struct irs_error *console_eval_arg(struct irs_console *c,
+				   const struct irs_boundary_info *bi,
+				   const char *expr, uint64_t *ret);
 
 /* ---- modules.c: the debuggee's modules and their symbols ----------------- */
 

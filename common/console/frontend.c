@@ -708,8 +708,11 @@ resolve_returns(struct irs_console *c, struct console_bpfn *fn, bool at_hit,
 	const struct irs_target *t = c->t;
 	struct irs_insns sink = {0};
 
+	struct irs_boundary_info bi;
 	if (fn->resolved || fn->warned || !t->disassemble)
 		return;
+	if (console_boundary_of(c, fn->function, &bi) && bi.after_caller)
+		return;		// its after is at the caller (hit_caller)
 	struct irs_error *err = t->disassemble(t->arg, fn->function, &sink);
 	if (!err && sink.oom)
 		err = &irs_enomem;
@@ -811,6 +814,7 @@ irs_console_forget_breaks(struct irs_console *c)
 	free(c->bpfns);
 	c->bpfns = NULL;
 	c->nbpfns = 0;
+	console_frontend_forget_callers(c);
 }
 
 void
@@ -823,6 +827,9 @@ console_frontend_deinit(struct irs_console *c)
 	free(c->bpfns);
 	c->bpfns = NULL;
 	c->nbpfns = 0;
+	free(c->callers);
+	c->callers = NULL;
+	c->ncallers = 0;
 	console_event_deinit(&c->returning);
 	free(c->signal_core);
 	c->signal_core = NULL;
@@ -851,10 +858,12 @@ append(struct irs_buf *b, char *text)
 
 // At a return instruction: the return of the call with this CFA, and of
 // the calls above it that never returned (a longjmp out of them).
+static struct irs_error *pop_returns(struct irs_console *c, uint64_t cfa,
+				     bool *stop_ret, struct irs_buf *out);
+
 static struct irs_error *
 hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 {
-	struct irs_error *first = NULL;
 	uint64_t cfa = frame_cfa(c);
 	bool known = false;
 
@@ -863,6 +872,16 @@ hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 			c->events[i].cfa == CONSOLE_NO_CFA;
 	if (!known)
 		return NULL;	// a call entered before we broke on it
+	return pop_returns(c, cfa, stop_ret, out);
+}
+
+// The returns of the open calls down to the one with CFA @p cfa.
+static struct irs_error *
+pop_returns(struct irs_console *c, uint64_t cfa, bool *stop_ret,
+	    struct irs_buf *out)
+{
+	struct irs_error *first = NULL;
+
 	while (c->nevents) {
 		struct console_event *top = &c->events[c->nevents - 1];
 		uint64_t top_cfa = top->cfa;
@@ -891,6 +910,78 @@ hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 	return first;
 }
 
+// after = "caller": a breakpoint at the return address of the call just
+// entered (frame 1's pc), one per address, kept while the process lives,
+// so a release build's pass, without debug info or with a tail call at
+// its end, still returns through a stop irsnap sees.
+static void
+break_at_caller(struct irs_console *c, const char *function,
+		struct irs_buf *out)
+{
+	const struct irs_target *t = c->t;
+	struct irs_boundary_info bi;
+	struct irs_frame_info fi;
+
+	if (!c->nevents || !t->set_break || !t->frame ||
+	    !console_boundary_of(c, function, &bi) || !bi.after_caller)
+		return;
+	struct irs_error *err = t->frame(t->arg, 1, &fi);
+	if (!err && !fi.pc)
+		err = irs_error_format(IRS_ERROR_TARGET, "no return address");
+	for (size_t i = 0; !err && i < c->ncallers; i++)
+		if (c->callers[i].address == fi.pc)
+			return;
+	void *p = err ? NULL : realloc(c->callers, (c->ncallers + 1) *
+				       sizeof(*c->callers));
+	if (!err && !p)
+		err = &irs_enomem;
+	if (!err) {
+		c->callers = p;
+		uint32_t id = ++c->next_bp;
+		if (!(err = t->set_break(t->arg, id, NULL, false, fi.pc))) {
+			c->callers[c->ncallers].address = fi.pc;
+			c->callers[c->ncallers++].id = id;
+		}
+	}
+	if (err) {
+		irs_buf_printf(out, "irsnap: %s: cannot break at its caller: "
+			       "%s; no after snapshot\n", function,
+			       irs_error_get_message(err));
+		irs_error_destroy(err);
+	}
+}
+
+void
+console_frontend_forget_callers(struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	for (size_t i = 0; t->delete_break && i < c->ncallers; i++)
+		t->delete_break(t->arg, c->callers[i].id);
+	free(c->callers);
+	c->callers = NULL;
+	c->ncallers = 0;
+}
+
+// At a return address: the return of the open call whose CFA is the
+// stack pointer now (a return pops the return address: sp = the callee's
+// CFA), and of the calls above it that never returned.
+static struct irs_error *
+hit_caller(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
+{
+	uint64_t sp;
+	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
+	if (err) {
+		irs_error_destroy(err);
+		return NULL;
+	}
+	bool known = false;
+	for (size_t i = 0; i < c->nevents; i++)
+		known = known || c->events[i].cfa == sp;
+	if (!known)
+		return NULL;	// a call entered before we broke on it
+	return pop_returns(c, sp, stop_ret, out);
+}
+
 struct irs_error *
 irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 		char **out_ret)
@@ -912,16 +1003,22 @@ irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 		if (entry)
 			fn = &c->bpfns[i];
 	}
+	bool caller = false;
+	for (size_t i = 0; !fn && id && i < c->ncallers; i++)
+		caller = caller || c->callers[i].id == id;
 	if (fn && entry) {
 		console_event_deinit(&c->returning);
 		char *text = NULL;
 		err = console_boundary_enter(c, fn->function, frame_cfa(c),
 					     stop_ret, &text);
 		append(&out, text);
+		break_at_caller(c, fn->function, &out);
 		// a library loaded since the sync: its returns now
 		resolve_returns(c, fn, true, &out);
 	} else if (fn) {
 		err = hit_return(c, stop_ret, &out);
+	} else if (caller) {
+		err = hit_caller(c, stop_ret, &out);
 	}
 	if (out.oom) {
 		irs_buf_deinit(&out);

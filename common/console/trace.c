@@ -979,5 +979,6 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 struct irs_error *
 irs_console_exited(struct irs_console *c, int32_t status, char **out_ret)
 {
+	console_frontend_forget_callers(c);
 	return printable_out(out_ret, exit_event(c, status, out_ret));
 }
