@@ -680,12 +680,26 @@ class _Break(gdb.Breakpoint):
 def _cb_set_break(id_, function, entry, at):
     # "*fn+off" is re-evaluated when a PIE executable is relocated; no
     # function: an address of this process (a return address).
-    if not function:
-        _breakpoints[id_] = _Break("*0x%x" % at, id_)
+    function = _text(function) if function else None
+    spec = "*0x%x" % at if not function else \
+        function if entry else "*%s+%d" % (function, at)
+    if not function or (entry and "(" in function):
+        # A C++ function a pattern found (a hundred of them in a library
+        # not loaded yet): GDB's "not defined ... pending" lines for each
+        # would bury the output.
+        _quiet_break[:] = [spec, id_]
+        gdb.execute("python import irsnap_gdb; "
+                    "irsnap_gdb._make_quiet_break()", to_string=True)
         return
-    function = _text(function)
-    _breakpoints[id_] = _Break(function if entry else
-                               "*%s+%d" % (function, at), id_)
+    _breakpoints[id_] = _Break(spec, id_)
+
+
+_quiet_break = []
+
+
+def _make_quiet_break():
+    spec, id_ = _quiet_break
+    _breakpoints[id_] = _Break(spec, id_)
 
 
 def _cb_delete_break(_arg, id_):

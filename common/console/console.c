@@ -567,6 +567,84 @@ describe_layout(const struct irs_console *c, struct irs_buf *out)
 	irs_buf_printf(out, ", %u verifiers\n", irs_layout_nverifiers(lo));
 }
 
+// The value the type donor recorded for @p fact (an enumerator of its
+// enum irsnap_donor_facts).
+static bool
+donor_fact(struct irs_console *c, const char *fact, int64_t *ret)
+{
+	for (uint32_t i = 0; c->lt.enumerator && i < 4096; i++) {
+		char name[128];
+		struct irs_error *err = c->lt.enumerator(
+			c->lt.arg, "irsnap_donor_facts", i, name, sizeof(name),
+			ret);
+		if (err) {
+			irs_error_destroy(err);
+			return false;
+		}
+		const char *bare = strrchr(name, ':');
+		if (!strcmp(bare ? bare + 1 : name, fact))
+			return true;
+	}
+	return false;
+}
+
+// A donor built against other headers than the debuggee's library (another
+// LLVM, another LLVM_ENABLE_ABI_BREAKING_CHECKS) lays out some classes
+// differently: it is refused, in one line naming both. A fact the
+// debuggee does not tell (no such library or symbol loaded or needed) is
+// not checked.
+static struct irs_error *
+check_fits(struct irs_console *c, const struct irs_layout *lo)
+{
+	const char *obj;
+	const struct irs_donor_spec *d = irs_layout_donor(lo, &obj);
+	if (!d || !d->nfits)
+		return NULL;
+	console_modules_refresh(c);
+	for (uint32_t i = 0; i < d->nfits; i++) {
+		const struct irs_donor_fit *f = &d->fits[i];
+		int64_t want, have;
+		char why[400] = "";
+		if (!donor_fact(c, f->fact, &want))
+			return irs_error_format(IRS_ERROR_LAYOUT, "ir-layout: "
+				"the type donor %s records no fact '%s' (enum "
+				"irsnap_donor_facts): rebuild it with `irsnap "
+				"donor %s`", obj, f->fact, d->layout_file);
+		if (*f->library) {
+			regex_t re;
+			char cap[64];
+			if (regcomp(&re, f->library, REG_EXTENDED))
+				return irs_error_format(IRS_ERROR_LAYOUT,
+					"ir-layout: donor fits: bad library "
+					"pattern '%s'", f->library);
+			const char *lib = console_modules_library(c, &re, cap,
+								  sizeof(cap));
+			regfree(&re);
+			if (!lib)
+				continue;
+			have = strtoll(cap, NULL, 10);
+			snprintf(why, sizeof(why), "%s says %lld", lib,
+				 (long long)have);
+		} else {
+			const char *lib = console_modules_symbol(c, f->symbol);
+			if (!lib)
+				continue;
+			have = f->value;
+			snprintf(why, sizeof(why), "%s has %lld (it defines "
+				 "%s)", lib, (long long)have, f->symbol);
+		}
+		if (have != want)
+			return irs_error_format(IRS_ERROR_LAYOUT, "ir-layout: "
+				"the type donor of layout '%s' does not fit "
+				"the debuggee: it was built with %s %lld (%s) "
+				"and %s: build it against the debuggee's "
+				"headers with `irsnap donor %s`",
+				d->layout_name, f->fact, (long long)want, obj,
+				why, d->layout_file);
+	}
+	return NULL;
+}
+
 static struct irs_error *
 layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 {
@@ -579,6 +657,10 @@ layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 		// Layout errors already read "FILE:LINE: message".
 		if (strncmp(irs_error_get_message(err), path, strlen(path)))
 			irs_error_prefix(err, "ir-layout");
+		return err;
+	}
+	if ((err = check_fits(c, lo))) {
+		irs_layout_destroy(lo);
 		return err;
 	}
 	char *abs = realpath(path, NULL);

@@ -139,6 +139,12 @@ list_breaks(const struct irs_console *c, struct irs_buf *out)
 		irs_buf_puts(out, "no boundary function matches");
 		return;
 	}
+	// a pattern may find a hundred functions: ir-layout show lists them
+	if (c->nbreaks > 8) {
+		irs_buf_printf(out, "breakpoints at %u functions; ir-layout "
+			       "show lists them", c->nbreaks);
+		return;
+	}
 	irs_buf_puts(out, "breakpoint at ");
 	for (uint32_t i = 0; i < c->nbreaks; i++)
 		irs_buf_printf(out, "%s%s", i ? ", " : "", c->breaks[i]);

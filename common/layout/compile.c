@@ -842,13 +842,22 @@ boundary_check(struct irs_cc *c, int b, uint32_t line, const struct ltype *t,
 			it->value = lua_tointeger(L, -1);
 		} else if (lua_type(L, -1) == LUA_TSTRING) {
 			const char *want = lua_tostring(L, -1);
+			// "llvm::Value::ValueTy::FunctionVal": an enumerator
+			// of that enum, for a member that is a plain integer
+			char etype[256];
+			snprintf(etype, sizeof(etype), "%s", it->fi.type_name);
+			const char *sep = strrchr(want, ':');
+			if (sep && sep - want >= 2 && sep[-1] == ':') {
+				snprintf(etype, sizeof(etype), "%.*s",
+					 (int)(sep - 1 - want), want);
+				want = sep + 1;
+			}
 			bool found = false;
 			for (uint32_t i = 0; !found && c->t->enumerator &&
 			     i < 100000; i++) {
 				char name[128];
 				int64_t v;
-				err = c->t->enumerator(c->t->arg,
-						       it->fi.type_name, i,
+				err = c->t->enumerator(c->t->arg, etype, i,
 						       name, sizeof(name), &v);
 				if (err) {
 					irs_error_destroy(err);
@@ -867,7 +876,7 @@ boundary_check(struct irs_cc *c, int b, uint32_t line, const struct ltype *t,
 			if (!found)
 				irs_lua_raisef(L, line, "boundary: check '%s': "
 					       "no enumerator '%s' in %s",
-					       path, want, it->fi.type_name);
+					       path, want, etype);
 		} else {
 			irs_lua_raisef(L, line, "boundary: check '%s': the "
 				       "value must be an integer or an "
@@ -1200,6 +1209,33 @@ check_no_json(struct irs_cc *c)
 	}
 }
 
+// donor { ... }: the cached donor's DWARF, loaded before any type is
+// looked up. Building it is `irsnap donor`'s: a layout runs no command.
+static void
+compile_donor(struct irs_cc *c)
+{
+	struct irs_layout *lo = c->lo;
+	if (!irs_decl_donor(c->L, lo->file, &lo->donor))
+		return;
+	char *obj = NULL;
+	struct irs_error *err = irs_donor_find(&lo->donor, &obj);
+	if (!err && (!c->t || !c->t->load_types))
+		err = irs_error_format(IRS_ERROR_TARGET, "the debugger loads "
+				       "no type donor here");
+	if (!err)
+		err = c->t->load_types(c->t->arg, obj);
+	if (err) {
+		free(obj);
+		if (err == &irs_enomem)
+			irs_lua_raise(c->L, err);
+		char msg[1200];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		irs_lua_raisef(c->L, lo->donor.line, "donor: %s", msg);
+	}
+	lo->donor_obj = obj;
+}
+
 void
 irs_layout_compile(lua_State *L, struct irs_layout *lo)
 {
@@ -1216,6 +1252,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 	const char *root = irs_cc_str(&c, top, "root", line, "layout");
 	lua_pop(L, 1);
 
+	compile_donor(&c);
 	compile_types(&c, decls);
 	if (lo->ntypes == 0)
 		irs_lua_raisef(L, line, "layout declares no struct");
