@@ -487,6 +487,7 @@ struct irs_boundary_info {
 	const char *pass_len_expr; /* pass = { data = E, len = L }: the name
 				   is L bytes at E (a StringRef); pass_expr
 				   is E */
+	uint32_t index;		/* its place among the layout's */
 };
 IRS_API uint32_t irs_layout_nboundaries(const struct irs_layout *lo);
 /** Fills @p ret with strings borrowed from @p lo. */

@@ -426,14 +426,40 @@ console_note_pass(struct irs_console *c, const char *pass)
 // frame. *pass_ret freed with free().
 static struct irs_error *
 site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
-	  char **pass_ret, uint64_t *root_ret)
+	  uint32_t frame, char **pass_ret, uint64_t *root_ret)
 {
 	struct irs_error *err;
-	uint64_t root;
+	uint64_t root = 0;
 	char *pass;
+	char where[32];
 
-	if ((err = console_eval_ir(c, bi, &root)))
-		return err;
+	// Below the innermost frame the argument registers are the callees'
+	// by the ABI (a release build's root in %rdx is long gone): where the
+	// layout says how to tell a root, look where it was saved first.
+	const struct lbcheck *ck = irs_layout_boundary_check(c->layout,
+							     bi->index);
+	bool searched = false;
+	if (frame > 0 && ck && ck->n) {
+		struct irs_error *e = console_root_search(c, bi->index, &root,
+							  where,
+							  sizeof(where));
+		searched = !e;
+		irs_error_destroy(e);
+	}
+	if (!searched) {
+		if ((err = console_eval_ir(c, bi, &root)))
+			return err;
+		if (ck && ck->n && !console_root_plausible(c, bi->index, root))
+			return irs_error_format(IRS_ERROR_NOT_FOUND, "the IR "
+				"root %s gives here, 0x%llx, fails the "
+				"boundary's check, and %s", bi->ir_expr,
+				(unsigned long long)root, frame ? "no saved "
+				"register or stack word passes it" : "the "
+				"frame is the innermost");
+	} else if (irs_debug('S')) {
+		fprintf(stderr, "irsnap: IR root 0x%llx from %s of frame %u\n",
+			(unsigned long long)root, where, frame);
+	}
 	if ((err = console_eval_pass(c, bi, &pass)))
 		return err;
 	*pass_ret = pass;
@@ -488,7 +514,7 @@ console_find_site(struct irs_console *c, const char *cmd,
 	snprintf(ret->function, sizeof(ret->function), "%s", fi.function);
 	ret->type = (char *)(bi.ir_type ? bi.ir_type :
 			     irs_layout_root_type(c->layout));
-	err = site_eval(c, &bi, &ret->pass, &ret->root);
+	err = site_eval(c, &bi, i, &ret->pass, &ret->root);
 	struct irs_error *back = t->select_frame(t->arg, 0);
 	irs_error_destroy(back);	// frame 0 always exists
 	if (err)

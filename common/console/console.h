@@ -439,6 +439,18 @@ struct irs_error *console_eval_arg(struct irs_console *c,
 				   const struct irs_boundary_info *bi,
 				   const char *expr, uint64_t *ret);
 
+/* ---- rootsearch.c: a boundary's IR root in a core ----------------------- */
+
+/** Whether @p root holds what boundary @p boundary's check says a root
+ *  holds (no check: any non-NULL root). */
+bool console_root_plausible(struct irs_console *c, uint32_t boundary,
+			    uint64_t root);
+/** Searches the selected frame (a boundary's) for a plausible root: its
+ *  callee-saved registers, then its stack; @p where gets which. */
+struct irs_error *console_root_search(struct irs_console *c,
+				      uint32_t boundary, uint64_t *ret,
+				      char *where, size_t len);
+
 /* ---- modules.c: the debuggee's modules and their symbols ----------------- */
 
 /** Reads the modules the debugger has loaded and, from the executable's

@@ -287,7 +287,14 @@ irs_layout_boundary(const struct irs_layout *lo, uint32_t i,
 					"%u boundaries, no boundary %u",
 					lo->name, lo->nboundaries, i);
 	*ret = lo->boundaries[i];
+	ret->index = i;
 	return NULL;
+}
+
+const struct lbcheck *
+irs_layout_boundary_check(const struct irs_layout *lo, uint32_t i)
+{
+	return i < lo->nboundaries && lo->bchecks ? &lo->bchecks[i] : NULL;
 }
 
 uint32_t

@@ -429,6 +429,9 @@ bool irs_lenum_value(const struct lenum *en, const char *name,
  *  resolved, no debugger: for `irsnap donor`). *ret deinit by the caller. */
 struct irs_error *irs_layout_donor_spec(const char *path,
 					struct irs_donor_spec *ret);
+/** Boundary @p i's check = { PATH = VALUE }, or NULL. */
+const struct lbcheck *irs_layout_boundary_check(const struct irs_layout *lo,
+						uint32_t i);
 /** The donor @p lo loaded (its object in *obj_ret), or NULL. */
 const struct irs_donor_spec *irs_layout_donor(const struct irs_layout *lo,
 					      const char **obj_ret);
