@@ -72,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real donors
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -85,6 +85,18 @@ deps:
 # $(BUILD)/real/ (scripts/real-compilers): the real compilers of the tests.
 real:
 	@BUILD=$(BUILD) scripts/real-compilers
+
+# The type donors of the shipped layouts that declare one (llvm14.lua),
+# built with the system C++ compiler against the installed headers into
+# irsnap's donor cache (irsnap donor LAYOUT; LLVM's private IR headers from
+# scripts/real-compilers llvm-14-headers). Run again after a header
+# upgrade: ir-layout load says when a donor is stale.
+donors: $(BUILD)/irsnap
+	@BUILD=$(BUILD) scripts/real-compilers llvm-14-headers
+	@for f in common/layouts/*.lua; do \
+		! grep -q '^donor *{' "$$f" || $(BUILD)/irsnap donor "$$f" \
+			-I $${IRSNAP_REAL:-$(BUILD)/real}/llvm-14-headers/lib/IR || exit 1; \
+	done
 
 # No area of common/ includes a header of an area above it (irsnap.h).
 check-layers:
@@ -190,6 +202,9 @@ install: all $(BUILD)/irsnap.1
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
 	for f in common/layouts/*.lua; do [ ! -f "$$f" ] || \
 		install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/irsnap/layouts/; done
+	for f in common/layouts/*/donor.cpp; do [ ! -f "$$f" ] || { \
+		d=$(DESTDIR)$(PREFIX)/share/irsnap/layouts/$$(basename $$(dirname "$$f")); \
+		install -d "$$d" && install -m 644 "$$f" "$$d/"; }; done
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \
 		install -m 755 $(BUILD)/libirsnap-lldb.so $(DESTDIR)$(PREFIX)/lib/; fi
 
