@@ -895,7 +895,10 @@ static const struct command {
 	 "it, where the pass boundaries are and what to verify. A bad layout\n"
 	 "gives FILE:LINE: message and keeps the previous layout. 'show'\n"
 	 "lists the types with their resolved sizes and offsets, the\n"
-	 "boundaries and the verifiers.\n"
+	 "boundaries (and the functions a pattern finds) and the verifiers.\n"
+	 "A layout for a release build names a type donor: build it first\n"
+	 "with `irsnap donor FILE.lua`; load never compiles it, and says so\n"
+	 "when it is missing, stale or built against other headers.\n"
 	 "Example: ir-layout load tests/fixtures/toyc/toyc.lua"},
 	{"ir-dump", console_cmd_dump,
 	 "Snapshot the IR rooted at an expression.\n"

@@ -132,7 +132,6 @@ read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		// "name@@VERSION" in .dynsym is the versioned alias
 		if (type == STT_FUNC || type == STT_GNU_IFUNC)
 			push(&m->funcs, &m->nfuncs, demangled(name));
 		else if (type == STT_OBJECT || type == STT_TLS)
