@@ -8,9 +8,10 @@
 static const char help[] =
 	"usage: irsnap donor LAYOUT [--cxx CXX] [-I DIR]...\n"
 	"Compiles the type donor LAYOUT declares (donor { source = ... }, a\n"
-	"C++ file beside it) with -g against the compiler's installed headers,\n"
-	"into irsnap's donor cache ($IRSNAP_CACHE, else $XDG_CACHE_HOME/irsnap,\n"
-	"else ~/.cache/irsnap), where `ir-layout load LAYOUT` finds it. Run it\n"
+	"C++ file beside it) with -g against the compiler's installed\n"
+	"headers, into irsnap's donor cache ($IRSNAP_CACHE, else\n"
+	"$XDG_CACHE_HOME/irsnap, else ~/.cache/irsnap), where\n"
+	"`ir-layout load LAYOUT` finds it. Run it\n"
 	"again when the headers change: ir-layout load says so.\n"
 	"  --cxx CXX   the C++ compiler (default $CXX, else c++)\n"
 	"  -I DIR      another include directory (LLVM's private headers)\n"

@@ -835,8 +835,8 @@ boundary_check(struct irs_cc *c, int b, uint32_t line, const struct ltype *t,
 			char msg[300];
 			snprintf(msg, sizeof(msg), "%s", err->message);
 			irs_error_destroy(err);
-			irs_lua_raisef(L, line, "boundary: check '%s' of %s: %s",
-				       path, t->ctype, msg);
+			irs_lua_raisef(L, line, "boundary: check '%s' of %s: "
+				       "%s", path, t->ctype, msg);
 		}
 		if (lua_isinteger(L, -1)) {
 			it->value = lua_tointeger(L, -1);
