@@ -52,8 +52,9 @@ irs_donor_cache_dir(char *buf, size_t len)
 	else if (home && *home == '/')
 		n = snprintf(buf, len, "%s/.cache/irsnap/donors", home);
 	else
-		return irs_error_format(IRS_ERROR_IO, "no cache directory for "
-					"type donors: set IRSNAP_CACHE or HOME");
+		return irs_error_format(IRS_ERROR_IO, "no cache directory "
+					"for type donors: set IRSNAP_CACHE or "
+					"HOME");
 	if (n < 0 || (size_t)n >= len)
 		return irs_error_format(IRS_ERROR_IO, "the cache directory's "
 					"path is too long");
