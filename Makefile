@@ -72,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real donors
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -86,6 +86,18 @@ deps:
 real:
 	@BUILD=$(BUILD) scripts/real-compilers
 
+# The type donors of the shipped layouts that declare one (llvm14.lua),
+# built with the system C++ compiler against the installed headers into
+# irsnap's donor cache (irsnap donor LAYOUT; LLVM's private IR headers from
+# scripts/real-compilers llvm-14-headers). Run again after a header
+# upgrade: ir-layout load says when a donor is stale.
+donors: $(BUILD)/irsnap
+	@BUILD=$(BUILD) scripts/real-compilers llvm-14-headers
+	@for f in common/layouts/*.lua; do \
+		! grep -q '^donor *{' "$$f" || $(BUILD)/irsnap donor "$$f" \
+			-I $${IRSNAP_REAL:-$(BUILD)/real}/llvm-14-headers/lib/IR || exit 1; \
+	done
+
 # No area of common/ includes a header of an area above it (irsnap.h).
 check-layers:
 	@scripts/check-layers
@@ -95,7 +107,7 @@ $(BUILD)/obj/common/%.o: common/%.c
 	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/libirsnap.so: $(LIB_OBJ)
-	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lm -lpthread
+	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 $(BUILD)/libirsnap.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -105,7 +117,7 @@ $(TOOLS_LIB): $(TOOLS_OBJ)
 
 $(BUILD)/irsnap: $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lstdc++ -lm -lpthread
 
 # toyc is the debuggee: -O1 -g so debuggers see its types and locals, never
 # sanitized (ASan's shadow memory would confuse the debugger tests).
@@ -130,7 +142,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
 
 # The LLDB plugin: one object per lldb/*.cpp (its header dependencies
 # tracked), so editing common/ relinks the plugin instead of recompiling it.
@@ -142,7 +154,7 @@ $(BUILD)/obj/lldb/%.o: lldb/%.cpp
 
 $(BUILD)/libirsnap-lldb.so: $(LLDB_OBJ) $(BUILD)/libirsnap.a
 	$(CXX_LLDB) -shared -o $@ $(LLDB_OBJ) $(BUILD)/libirsnap.a \
-		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lm -lpthread
+		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 test: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
@@ -190,6 +202,9 @@ install: all $(BUILD)/irsnap.1
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
 	for f in common/layouts/*.lua; do [ ! -f "$$f" ] || \
 		install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/irsnap/layouts/; done
+	for f in common/layouts/*/donor.cpp; do [ ! -f "$$f" ] || { \
+		d=$(DESTDIR)$(PREFIX)/share/irsnap/layouts/$$(basename $$(dirname "$$f")); \
+		install -d "$$d" && install -m 644 "$$f" "$$d/"; }; done
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \
 		install -m 755 $(BUILD)/libirsnap-lldb.so $(DESTDIR)$(PREFIX)/lib/; fi
 

@@ -333,12 +333,24 @@ typedef struct irs_error *(*irs_disassemble_fn)(void *arg,
 typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 					   uint64_t *address, uint64_t *type);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
- *  its instruction @p at (from disassemble). When it is hit, the front end
- *  calls irs_console_hit(c, id, ...) and stops only if told to. */
+ *  its instruction @p at (from disassemble), or when @p function is NULL
+ *  at the address @p at of this process (a return address). When it is
+ *  hit, the front end calls irs_console_hit(c, id, ...) and stops only if
+ *  told to. */
 typedef struct irs_error *(*irs_set_break_fn)(void *arg, uint32_t id,
 					      const char *function,
 					      bool entry, uint64_t at);
 typedef void (*irs_delete_break_fn)(void *arg, uint32_t id);
+/** The file path of the @p index-th module (executable or library) the
+ *  debugger has loaded, into @p path (cut to @p len); IRS_ERROR_NOT_FOUND
+ *  past the last. The core reads their symbols itself. */
+typedef struct irs_error *(*irs_module_fn)(void *arg, uint32_t index,
+					   char *path, uint64_t len);
+/** Loads the types of object file @p path (a type donor: DWARF only, its
+ *  code and data at address 0) so that type_lookup finds them; its symbols
+ *  must never answer symbol, disassemble or a breakpoint. Loading the same
+ *  path again does nothing. */
+typedef struct irs_error *(*irs_load_types_fn)(void *arg, const char *path);
 
 /**
  * The questions the core asks a debugger. A front end fills this in and
@@ -373,6 +385,8 @@ struct irs_target {
 	irs_delete_break_fn delete_break;
 	irs_global_fn global;		/* a question, like field */
 	irs_symbol_fn symbol;		/* its fact */
+	irs_module_fn module;
+	irs_load_types_fn load_types;
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */
@@ -458,6 +472,22 @@ struct irs_boundary_info {
 	   frame is the IR root (ir_expr is ir_exprs[0]) */
 	uint32_t nir;
 	const char *ir_exprs[IRS_BOUNDARY_MAX_IR];
+	/* functions = { match = RE }: every function of the debuggee's
+	   modules whose name (demangled) RE (POSIX extended) finds; then
+	   function is NULL until the console picks one, and the pass is
+	   named by RE's first group, else the function's name */
+	const char *match;
+	bool sret;		/* sret = true: the result comes back through a
+				   hidden pointer, so $argN counts from the
+				   register after it (x86-64) */
+	bool after_caller;	/* after = "caller": the after snapshot at the
+				   return address, not the return
+				   instructions (no debug info needed, and
+				   tail calls return there too) */
+	const char *pass_len_expr; /* pass = { data = E, len = L }: the name
+				   is L bytes at E (a StringRef); pass_expr
+				   is E */
+	uint32_t index;		/* its place among the layout's */
 };
 IRS_API uint32_t irs_layout_nboundaries(const struct irs_layout *lo);
 /** Fills @p ret with strings borrowed from @p lo. */

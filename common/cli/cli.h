@@ -23,6 +23,7 @@ int cmd_show(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_donor(int argc, char **argv);
 
 /**
  * The start of a subcommand of one operand, argv[1]: with -h or --help

@@ -23,6 +23,7 @@ static const struct command {
 	{"diff", cmd_diff, "diff A B | RUN PASS|SEQ | RUN1 RUN2 [PASS|SEQ]"},
 	{"report", cmd_report, "report RUN -o FILE.html"},
 	{"validate", cmd_validate, "validate PATH"},
+	{"donor", cmd_donor, "donor LAYOUT [--cxx CXX] [-I DIR]..."},
 };
 
 static void

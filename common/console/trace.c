@@ -117,7 +117,7 @@ console_update_breaks(struct irs_console *c)
 			return &irs_enomem;
 		c->nbreaks++;
 	}
-	return NULL;
+	return console_boundaries_expand(c, boundary_wanted);
 }
 
 uint32_t
@@ -137,6 +137,12 @@ list_breaks(const struct irs_console *c, struct irs_buf *out)
 {
 	if (!c->nbreaks) {
 		irs_buf_puts(out, "no boundary function matches");
+		return;
+	}
+	// a pattern may find a hundred functions: ir-layout show lists them
+	if (c->nbreaks > 8) {
+		irs_buf_printf(out, "breakpoints at %u functions; ir-layout "
+			       "show lists them", c->nbreaks);
 		return;
 	}
 	irs_buf_puts(out, "breakpoint at ");
@@ -609,22 +615,6 @@ push_event(struct irs_console *c)
 	return ev;
 }
 
-static bool
-find_boundary(const struct irs_layout *lo, const char *function,
-	      struct irs_boundary_info *ret)
-{
-	for (uint32_t i = 0; i < irs_layout_nboundaries(lo); i++) {
-		struct irs_error *err = irs_layout_boundary(lo, i, ret);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
-		}
-		if (ret->function && !strcmp(ret->function, function))
-			return true;
-	}
-	return false;
-}
-
 // Fills @p ev's pass, type and root from boundary @p bi in frame 0.
 static struct irs_error *
 event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
@@ -724,7 +714,7 @@ console_boundary_enter(struct irs_console *c, const char *function,
 		function = "";
 	if ((err = console_need_layout(c, "irsnap")))
 		return err;
-	if (!find_boundary(c->layout, function, &bi))
+	if (!console_boundary_of(c, function, &bi))
 		return irs_error_format(IRS_ERROR_NOT_FOUND,
 			"irsnap: %s is not a pass boundary of layout '%s'",
 			function, irs_layout_name(c->layout));
@@ -995,5 +985,6 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 struct irs_error *
 irs_console_exited(struct irs_console *c, int32_t status, char **out_ret)
 {
+	console_frontend_forget_callers(c);
 	return printable_out(out_ret, exit_event(c, status, out_ret));
 }

@@ -261,16 +261,37 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_puts(&b, "boundaries:\n");
 	for (uint32_t i = 0; i < lo->nboundaries; i++) {
 		const struct irs_boundary_info *bi = &lo->boundaries[i];
-		irs_buf_printf(&b, "  %s: pass %s%s%s%s, ir %s",
-			       bi->function,
-			       bi->pass_expr ? bi->pass_expr : "named ",
-			       bi->pass_expr ? "" : bi->pass_name,
+		if (bi->match)
+			irs_buf_printf(&b, "  functions matching /%s/: pass ",
+				       bi->match);
+		else
+			irs_buf_printf(&b, "  %s: pass ", bi->function);
+		if (bi->pass_len_expr)
+			irs_buf_printf(&b, "%s bytes at %s", bi->pass_len_expr,
+				       bi->pass_expr);
+		else if (bi->pass_expr)
+			irs_buf_puts(&b, bi->pass_expr);
+		else if (bi->match)
+			irs_buf_puts(&b, "named by the match");
+		else
+			irs_buf_printf(&b, "named %s", bi->pass_name);
+		irs_buf_printf(&b, "%s%s, ir %s",
 			       bi->instance_expr ? " #" : "",
 			       bi->instance_expr ? bi->instance_expr : "",
 			       bi->ir_expr);
 		for (uint32_t k = 1; k < bi->nir; k++)	// the first it has
 			irs_buf_printf(&b, " or %s", bi->ir_exprs[k]);
-		irs_buf_printf(&b, " (%s)\n", bi->ir_type);
+		irs_buf_printf(&b, " (%s)%s%s\n", bi->ir_type,
+			       bi->sret ? ", sret" : "",
+			       bi->after_caller ? ", after at the caller" : "");
+		for (uint32_t k = 0; k < lo->bchecks[i].n; k++)
+			irs_buf_printf(&b, "    check: at %llu (%llu bytes) "
+				       "== %lld\n",
+				       (unsigned long long)
+				       lo->bchecks[i].items[k].fi.offset,
+				       (unsigned long long)
+				       lo->bchecks[i].items[k].fi.size,
+				       (long long)lo->bchecks[i].items[k].value);
 	}
 	if (lo->nverifiers)
 		irs_buf_puts(&b, "verifiers:\n");

@@ -594,6 +594,19 @@ irs_session_lost(const struct irs_session *s)
 	return s->nlost;
 }
 
+// The IR root the pass was given and its layout type, in its events: a
+// core from a crash deep inside the pass finds it there, when the
+// boundary's registers are long gone (release builds).
+static bool
+set_root(json_t *j, const struct event *ev)
+{
+	char hex[32];
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ev->root);
+	return !json_object_set_new(j, "root", json_string(hex)) &&
+	       (!ev->type || !json_object_set_new(j, "root_type",
+						  json_string(ev->type)));
+}
+
 struct irs_error *
 irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 			  const char *pass, uint64_t root, const char *type,
@@ -634,6 +647,10 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 				       false, &st);
 	if (ev.before && ev.position && json_object_set_new(ev.before,
 			"position", json_integer(ev.position))) {
+		json_decref(ev.before);
+		ev.before = NULL;
+	}
+	if (ev.before && !set_root(ev.before, &ev)) {
 		json_decref(ev.before);
 		ev.before = NULL;
 	}
@@ -704,6 +721,10 @@ after_event(struct irs_session *s, const struct event *ev, struct names *n,
 				       n->json, skipped, st);
 	if (j && ev->position && json_object_set_new(j, "position",
 					json_integer(ev->position))) {
+		json_decref(j);
+		return NULL;
+	}
+	if (j && !set_root(j, ev)) {
 		json_decref(j);
 		return NULL;
 	}

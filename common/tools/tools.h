@@ -13,6 +13,19 @@
 
 #include "reduce/reduce.h"
 
+/* ---- donor.c: building a layout's type donor ----------------------------- */
+
+/**
+ * Compiles the type donor layout @p layout declares (donor { ... }) with
+ * the C++ compiler @p cxx (NULL: $CXX, else c++) and the extra include
+ * directories @p inc into irsnap's donor cache, where ir-layout load finds
+ * it. *obj_ret gets the object's path (freed with free()), *secs_ret the
+ * time it took. The compiler's own messages go to stderr.
+ */
+struct irs_error *irs_donor_build(const char *layout, const char *cxx,
+				  const char *const *inc, size_t ninc,
+				  char **obj_ret, double *secs_ret);
+
 /* ---- textdiff.c: line diff, written as a unified diff (diff -u) ---------- */
 
 /** What a diff found. */
