@@ -545,7 +545,7 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 	char *expr, *pass = NULL;
 	const char *type;
 	uint64_t root;
-	uint32_t nbad;
+	struct console_verdict v = {0};
 
 	if ((err = console_need_layout(c, "ir-verify")))
 		return err;
@@ -569,7 +569,7 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 	}
 	uint32_t failed = c->verify_failed;
 	if (!(err = console_memory(c, &mem)))
-		err = console_run_verifiers(c, mem, root, type, 0, out, &nbad);
+		err = console_run_verifiers(c, mem, root, type, 0, out, &v);
 	// A verifier that could not run (a runaway Lua check) found nothing,
 	// which is not the same as the IR being clean.
 	if (!err)
@@ -577,11 +577,12 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 			       ": %s\n",
 			       pass ? "pass '" : "", pass ? pass : "",
 			       pass ? "', " : "", type, root,
-			       nbad ? "problems found" :
+			       v.nbad ? "problems found" :
 			       c->verify_failed > failed ? "no problem found, "
 			       "but a verifier could not run" :
 			       "no problem found");
 	free(pass);
+	console_verdict_deinit(&v);
 	return err ? irs_error_prefix(err, "ir-verify") : NULL;
 }
 

@@ -833,6 +833,29 @@ compile_boundaries(struct irs_cc *c, int decls)
 	lua_pop(L, 1);
 }
 
+// A verifier's offline form: the command that runs the same check on a
+// file, and the regexes the reducer reads its output with, compiled here
+// so that a typo is FILE:LINE at load, not a reducer that finds nothing.
+static void
+compile_verifier_rerun(struct irs_cc *c, int v, struct lverifier *lv)
+{
+	const char *keys[] = {"rerun", "problem", "broken"};
+	const char **dst[] = {&lv->rerun, &lv->problem, &lv->broken};
+	for (size_t k = 0; k < 3; k++) {
+		const char *s = irs_cc_str(c, v, keys[k], lv->line,
+					   "verifier");
+		regex_t re;
+		int rc = k && s ? regcomp(&re, s, REG_EXTENDED) : 0;
+		if (k && s && !rc)
+			regfree(&re);
+		if (rc)
+			irs_lua_raisef(c->L, lv->line, "verifier '%s': %s "
+				       "'%s' is no extended regular "
+				       "expression", lv->name, keys[k], s);
+		*dst[k] = s ? irs_cc_strdup(c, s) : NULL;
+	}
+}
+
 static void
 compile_verifiers(struct irs_cc *c, int decls)
 {
@@ -864,6 +887,7 @@ compile_verifiers(struct irs_cc *c, int decls)
 				       "variable name", lv->name, call);
 		lv->call = call ? irs_cc_strdup(c, call) : NULL;
 		irs_cc_int(c, v, "ok", lv->line, "verifier", &lv->ok);
+		compile_verifier_rerun(c, v, lv);
 		lv->fn = LUA_NOREF;
 		if (lua_getfield(L, v, "check") == LUA_TFUNCTION)
 			lv->fn = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -240,11 +240,14 @@ l_boundary(lua_State *L)
 
 // verifier { name = N, check = function(snap) ... end }
 // verifier { name = N, call = EXPR, ok = V }
+// either with rerun = CMD, problem = REGEX, broken = REGEX: the same check
+// offline, for the reducer
 static int
 l_verifier(lua_State *L)
 {
 	static const char *const keys[] = {
-		"name", "check", "call", "ok", NULL,
+		"name", "check", "call", "ok", "rerun", "problem", "broken",
+		NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "verifier", keys);
@@ -264,6 +267,11 @@ l_verifier(lua_State *L)
 	if (t != LUA_TNIL && (!call || t != LUA_TNUMBER))
 		return luaL_error(L, "verifier: 'ok' is the integer a 'call' "
 				  "returns when all is well");
+	bool rerun = opt_string(L, 1, "rerun", "verifier") != NULL;
+	if (!rerun && (opt_string(L, 1, "problem", "verifier") ||
+		       opt_string(L, 1, "broken", "verifier")))
+		return luaL_error(L, "verifier: 'problem' and 'broken' read "
+				  "the output of 'rerun', which is missing");
 	copy_table(L, 1);
 	record(L, "verifiers");
 	return 0;

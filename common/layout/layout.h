@@ -331,6 +331,8 @@ struct ltype {
 struct lverifier {
 	const char *name;
 	const char *call;	/* or NULL */
+	const char *rerun, *problem, *broken;	/* the offline check, or
+						   NULL */
 	int64_t ok;
 	int fn;			/* Lua check, or LUA_NOREF */
 	uint32_t line;
