@@ -29,10 +29,14 @@ cmd_report(int argc, char **argv)
 			       "-o run.html\n");
 			return EXIT_OK;
 		}
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (++i == argc)
-				return report_usage("-o needs a file name");
-			out = argv[i];
+		bool missing = false;
+		const char *v = cli_opt_value(argc, argv, &i, "-o", &missing);
+		if (!v && !missing)
+			v = cli_opt_value(argc, argv, &i, "--output", &missing);
+		if (missing)
+			return report_usage("-o needs a file name");
+		if (v) {
+			out = v;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "irsnap report: unknown option '%s'\n",
 				cli_shown(argv[i]));

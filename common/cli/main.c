@@ -53,6 +53,23 @@ cli_one_operand(int argc, char **argv, const char *help, const char *usage,
 	return false;
 }
 
+const char *
+cli_opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 == argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
 int
 cli_usage_error(const char *cmd, const char *fmt, const char *arg,
 		const char *after)
@@ -63,30 +80,91 @@ cli_usage_error(const char *cmd, const char *fmt, const char *arg,
 	return EXIT_USAGE;
 }
 
-struct irs_error *
-cli_run_dir(const char *arg, char **ret)
+// Whether @p dir holds a regular file @p name (not through a link).
+static bool
+holds(const char *dir, const char *name)
 {
 	struct stat st;
-	char *man = irs_path_join(arg, "manifest.json");
+	char *path = irs_path_join(dir, name);
+	bool yes = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	free(path);
+	return yes;
+}
 
-	if (!man)
-		return &irs_enomem;
-	bool here = lstat(man, &st) == 0;
-	free(man);
-	if (here) {
-		char *dir = strdup(arg);
-		if (!dir)
+struct irs_error *
+cli_resolve(const char *arg, char **ret, bool *replay_ret)
+{
+	char *dir = NULL;
+	struct irs_error *err = NULL;
+
+	if (holds(arg, "manifest.json") || holds(arg, "replay.json")) {
+		if (!(dir = strdup(arg)))
 			return &irs_enomem;
-		*ret = dir;
-		return NULL;
-	}
-	struct irs_error *err = irs_rundir_latest(arg, ret);
-	if (err && err->code == IRS_ERROR_NOT_FOUND) {
+	} else if ((err = irs_rundir_latest(arg, &dir))) {
+		if (err->code != IRS_ERROR_NOT_FOUND)
+			return err;
 		irs_error_destroy(err);
 		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: not a run "
 					"directory (no manifest.json, no "
 					"latest/manifest.json)", arg);
 	}
+	// A replay (irsnap replay, irsnap merge) has its replay.json and no
+	// manifest of its own.
+	*replay_ret = !holds(dir, "manifest.json") && holds(dir,
+							    "replay.json");
+	*ret = dir;
+	return NULL;
+}
+
+// The run a replay directory stands for: its first failure's (the run
+// of the first group), else its last attempt's.
+static struct irs_error *
+replay_run(const char *replay, char **ret)
+{
+	char *path, *text;
+	size_t len;
+	json_error_t je;
+	struct irs_error *err = irs_rundir_file(replay, "replay.json", &path);
+	if (!err)
+		err = irs_file_read(path, &text, &len);
+	if (err) {
+		free(path);
+		return err;
+	}
+	json_t *doc = json_loadb(text, len, JSON_ALLOW_NUL, &je);
+	free(text);
+	const json_t *attempts = json_object_get(doc, "attempts");
+	const char *rel = json_string_value(json_object_get(json_array_get(
+		json_object_get(doc, "groups"), 0), "run"));
+	for (size_t i = json_array_size(attempts); !rel && i-- > 0; )
+		rel = json_string_value(json_object_get(json_array_get(
+			attempts, i), "run"));
+	if (!doc)
+		err = irs_error_format(IRS_ERROR_FORMAT, "%s:%d:%d: %s", path,
+				       je.line, je.column, je.text);
+	else if (!rel)
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: names no run "
+				       "directory of an attempt", path);
+	else
+		err = irs_rundir_file(replay, rel, ret);
+	json_decref(doc);
+	free(path);
+	return err;
+}
+
+struct irs_error *
+cli_run_dir(const char *arg, char **ret)
+{
+	char *dir;
+	bool replay;
+	struct irs_error *err = cli_resolve(arg, &dir, &replay);
+	if (err || !replay) {
+		if (!err)
+			*ret = dir;
+		return err;
+	}
+	err = replay_run(dir, ret);
+	free(dir);
 	return err;
 }
 
@@ -158,6 +236,11 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {
+		if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help") ||
+		    !strcmp(argv[2], "help")) {
+			usage(stdout);
+			return EXIT_OK;
+		}
 		// irsnap help CMD: that command's --help, as git does
 		char *sub[] = {argv[2], "--help", NULL};
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
