@@ -515,7 +515,9 @@ struct irs_limits {
 struct irs_snapshot_stats {
 	uint64_t nodes;		/* distinct nodes visited */
 	uint64_t bytes;		/* debuggee bytes read */
-	uint64_t text_bytes;	/* bytes of text written */
+	uint64_t text_bytes;	/* bytes of text rendered (and written, when
+				   a text file was asked for) */
+	uint64_t text_lines;	/* ... and its lines */
 	uint64_t json_bytes;	/* bytes of JSON written */
 	uint32_t nerrors;	/* walk errors recorded */
 	bool truncated;		/* a limit stopped the walk */

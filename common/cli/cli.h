@@ -25,14 +25,6 @@ int cmd_report(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
 /**
- * The start of a subcommand of one operand, argv[1]: with -h or --help
- * alone it prints @p help to stdout and *ret is EXIT_OK; with no operand,
- * more, or an option, it prints @p usage (one line) to stderr and *ret is
- * EXIT_USAGE. Returns true then: the subcommand is done.
- */
-bool cli_one_operand(int argc, char **argv, const char *help,
-		     const char *usage, int *ret);
-/**
  * Option @p name of argv[*i], given as "NAME VALUE" or "NAME=VALUE" (as
  * GNU getopt_long takes a long option): the value, *i advanced past it;
  * NULL when argv[*i] is not this option, or is it without a value, when

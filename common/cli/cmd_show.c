@@ -106,12 +106,14 @@ print_row(struct show *sh, const struct irs_manifest_pass *r,
 		const char *before = snapshot_path(r->before);
 		const char *after = snapshot_path(r->after);
 		json_t *row = json_pack(
-			"{s:I, s:o, s:o, s:o, s:o, s:s, s:s, s:I, s:o, s:o}",
+			"{s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:I, s:o,"
+			" s:o}",
 			"seq", (json_int_t)seq,
 			"pass", member(last, "pass"),
 			"cpu_s", json_is_number(cpu) ? json_copy((json_t *)cpu)
 						     : json_null(),
 			"nodes", member(last, "nodes"),
+			"text_lines", member(last, "text_lines"),
 			"text_bytes", member(last, "text_bytes"),
 			"ir", r->after ? (*changed == 'y' ? "changed"
 					  : "unchanged")
@@ -124,9 +126,18 @@ print_row(struct show *sh, const struct irs_manifest_pass *r,
 		return row && !json_array_append_new(rows, row) ? NULL
 		       : &irs_enomem;
 	}
-	printf("%5lld  %-20s %9s %9lld %11lld  %-8s %s\n", seq,
-	       str(last, "pass", "?"), cpu_ms,
-	       (long long)json_integer_value(json_object_get(last, "nodes")),
+	// Lines, not nodes: the size every compiler's print-after-all has,
+	// where nodes count irsnap's graph, which a layout may fold into
+	// one (LuaJIT's trace keeps its instructions inline).
+	char lines[32];
+	const json_t *tl = json_object_get(last, "text_lines");
+	if (json_is_integer(tl))
+		snprintf(lines, sizeof(lines), "%lld",
+			 (long long)json_integer_value(tl));
+	else
+		strcpy(lines, "-");	// a run from before text_lines
+	printf("%5lld  %-20s %9s %9s %11lld  %-8s %s\n", seq,
+	       str(last, "pass", "?"), cpu_ms, lines,
 	       (long long)json_integer_value(json_object_get(last,
 							     "text_bytes")),
 	       changed, verdict);
@@ -149,7 +160,7 @@ print_passes(struct show *sh, const json_t *events, const json_t *failure)
 		err = &irs_enomem;
 	if (!sh->doc)
 		printf("%5s  %-20s %9s %9s %11s  %-8s %s\n", "seq", "pass",
-		       "cpu ms", "nodes", "text bytes", "changed", "verifier");
+		       "cpu ms", "lines", "text bytes", "changed", "verifier");
 	for (size_t i = 0; !err && i < nrows; i++) {
 		err = print_row(sh, &rows[i], failure);
 		total += json_number_value(irs_manifest_pass_cpu(rows[i].after,
@@ -586,7 +597,8 @@ show_run(struct show *sh, const char *dir)
 
 static const char show_help[] =
 	"usage: irsnap show [--json] [RUN|REPLAY]\n"
-	"A run at a glance: its passes (seq, CPU time, nodes, text bytes, "
+	"A run at a glance: its passes (seq, CPU time, lines and bytes of IR "
+	"text, "
 	"whether the\nIR changed, the verifiers' verdict), the failure and "
 	"its reduce command, and\nthe reduction already made in RUN/repro/. "
 	"RUN is a run directory or the\nfolder holding `latest` (default: "

@@ -35,24 +35,6 @@ usage(FILE *fp)
 		"2 usage or input error\n");
 }
 
-bool
-cli_one_operand(int argc, char **argv, const char *help, const char *usage,
-		int *ret)
-{
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(help, stdout);
-		*ret = EXIT_OK;
-		return true;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "%s\n", usage);
-		*ret = EXIT_USAGE;
-		return true;
-	}
-	return false;
-}
-
 const char *
 cli_opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
 {

@@ -310,9 +310,10 @@ summary(const struct dump_req *r, const struct irs_snapshot *snap,
 
 	irs_snapshot_get_stats(snap, &st);
 	irs_buf_printf(out, "ir-dump: %s%s at 0x%" PRIx64 ": %" PRIu64
-		       " nodes, %" PRIu64 " bytes read, %u walk error%s%s, "
+		       " node%s, %" PRIu64 " bytes read, %u walk error%s%s, "
 		       "hash %s, %.3f s\n", r->where, r->type, r->root,
-		       st.nodes, st.bytes, st.nerrors,
+		       st.nodes, st.nodes == 1 ? "" : "s", st.bytes,
+		       st.nerrors,
 		       st.nerrors == 1 ? "" : "s",
 		       st.truncated ? " (truncated by a limit)" : "", st.hash,
 		       secs);

@@ -300,8 +300,8 @@ irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
 		if (json)
 			json_object_set_new(snap, "json", json_string(json));
 	}
-	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:b, s:s, "
-			 "s:I, s:n, s:[]}",
+	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:b, "
+			 "s:s, s:I, s:n, s:[]}",
 			 "seq", (json_int_t)seq,
 			 "pass", irs_json_text(pass ? pass : ""),
 			 "phase", phase,
@@ -309,6 +309,7 @@ irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
 			 "nodes", (json_int_t)st->nodes,
 			 "bytes", (json_int_t)st->bytes,
 			 "text_bytes", (json_int_t)st->text_bytes,
+			 "text_lines", (json_int_t)st->text_lines,
 			 "json_bytes", (json_int_t)st->json_bytes,
 			 "truncated", st->truncated,
 			 "hash", st->hash,
