@@ -968,6 +968,23 @@ compile_reduce_syntax(struct irs_cc *c, int r, uint32_t line)
 }
 
 static void
+compile_cfg(struct irs_cc *c, int decls)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, decls, "cfg") == LUA_TTABLE) {
+		int t = lua_gettop(L);
+		uint32_t line = irs_cc_line(c, t);
+		c->lo->cfg_func = irs_cc_type(c, irs_cc_str(c, t, "func", line,
+							     "cfg"),
+					      line, "cfg")->name;
+		c->lo->cfg_block = irs_cc_type(c, irs_cc_str(c, t, "block",
+							      line, "cfg"),
+					       line, "cfg")->name;
+	}
+	lua_pop(L, 1);
+}
+
+static void
 compile_reduce(struct irs_cc *c, int decls, const struct ltype *root)
 {
 	lua_State *L = c->L;
@@ -1149,6 +1166,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 
 	compile_boundaries(&c, decls);
 	compile_verifiers(&c, decls);
+	compile_cfg(&c, decls);
 	compile_reduce(&c, decls, irs_layout_find_type(lo, lo->root));
 	if (!lo->defs)
 		derive_defs(lo);

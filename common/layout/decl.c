@@ -307,10 +307,28 @@ l_reduce(lua_State *L)
 	return 0;
 }
 
+// cfg { func = F, block = B }: the IR's control-flow graph, for pictures
+// of it: the blocks (type B) of each function (type F), an edge from block
+// A to every block its last child (the terminator) refers to.
+static int
+l_cfg(lua_State *L)
+{
+	static const char *const keys[] = { "func", "block", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "cfg", keys);
+	if (!opt_string(L, 1, "func", "cfg") ||
+	    !opt_string(L, 1, "block", "cfg"))
+		return luaL_error(L, "cfg: 'func' and 'block' (type names) "
+				  "are required");
+	declare_once(L, "cfg");
+	return 0;
+}
+
 void
 irs_decl_register(lua_State *L)
 {
 	static const luaL_Reg fns[] = {
+		{ "cfg", l_cfg },
 		{ "layout", l_layout },
 		{ "struct", l_struct },
 		{ "boundary", l_boundary },

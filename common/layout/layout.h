@@ -357,6 +357,8 @@ struct irs_layout {
 	bool reduce_program;	/* reduce { input = "program" } */
 	const char *reduce_comment;	/* the text's line comment marker */
 	const char *reduce_label;	/* POSIX ERE of a label line */
+	const char *cfg_func, *cfg_block;	/* cfg { }: type names, or
+						   NULL */
 	const struct irs_target *target;
 	uint32_t nsyms;
 	struct lsym *syms;		/* the globals it names */

@@ -87,7 +87,15 @@ head_buf(struct irs_buf *b, const struct irs_layout *lo, const struct ltype *t,
 		irs_buf_json_string(b, lo->reduce_label,
 				    strlen(lo->reduce_label));
 	}
-	irs_json_lit(b, "},\n\"nodes\":[\n");
+	irs_json_lit(b, "}");
+	if (lo->cfg_func) {	// the control-flow graph, for pictures of it
+		irs_json_lit(b, ",\n\"cfg\":{\"func\":");
+		irs_buf_json_string(b, lo->cfg_func, strlen(lo->cfg_func));
+		irs_json_lit(b, ",\"block\":");
+		irs_buf_json_string(b, lo->cfg_block, strlen(lo->cfg_block));
+		irs_json_lit(b, "}");
+	}
+	irs_json_lit(b, ",\n\"nodes\":[\n");
 }
 
 static void

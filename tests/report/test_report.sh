@@ -131,8 +131,11 @@ snap=$(json_get "$RUN/manifest.json" 'd["events"][0]["snapshot"]["text"]')
 rm "$TMP/d3/$snap"
 damaged "a snapshot the manifest names is gone" "$(basename "$snap")" "$TMP/d3"
 damaged "no such directory" "$TMP/nothere" "$TMP/nothere"
-rc=0; "$IRSNAP" report >/dev/null 2>&1 || rc=$?
-check_eq "no run directory given: exit status 2" 2 "$rc"
+mkdir -p "$TMP/empty"
+rc=0; (cd "$TMP/empty" && IRSNAP_DIR= "$IRSNAP" report) >/dev/null 2>&1 ||
+	rc=$?
+check_eq "no run directory given, and no ./irsnap-out/latest: exit status 2" \
+	2 "$rc"
 check "a damaged run leaves no page behind" test ! -e "$TMP/damaged.html"
 
 done_testing
