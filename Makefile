@@ -149,9 +149,20 @@ test: deps
 	@BUILD=$(BUILD) scripts/real-compilers
 	@BUILD=$(BUILD) tests/run
 
+# make demo tells its story, not the compiler's: the build's commands go to
+# $(BUILD)/build.log (V=1 prints them). DEMO is the story's script.
+DEMO ?= scripts/demo
 demo: deps
+ifeq ($(V),1)
 	@$(MAKE) --no-print-directory $(JOBS) all
-	@BUILD=$(BUILD) scripts/demo
+else
+	@mkdir -p $(BUILD); \
+	printf 'building irsnap (the commands: %s/build.log, or make demo V=1) ... ' '$(BUILD)'; \
+	if $(MAKE) --no-print-directory $(JOBS) all >$(BUILD)/build.log 2>&1; \
+	then echo done; \
+	else echo failed; tail -n 30 $(BUILD)/build.log; exit 1; fi
+endif
+	@BUILD=$(BUILD) $(DEMO)
 
 bench:
 	@scripts/install-deps --bench
