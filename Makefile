@@ -72,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real installed FORCE
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -178,15 +178,56 @@ fuzz:
 # reducer's crash-signature preload library (irsnap looks in ../lib), and
 # the schemas and prelude as files to read, and the shipped layouts of real
 # compilers (common/layouts/, loaded by path). mk/gdb.mk adds the GDB shim.
-# irsnap(1), from the --help texts (scripts/gen-man).
-$(BUILD)/irsnap.1: $(BUILD)/irsnap scripts/gen-man
-	scripts/gen-man $(BUILD)/irsnap $@
+# irsnap(1) and irsnap-commands(7), the ir-* commands and settings, from
+# the help texts irsnap prints (scripts/gen-man), with the installed paths.
+$(BUILD)/man/irsnap.1: $(BUILD)/irsnap scripts/gen-man $(BUILD)/prefix
+	scripts/gen-man $(BUILD)/irsnap $(@D) $(PREFIX)
+$(BUILD)/man/irsnap-commands.7: $(BUILD)/man/irsnap.1
 
-man: $(BUILD)/irsnap.1
+man: $(BUILD)/man/irsnap.1
 
-install: all $(BUILD)/irsnap.1
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(BUILD)/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+# The pkg-config file of libirsnap (irsnap.h), for the installed prefix.
+# The PREFIX the files naming installed paths were made for: they are made
+# again when it changes.
+$(BUILD)/prefix: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+FORCE:
+
+$(BUILD)/irsnap.pc: scripts/irsnap.pc.in common/irsnap.h $(BUILD)/prefix
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n \
+		's/^#define IRS_VERSION \"\(.*\)\"/\1/p' common/irsnap.h)|" \
+		scripts/irsnap.pc.in >$@
+
+# What install installs, and nothing else of `all` (the unit tests and
+# toyc stay in the build tree): a package build makes just these.
+INSTALLED = $(BUILD)/libirsnap.so $(BUILD)/libirsnap.a $(BUILD)/irsnap \
+	    $(BUILD)/libirsnap-crashsig.so $(BUILD)/libirsnap-gdb-xstate.so \
+	    $(BUILD)/man/irsnap.1 $(BUILD)/man/irsnap-commands.7 \
+	    $(BUILD)/irsnap.pc
+ifneq ($(LLDB_SRC),)
+INSTALLED += $(BUILD)/libirsnap-lldb.so
+endif
+# The guides, as share/doc/irsnap/NAME.
+DOCS = README.md:README.md gdb/README.md:gdb.md lldb/README.md:lldb.md \
+       docs/layout.md:layout.md docs/formats.md:formats.md \
+       docs/reduce.md:reduce.md docs/hunts.md:hunts.md
+installed: $(INSTALLED)
+
+install: $(INSTALLED)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/doc/irsnap \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(BUILD)/man/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/man/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/
+	for d in $(DOCS); do install -m 644 "$${d%%:*}" \
+		"$(DESTDIR)$(PREFIX)/share/doc/irsnap/$${d##*:}"; done
+	install -m 644 scripts/irsnap-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap
+	install -m 644 $(BUILD)/irsnap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
 		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema \
@@ -213,9 +254,16 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/libirsnap-gdb-xstate.so \
 		$(DESTDIR)$(PREFIX)/include/irsnap.h \
 		$(DESTDIR)$(PREFIX)/bin/irsnap \
-		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap
-	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/irsnap.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap $(DESTDIR)$(PREFIX)/share/doc/irsnap
+	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/bash-completion \
+		$(DESTDIR)$(PREFIX)/share/doc $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/share $(DESTDIR)$(PREFIX)/include \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX) 2>/dev/null

@@ -12,17 +12,18 @@ static const struct command {
 	const char *usage;
 } commands[] = {
 	{"reduce", cmd_reduce,
-	 "reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] [-j N] "
-	 "[--timeout S] [--retries N] [--layout L] [--trust]"},
+	 "reduce INPUT|RUN (--test CMD | --crash CMD | --verifier CMD) "
+	 "[-o OUT] [-j N] [--timeout S] [--retries N] [--layout L] "
+	 "[--trust]"},
 	{"replay", cmd_replay,
 	 "replay [--runs N] [-j N] [--shard K/N] [--debugger gdb|lldb] "
-	 "--layout L\n                [--trace REGEX] [--reduce CMD] -- PROG "
-	 "ARGS..."},
+	 "--layout L [--trace REGEX] [--reduce CMD] -- PROG ARGS..."},
 	{"merge", cmd_merge, "merge [-o OUT] [--reduce auto|CMD] DIR..."},
-	{"show", cmd_show, "show RUN"},
-	{"diff", cmd_diff, "diff A B | RUN PASS|SEQ | RUN1 RUN2 [PASS|SEQ]"},
-	{"report", cmd_report, "report RUN -o FILE.html"},
-	{"validate", cmd_validate, "validate PATH"},
+	{"show", cmd_show, "show [--json] [RUN|REPLAY]"},
+	{"diff", cmd_diff,
+	 "diff [--json] A B | RUN PASS|SEQ | RUN1 RUN2 [PASS|SEQ]"},
+	{"report", cmd_report, "report [RUN] [-o FILE.html]"},
+	{"validate", cmd_validate, "validate [--json] PATH"},
 };
 
 static void
@@ -31,8 +32,48 @@ usage(FILE *fp)
 	fprintf(fp, "usage: irsnap COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "  irsnap %s\n", commands[i].usage);
-	fprintf(fp, "\nexit status: 0 success, 1 the thing checked is bad, "
+	fprintf(fp, "\nirsnap help COMMAND shows a command's help; irsnap help "
+		"debugger lists the\nir-* commands of GDB and LLDB, irsnap help "
+		"ir-dump (...) shows one, irsnap help\nsettings their "
+		"settings.\n"
+		"\nexit status: 0 success, 1 the thing checked is bad, "
 		"2 usage or input error\n");
+}
+
+// irsnap help debugger|settings|ir-NAME: the debugger commands' own help
+// (the console's, the same GDB's `help ir-dump` and LLDB's print), to
+// read without a debugger, and for the manual. False when @p topic is
+// none of them.
+static bool
+debugger_help(const char *topic)
+{
+	const char *const *names = irs_console_commands();
+	const char *const *keys = irs_console_settings();
+	if (!strcmp(topic, "debugger")) {
+		printf("The ir-* commands, the same in GDB (source "
+		       "irsnap.py) and LLDB (plugin load\nlibirsnap-lldb.so); "
+		       "irsnap help NAME shows one:\n");
+		for (size_t i = 0; names[i]; i++) {
+			const char *h = irs_console_help(names[i]);
+			printf("  %-10s %.*s\n", names[i], (int)strcspn(h, "\n"),
+			       h);
+		}
+		printf("Settings (GDB: set irsnap KEY VALUE; LLDB: ir-set KEY "
+		       "VALUE): irsnap help settings.\n");
+		return true;
+	}
+	if (!strcmp(topic, "settings")) {
+		printf("Settings: GDB set irsnap KEY VALUE / show irsnap KEY; "
+		       "LLDB ir-set KEY VALUE\n(ir-set KEY shows one).\n");
+		for (size_t i = 0; keys[i]; i++)
+			printf("  %-13s %s\n", keys[i],
+			       irs_console_setting_help(keys[i]));
+		return true;
+	}
+	const char *h = irs_console_help(topic);
+	if (h)
+		printf("%s\n", h);
+	return h != NULL;
 }
 
 const char *
@@ -229,8 +270,11 @@ main(int argc, char **argv)
 		     i++)
 			if (!strcmp(argv[2], commands[i].name))
 				return commands[i].run(2, sub);
+		if (debugger_help(argv[2]))
+			return EXIT_OK;
 		fprintf(stderr, "irsnap: help: no command '%s' (irsnap "
-			"--help lists them)\n", cli_shown(argv[2]));
+			"--help lists them, irsnap help debugger the ir-* "
+			"ones)\n", cli_shown(argv[2]));
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
