@@ -32,10 +32,10 @@ usage(FILE *fp)
 	fprintf(fp, "usage: irsnap COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "  irsnap %s\n", commands[i].usage);
-	fprintf(fp, "\nirsnap help COMMAND shows a command's help; irsnap help "
-		"debugger lists the\nir-* commands of GDB and LLDB, irsnap help "
-		"ir-dump (...) shows one, irsnap help\nsettings their "
-		"settings.\n"
+	fprintf(fp, "\nirsnap help COMMAND shows a command's help; irsnap "
+		"help debugger lists\nthe ir-* commands of GDB and LLDB, "
+		"irsnap help ir-dump (...) shows one,\nirsnap help settings "
+		"their settings.\n"
 		"\nexit status: 0 success, 1 the thing checked is bad, "
 		"2 usage or input error\n");
 }
@@ -55,8 +55,8 @@ debugger_help(const char *topic)
 		       "irsnap help NAME shows one:\n");
 		for (size_t i = 0; names[i]; i++) {
 			const char *h = irs_console_help(names[i]);
-			printf("  %-10s %.*s\n", names[i], (int)strcspn(h, "\n"),
-			       h);
+			printf("  %-10s %.*s\n", names[i],
+			       (int)strcspn(h, "\n"), h);
 		}
 		printf("Settings (GDB: set irsnap KEY VALUE; LLDB: ir-set KEY "
 		       "VALUE): irsnap help settings.\n");
@@ -103,13 +103,14 @@ cli_usage_error(const char *cmd, const char *fmt, const char *arg,
 	return EXIT_USAGE;
 }
 
-// Whether @p dir holds a regular file @p name (not through a link).
+// Whether @p dir holds @p name (whatever it is: a link there is the
+// reader's to refuse, naming it).
 static bool
 holds(const char *dir, const char *name)
 {
 	struct stat st;
 	char *path = irs_path_join(dir, name);
-	bool yes = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	bool yes = path && lstat(path, &st) == 0;
 	free(path);
 	return yes;
 }

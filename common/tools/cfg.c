@@ -151,7 +151,7 @@ add_node(struct irs_cfg *g, const json_t *node, const char *ftype,
 			json_object_get(node, "parent"));
 		if (!parent || !room((void **)&g->blocks, g->nblocks, capb,
 				     sizeof(*g->blocks)))
-			return parent == NULL;	// no parent: no function's
+			return parent == NULL;	// none: in no function
 		struct cfg_block *b = &g->blocks[g->nblocks];
 		*b = (struct cfg_block){.id = strdup(id),
 					.parent = strdup(parent),

@@ -67,6 +67,9 @@ check_eq "... and without \$IRSNAP_DIR, ./irsnap-out/latest" \
 check_eq "irsnap report REPLAY: the page of its failing run, exit 0" 0 "$?"
 check "... which is the failing run's page" \
 	grep -q 'SIGSEGV</span> (signal 11) in pass' "$TMP/rp.html"
+"$IRSNAP" report --output="$TMP/rp2.html" "$rdir" >/dev/null 2>&1
+check_eq "irsnap report --output=FILE: taken" "0 yes" \
+	"$? $(test -s "$TMP/rp2.html" && echo yes)"
 run=$rdir/$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["groups"][0]["run"])' "$rdir/replay.json")
 "$IRSNAP" reduce "$run" -j2 >/dev/null 2>&1

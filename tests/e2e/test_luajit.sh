@@ -183,7 +183,7 @@ check "... and the run validates" "$IRSNAP" validate "$run"
 check_eq "irsnap show: each row's lines are its snapshot's, not \"1\"" \
 	"$(while read -r seq pass phase text; do [ "$phase" = after ] &&
 		echo "$seq $(wc -l <"$run/$text")"; done < <(events "$run"))" \
-	"$(awk '$1 ~ /^[0-9]+$/ { print $1, $4 }' "$TMP/trace.show")"
+	"$(awk '/^ *[0-9]+  / { print $1, $4 }' "$TMP/trace.show")"
 "$IRSNAP" diff "$run" lj_opt_sink >"$TMP/diff.hint" 2>&1
 check_eq "irsnap diff RUN lj_opt_sink: no such pass, exit 2" 2 "$?"
 check "... naming the passes called so, with their seq" grep -qE \

@@ -12,21 +12,13 @@
 . "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb
 
-CHROMIUM=$(command -v chromium || true)
-if [ -z "$CHROMIUM" ] || ! command -v dot >/dev/null; then
-	not_ok "chromium and Graphviz's dot are installed" \
-		"install them: apt-get install chromium graphviz" \
+. "$(dirname "$0")/chrome_lib.sh"
+if ! command -v dot >/dev/null; then
+	not_ok "Graphviz's dot is installed" "install it: apt-get install graphviz" \
 		"(scripts/install-deps does)"
 	done_testing
 	exit 1
 fi
-# chrome FLAGS... URL: headless Chromium as the brief runs it.
-chrome() {
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" "$@"
-}
 
 # probe PAGE OUT: PAGE opened at 1366x768 with a script that measures it,
 # the measures (JSON) in OUT. The page's own script runs first.
