@@ -454,6 +454,27 @@ svg_element(const char *svg)
 	return p;
 }
 
+// Appends the <svg> element @p el without the namespace declarations of
+// its start tag: inline SVG in HTML needs none, and a page that names no
+// address at all is one nobody need check for loads.
+static void
+put_svg(struct irs_buf *out, const char *el)
+{
+	const char *end = strchr(el, '>');
+	for (const char *p = el; end && p < end; ) {
+		const char *ns = strstr(p, " xmlns");
+		if (!ns || ns > end) {
+			irs_buf_append(out, p, (size_t)(end - p));
+			break;
+		}
+		irs_buf_append(out, p, (size_t)(ns - p));
+		const char *q = strchr(ns, '"');	// xmlns[:x]="..."
+		q = q && q < end ? strchr(q + 1, '"') : NULL;
+		p = q && q < end ? q + 1 : end;
+	}
+	irs_buf_puts(out, end ? end : el);
+}
+
 struct irs_error *
 irs_cfg_svg(const struct irs_cfg *g, const char *name, struct irs_buf *out,
 	    size_t *nblocks_ret)
@@ -527,7 +548,7 @@ irs_cfg_svg(const struct irs_cfg *g, const char *name, struct irs_buf *out,
 		err = irs_error_format(IRS_ERROR_FORMAT, "dot wrote no plain "
 				       "SVG drawing");
 	if (!err)
-		irs_buf_puts(out, el);
+		put_svg(out, el);
 	free(text);
 out:
 	if (in)
