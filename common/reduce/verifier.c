@@ -212,9 +212,10 @@ scan(const struct reduce_verifier *v, const char *out, size_t len,
 			*broken_ret = true;
 		bool hit = has_pre ? regexec(&pre, line, 2, m, 0) == 0
 			   : line[strspn(line, " \t\r")] != '\0';
-		if (hit && !has_pre)
-			m[0].rm_so = 0, m[0].rm_eo = (regoff_t)strlen(line),
+		if (hit && !has_pre) {	// the whole line is the check
+			m[0] = (regmatch_t){0, (regoff_t)strlen(line)};
 			m[1].rm_so = -1;
+		}
 		if (hit) {
 			(*nprob)++;
 			regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];

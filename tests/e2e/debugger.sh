@@ -196,7 +196,10 @@ fi
 # PYTHONPATH, LLDB starts with "ModuleNotFoundError: No module named
 # 'lldb.embedded_interpreter'" (irs_lldb_python_dir() in launch.h; irsnap
 # replay sets it the same way, and lldb/README.md tells users).
-LLDB_PYTHON=$(ls -d /usr/lib/llvm-14/lib/python3*/dist-packages 2>/dev/null | tail -1)
+LLDB_PYTHON=
+for _d in /usr/lib/llvm-14/lib/python3*/dist-packages; do
+	[ -f "$_d/lldb/embedded_interpreter.py" ] && LLDB_PYTHON=$_d
+done
 LLDB_PYTHONPATH=$LLDB_PYTHON${PYTHONPATH:+:$PYTHONPATH}
 
 # run_lldb ARGS...: LLDB with the sanitizer runtimes a sanitized build

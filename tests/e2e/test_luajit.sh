@@ -131,7 +131,7 @@ dbg_batch "$TMP/core.log" -o "ir-dump --boundary -f both -o $TMP/core.ir" \
 	-o "$(dbg_cmd echo @@END)" -c "$TMP/core" "$LUAJIT"
 check_eq "$DBG_BATCH ran every command on the core and exited 0" "0 1" \
 	"$? $(grep -c '^@@END$' "$TMP/core.log")"
-check_eq "ir-dump --boundary on the core finds lj_asm_trace" 1 \
+check_eq "ir-dump --boundary on the core finds lj_asm_trace, for each of its 2 dumps" 2 \
 	"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #[0-9]* (lj_asm_trace): GCtrace at 0x[0-9a-f]*: .* 0 walk errors" "$TMP/core.log")"
 tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$TMP/core.ir")
 check "... whose IR is a side trace's (trace ${tr:-?})" \

@@ -96,12 +96,17 @@ check "GDB with the installed script traces toyc to its crash" \
 check "the installed irsnap shows that run" \
 	bash -c "cd '$WORK' && IRSNAP_DIR='$WORK/runs' /usr/bin/irsnap show | grep -q '^failure: SIGSEGV'"
 check "... and validates it with its own schemas" /usr/bin/irsnap validate "$WORK/runs/latest"
-py=$(ls -d /usr/lib/llvm-14/lib/python3*/dist-packages 2>/dev/null | tail -1)
+py=
+for d in /usr/lib/llvm-14/lib/python3*/dist-packages; do
+	[ -f "$d/lldb/embedded_interpreter.py" ] && py=$d
+done
 (cd "$WORK" && PYTHONPATH=$py lldb-14 -b -o 'plugin load /usr/lib/libirsnap-lldb.so' \
 	-o 'ir-layout load toyc.lua' -o 'help ir-dump' ./toyc) </dev/null >"$TMP/lldb.log" 2>&1
 check "LLDB loads the installed plugin, which loads a layout" \
 	grep -q "^irsnap: loaded layout 'toyc'" "$TMP/lldb.log"
 check "... and has its commands" grep -q 'Snapshot the IR rooted at an expression' "$TMP/lldb.log"
+check "... with no Python error (LLDB's module on PYTHONPATH, as lldb.md says)" \
+	bash -c "! grep -E 'Traceback|ModuleNotFoundError' '$TMP/lldb.log'"
 
 check_eq "pkg-config knows irsnap" "$version" "$(pkg-config --modversion irsnap 2>&1)"
 cat >"$TMP/use.c" <<'EOF'

@@ -183,7 +183,8 @@ static void
 test_edges_are_the_terminators(void **state)
 {
 	struct fixture *f = *state;
-	const char *text = strstr(text_a, "func @f");	// spans count from it
+	// the spans count from "func @f"
+	const char *text = strstr(text_a, "func @f");
 	write_snapshot(f, "a.json", text, false);
 	struct irs_cfg *g = read_cfg(f, "a.json", text);
 	struct irs_buf svg;
