@@ -123,7 +123,7 @@ check "... to a handful of lines ($(wc -l <"$red" 2>/dev/null))" \
 check "... which toyc takes as valid input" "$TOYC" "$red" -o /dev/null
 first=$(sed -n 's/^irsnap reduce: the verifier reports "\(.*\)" on the input.*/\1/p' "$TMP/vf.reduce")
 check "... on which simplifycfg still breaks the IR with the check the input's first problem had ($first)" \
-	bash -c "'$TOYC' --bug=break-invariant --verify --passes=simplifycfg '$red' 2>&1 | grep -qF ': $first'"
+	bash -c "test -n '$first' && '$TOYC' --bug=break-invariant --verify --passes=simplifycfg '$red' 2>&1 | grep -qF ': $first'"
 check "... and its repro.sh says it reproduces" "$run/repro/repro.sh"
 "$IRSNAP" show "$run" >"$TMP/vf.show2" 2>&1
 check "irsnap show then names the reduction" \
