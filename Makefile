@@ -72,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real donors
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real donors installed FORCE
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -161,9 +161,20 @@ test: deps
 	@BUILD=$(BUILD) scripts/real-compilers
 	@BUILD=$(BUILD) tests/run
 
+# make demo tells its story, not the compiler's: the build's commands go to
+# $(BUILD)/build.log (V=1 prints them). DEMO is the story's script.
+DEMO ?= scripts/demo
 demo: deps
+ifeq ($(V),1)
 	@$(MAKE) --no-print-directory $(JOBS) all
-	@BUILD=$(BUILD) scripts/demo
+else
+	@mkdir -p $(BUILD); \
+	printf 'building irsnap (the commands: %s/build.log, or make demo V=1) ... ' '$(BUILD)'; \
+	if $(MAKE) --no-print-directory $(JOBS) all >$(BUILD)/build.log 2>&1; \
+	then echo done; \
+	else echo failed; tail -n 30 $(BUILD)/build.log; exit 1; fi
+endif
+	@BUILD=$(BUILD) $(DEMO)
 
 bench:
 	@scripts/install-deps --bench
@@ -179,15 +190,56 @@ fuzz:
 # reducer's crash-signature preload library (irsnap looks in ../lib), and
 # the schemas and prelude as files to read, and the shipped layouts of real
 # compilers (common/layouts/, loaded by path). mk/gdb.mk adds the GDB shim.
-# irsnap(1), from the --help texts (scripts/gen-man).
-$(BUILD)/irsnap.1: $(BUILD)/irsnap scripts/gen-man
-	scripts/gen-man $(BUILD)/irsnap $@
+# irsnap(1) and irsnap-commands(7), the ir-* commands and settings, from
+# the help texts irsnap prints (scripts/gen-man), with the installed paths.
+$(BUILD)/man/irsnap.1: $(BUILD)/irsnap scripts/gen-man $(BUILD)/prefix
+	scripts/gen-man $(BUILD)/irsnap $(@D) $(PREFIX)
+$(BUILD)/man/irsnap-commands.7: $(BUILD)/man/irsnap.1
 
-man: $(BUILD)/irsnap.1
+man: $(BUILD)/man/irsnap.1
 
-install: all $(BUILD)/irsnap.1
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(BUILD)/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+# The pkg-config file of libirsnap (irsnap.h), for the installed prefix.
+# The PREFIX the files naming installed paths were made for: they are made
+# again when it changes.
+$(BUILD)/prefix: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+FORCE:
+
+$(BUILD)/irsnap.pc: scripts/irsnap.pc.in common/irsnap.h $(BUILD)/prefix
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n \
+		's/^#define IRS_VERSION \"\(.*\)\"/\1/p' common/irsnap.h)|" \
+		scripts/irsnap.pc.in >$@
+
+# What install installs, and nothing else of `all` (the unit tests and
+# toyc stay in the build tree): a package build makes just these.
+INSTALLED = $(BUILD)/libirsnap.so $(BUILD)/libirsnap.a $(BUILD)/irsnap \
+	    $(BUILD)/libirsnap-crashsig.so $(BUILD)/libirsnap-gdb-xstate.so \
+	    $(BUILD)/man/irsnap.1 $(BUILD)/man/irsnap-commands.7 \
+	    $(BUILD)/irsnap.pc
+ifneq ($(LLDB_SRC),)
+INSTALLED += $(BUILD)/libirsnap-lldb.so
+endif
+# The guides, as share/doc/irsnap/NAME.
+DOCS = README.md:README.md gdb/README.md:gdb.md lldb/README.md:lldb.md \
+       docs/layout.md:layout.md docs/formats.md:formats.md \
+       docs/reduce.md:reduce.md docs/hunts.md:hunts.md
+installed: $(INSTALLED)
+
+install: $(INSTALLED)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/doc/irsnap \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(BUILD)/man/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/man/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/
+	for d in $(DOCS); do install -m 644 "$${d%%:*}" \
+		"$(DESTDIR)$(PREFIX)/share/doc/irsnap/$${d##*:}"; done
+	install -m 644 scripts/irsnap-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap
+	install -m 644 $(BUILD)/irsnap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
 		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema \
@@ -217,9 +269,16 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/libirsnap-gdb-xstate.so \
 		$(DESTDIR)$(PREFIX)/include/irsnap.h \
 		$(DESTDIR)$(PREFIX)/bin/irsnap \
-		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap
-	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/irsnap.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap $(DESTDIR)$(PREFIX)/share/doc/irsnap
+	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/bash-completion \
+		$(DESTDIR)$(PREFIX)/share/doc $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/share $(DESTDIR)$(PREFIX)/include \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX) 2>/dev/null

@@ -503,6 +503,16 @@ struct irs_verifier_info {
 				   becomes "(T *)0xADDR"), or NULL
 				   for a Lua verifier */
 	int64_t ok_value;	/* value of `call` meaning "no problems" */
+	const char *rerun;	/* the same check run offline on a file, a
+				   template as irs_layout_rerun()'s
+				   ("{exe} {flags} --verify --passes={pass}
+				   {input}"), or NULL */
+	const char *problem;	/* extended regex of a line of rerun's
+				   output reporting a problem; its first
+				   group names the check; or NULL */
+	const char *broken;	/* extended regex of the line saying the
+				   pass's output (not its input) is broken,
+				   or NULL */
 };
 IRS_API uint32_t irs_layout_nverifiers(const struct irs_layout *lo);
 IRS_API struct irs_error *irs_layout_verifier(const struct irs_layout *lo,
@@ -535,7 +545,9 @@ struct irs_limits {
 struct irs_snapshot_stats {
 	uint64_t nodes;		/* distinct nodes visited */
 	uint64_t bytes;		/* debuggee bytes read */
-	uint64_t text_bytes;	/* bytes of text written */
+	uint64_t text_bytes;	/* bytes of text rendered (and written, when
+				   a text file was asked for) */
+	uint64_t text_lines;	/* ... and its lines */
 	uint64_t json_bytes;	/* bytes of JSON written */
 	uint32_t nerrors;	/* walk errors recorded */
 	bool truncated;		/* a limit stopped the walk */
@@ -684,10 +696,13 @@ struct irs_verifier_result {
 	const char *call;	/* call verifiers: the expression called */
 	bool has_value;		/* call verifiers that ran: what it returned */
 	int64_t value;
+	bool none;		/* verification was asked for and the layout
+				   declares no verifier: status "none" */
 };
 /**
  * Attaches @p r to event @p seq as
- * {name, status ("ok", "failed" or "not run"), problems, output, ...}.
+ * {name, status ("ok", "failed", "not run" or "none"), problems, output,
+ * ...}.
  */
 IRS_API struct irs_error *irs_session_verifier_result(
 	struct irs_session *s, uint32_t seq,
@@ -700,6 +715,10 @@ struct irs_failure_info {
 	const char *signame;	/* "SIGSEGV", or NULL */
 	const char *pass;	/* NULL: the pass of the open event, if any */
 	const char *message;	/* verifier output or extra detail, or NULL */
+	const char *verifier;	/* kind "verifier": the layout's verifier
+				   that failed (its offline rerun makes the
+				   reduce command), or NULL */
+	uint32_t problems;	/* ... and how many problems it found */
 	uint64_t ir_root;	/* IR at the crash for a best-effort
 				   snapshot, or 0 */
 };

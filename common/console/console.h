@@ -379,14 +379,23 @@ struct irs_error *console_boundary_enter(struct irs_console *c,
 					 bool *stop_ret, char **out_ret);
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
+/** What the verifiers said of one IR. */
+struct console_verdict {
+	uint32_t nbad;		/* verifiers that found problems */
+	char *bad_name;		/* the first of them and its problems */
+	char *bad_output;	/* (output), or NULL; freed by _deinit() */
+	uint32_t bad_problems;	/* how many it found */
+};
 /** Runs every verifier of the layout on @p root; one line per verifier
- *  into @p out; *nbad_ret counts the verifiers that found problems. When
- *  @p seq is non-zero the results are recorded in the session. */
+ *  into @p out; *ret says which found problems (console_verdict_deinit()
+ *  it). When @p seq is non-zero the results are recorded in the session,
+ *  a layout without verifiers as "none". */
 struct irs_error *console_run_verifiers(struct irs_console *c,
 					struct irs_memory *mem,
 					uint64_t root, const char *type,
 					uint32_t seq, struct irs_buf *out,
-					uint32_t *nbad_ret);
+					struct console_verdict *ret);
+void console_verdict_deinit(struct console_verdict *v);
 
 /* ---- vcall.c: a call verifier's call ------------------------------------- */
 

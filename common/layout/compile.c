@@ -973,6 +973,29 @@ compile_boundaries(struct irs_cc *c, int decls)
 	lua_pop(L, 1);
 }
 
+// A verifier's offline form: the command that runs the same check on a
+// file, and the regexes the reducer reads its output with, compiled here
+// so that a typo is FILE:LINE at load, not a reducer that finds nothing.
+static void
+compile_verifier_rerun(struct irs_cc *c, int v, struct lverifier *lv)
+{
+	const char *keys[] = {"rerun", "problem", "broken"};
+	const char **dst[] = {&lv->rerun, &lv->problem, &lv->broken};
+	for (size_t k = 0; k < 3; k++) {
+		const char *s = irs_cc_str(c, v, keys[k], lv->line,
+					   "verifier");
+		regex_t re;
+		int rc = k && s ? regcomp(&re, s, REG_EXTENDED) : 0;
+		if (k && s && !rc)
+			regfree(&re);
+		if (rc)
+			irs_lua_raisef(c->L, lv->line, "verifier '%s': %s "
+				       "'%s' is no extended regular "
+				       "expression", lv->name, keys[k], s);
+		*dst[k] = s ? irs_cc_strdup(c, s) : NULL;
+	}
+}
+
 static void
 compile_verifiers(struct irs_cc *c, int decls)
 {
@@ -1004,6 +1027,7 @@ compile_verifiers(struct irs_cc *c, int decls)
 				       "variable name", lv->name, call);
 		lv->call = call ? irs_cc_strdup(c, call) : NULL;
 		irs_cc_int(c, v, "ok", lv->line, "verifier", &lv->ok);
+		compile_verifier_rerun(c, v, lv);
 		lv->fn = LUA_NOREF;
 		if (lua_getfield(L, v, "check") == LUA_TFUNCTION)
 			lv->fn = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -1081,6 +1105,23 @@ compile_reduce_syntax(struct irs_cc *c, int r, uint32_t line)
 			       "characters (a whole label line)");
 	regfree(&re);
 	c->lo->reduce_label = irs_cc_strdup(c, label);
+}
+
+static void
+compile_cfg(struct irs_cc *c, int decls)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, decls, "cfg") == LUA_TTABLE) {
+		int t = lua_gettop(L);
+		uint32_t line = irs_cc_line(c, t);
+		c->lo->cfg_func = irs_cc_type(c, irs_cc_str(c, t, "func", line,
+							     "cfg"),
+					      line, "cfg")->name;
+		c->lo->cfg_block = irs_cc_type(c, irs_cc_str(c, t, "block",
+							      line, "cfg"),
+					       line, "cfg")->name;
+	}
+	lua_pop(L, 1);
 }
 
 static void
@@ -1293,6 +1334,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 
 	compile_boundaries(&c, decls);
 	compile_verifiers(&c, decls);
+	compile_cfg(&c, decls);
 	compile_reduce(&c, decls, irs_layout_find_type(lo, lo->root));
 	if (!lo->defs)
 		derive_defs(lo);

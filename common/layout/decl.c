@@ -287,11 +287,14 @@ l_boundary(lua_State *L)
 
 // verifier { name = N, check = function(snap) ... end }
 // verifier { name = N, call = EXPR, ok = V }
+// either with rerun = CMD, problem = REGEX, broken = REGEX: the same check
+// offline, for the reducer
 static int
 l_verifier(lua_State *L)
 {
 	static const char *const keys[] = {
-		"name", "check", "call", "ok", NULL,
+		"name", "check", "call", "ok", "rerun", "problem", "broken",
+		NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "verifier", keys);
@@ -311,6 +314,11 @@ l_verifier(lua_State *L)
 	if (t != LUA_TNIL && (!call || t != LUA_TNUMBER))
 		return luaL_error(L, "verifier: 'ok' is the integer a 'call' "
 				  "returns when all is well");
+	bool rerun = opt_string(L, 1, "rerun", "verifier") != NULL;
+	if (!rerun && (opt_string(L, 1, "problem", "verifier") ||
+		       opt_string(L, 1, "broken", "verifier")))
+		return luaL_error(L, "verifier: 'problem' and 'broken' read "
+				  "the output of 'rerun', which is missing");
 	copy_table(L, 1);
 	record(L, "verifiers");
 	return 0;
@@ -483,10 +491,28 @@ irs_decl_donor(lua_State *L, const char *file, struct irs_donor_spec *ret)
 	return true;
 }
 
+// cfg { func = F, block = B }: the IR's control-flow graph, for pictures
+// of it: the blocks (type B) of each function (type F), an edge from block
+// A to every block its last child (the terminator) refers to.
+static int
+l_cfg(lua_State *L)
+{
+	static const char *const keys[] = { "func", "block", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "cfg", keys);
+	if (!opt_string(L, 1, "func", "cfg") ||
+	    !opt_string(L, 1, "block", "cfg"))
+		return luaL_error(L, "cfg: 'func' and 'block' (type names) "
+				  "are required");
+	declare_once(L, "cfg");
+	return 0;
+}
+
 void
 irs_decl_register(lua_State *L)
 {
 	static const luaL_Reg fns[] = {
+		{ "cfg", l_cfg },
 		{ "donor", l_donor },
 		{ "layout", l_layout },
 		{ "struct", l_struct },

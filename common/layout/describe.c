@@ -303,7 +303,16 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		else
 			irs_buf_printf(&b, "  %s: Lua check (line %u)\n",
 				       v->name, v->line);
+		if (v->rerun)
+			irs_buf_printf(&b, "    offline: %s (problem %s, "
+				       "broken %s)\n", v->rerun,
+				       v->problem ? v->problem : "any line",
+				       v->broken ? v->broken : "-");
 	}
+	if (lo->cfg_func)
+		irs_buf_printf(&b, "cfg: blocks %s of each %s, edges from "
+			       "their terminators\n", lo->cfg_block,
+			       lo->cfg_func);
 	irs_buf_puts(&b, "reduce: units");
 	for (uint32_t i = 0; i < lo->nunits; i++)
 		irs_buf_printf(&b, "%s %s", i ? "," : "", lo->units[i]);

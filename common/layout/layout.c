@@ -314,6 +314,9 @@ irs_layout_verifier(const struct irs_layout *lo, uint32_t i,
 	ret->name = lo->verifiers[i].name;
 	ret->call = lo->verifiers[i].call;
 	ret->ok_value = lo->verifiers[i].ok;
+	ret->rerun = lo->verifiers[i].rerun;
+	ret->problem = lo->verifiers[i].problem;
+	ret->broken = lo->verifiers[i].broken;
 	return NULL;
 }
 

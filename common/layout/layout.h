@@ -331,6 +331,8 @@ struct ltype {
 struct lverifier {
 	const char *name;
 	const char *call;	/* or NULL */
+	const char *rerun, *problem, *broken;	/* the offline check, or
+						   NULL */
 	int64_t ok;
 	int fn;			/* Lua check, or LUA_NOREF */
 	uint32_t line;
@@ -394,6 +396,8 @@ struct irs_layout {
 	bool reduce_program;	/* reduce { input = "program" } */
 	const char *reduce_comment;	/* the text's line comment marker */
 	const char *reduce_label;	/* POSIX ERE of a label line */
+	const char *cfg_func, *cfg_block;	/* cfg { }: type names, or
+						   NULL */
 	const struct irs_target *target;
 	uint32_t nsyms;
 	struct lsym *syms;		/* the globals it names */

@@ -867,7 +867,10 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	struct irs_snapshot *snap = NULL;
 	json_t *errors = json_array();
 
-	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, "crash",
+	// A verifier's failure names the IR it rejected, not a crash's.
+	const char *phase = !strcmp(info->kind, "verifier") ? "broken"
+			    : "crash";
+	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, phase,
 				     s->cfg.write_text, s->cfg.write_json ||
 				     s->cfg.failure_json)) {
 		json_decref(errors);
@@ -1011,6 +1014,21 @@ out:
 	return rel;
 }
 
+// The verifier @p name of layout @p lo into @p ret.
+static bool
+find_verifier(const struct irs_layout *lo, const char *name,
+	      struct irs_verifier_info *ret)
+{
+	for (uint32_t i = 0; i < irs_layout_nverifiers(lo); i++) {
+		struct irs_error *err = irs_layout_verifier(lo, i, ret);
+		if (err)
+			irs_error_destroy(err);
+		else if (!strcmp(ret->name, name))
+			return true;
+	}
+	return false;
+}
+
 struct irs_error *
 irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		    struct irs_memory *mem,
@@ -1024,6 +1042,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	if (err)
 		return err;
 	bool verifier = !strcmp(info->kind, "verifier");
+	// A verifier failure after the run's failure (the IR still broken,
+	// or broken again) is its consequence: the first report stays.
+	if (verifier && s->failed)
+		return NULL;
 	struct event *ev = failing_event(s, info->pass, verifier);
 	const char *pass = info->pass ? info->pass : ev ? ev->pass : NULL;
 	struct irs_failure_info fi = *info;
@@ -1058,6 +1080,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
 		.reduce_program = s->lo && irs_layout_reduces_program(s->lo),
 	};
+	struct irs_verifier_info vi;
+	if (verifier && info->verifier && s->lo &&
+	    find_verifier(s->lo, info->verifier, &vi))
+		site.verifier = &vi;
 	char *program = site.reduce_program ? copy_program(s) : NULL;
 	site.program = program;
 	err = irs_failure_build(&site, t, &fi, crash, &doc);
