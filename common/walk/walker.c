@@ -2397,10 +2397,22 @@ walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 		free(data);
 		return e;
 	}
+	// A root with an enclosing node (a function, its module): that node
+	// stands below it, unrendered, for what its fields look up there.
+	const struct lfield *up = t->parent;
+	uint64_t upaddr = 0;
+	if (up) {
+		uint64_t v = irs_load_u(data, &up->at) & up->mask;
+		upaddr = v ? v - up->past : 0;
+	}
+	bool pushed = upaddr && irs_walk_push(w, &w->lo->types[up->type],
+					      upaddr, NULL, up);
 	if (t->node)
 		irs_walk_visit(w, t, root, data, true, NULL);
 	else
 		render_value(w, t, root, data, NULL);
+	if (pushed)
+		irs_walk_pop(w);
 	free(data);
 	return NULL;
 }

@@ -733,11 +733,13 @@ test_layout_and_break_list(void **state)
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 	assert_non_null(strstr(wruns(w, "ir-break", "--after '^cse$'"),
 		"irsnap: will stop after passes matching '^cse$' "
-		"(breakpoint at pm_run_pass)"));
-	assert_int_equal(irs_console_nbreaks(w->c), 1);
+		"(breakpoint at pm_run_pass, pm_run_function_pass)"));
+	assert_int_equal(irs_console_nbreaks(w->c), 2);
 	assert_string_equal(irs_console_break_function(w->c, 0),
 			    "pm_run_pass");
-	assert_null(irs_console_break_function(w->c, 1));
+	assert_string_equal(irs_console_break_function(w->c, 1),
+			    "pm_run_function_pass");
+	assert_null(irs_console_break_function(w->c, 2));
 	// The reason is the C library's regerror() text.
 	assert_true(strncmp(wfails(w, "ir-trace", "on '('"),
 			    "ir-trace: bad regex '(': ", 25) == 0);
@@ -747,7 +749,7 @@ test_layout_and_break_list(void **state)
 	wruns(w, "ir-break", "off");
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 	wruns(w, "ir-trace", "on");
-	assert_int_equal(irs_console_nbreaks(w->c), 1);
+	assert_int_equal(irs_console_nbreaks(w->c), 2);
 	wruns(w, "ir-trace", "off");
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 }
