@@ -535,11 +535,19 @@ def _cb_select_frame(index):
     _frame_at(index).select()
 
 
+_FRAME_CFA = re.compile(r"stack=(0x[0-9a-fA-F]+)")
+
+
 @_guarded
 def _cb_cfa(ret):
     # The caller's stack pointer as unwound: the same at the entry and at
-    # a `ret` of one call.
-    ret[0] = int(gdb.newest_frame().older().read_register("sp")) & U64
+    # a `ret` of one call. GDB's id of frame 0, which it builds at every
+    # stop anyway, holds it ("{stack=0x7ffe...,code=...}"); unwinding to
+    # frame 1 for its sp doubled what a boundary stop costs the glue.
+    f = gdb.newest_frame()
+    m = _FRAME_CFA.search(str(f))
+    ret[0] = (int(m.group(1), 16) if m else
+              int(f.older().read_register("sp"))) & U64
 
 
 @_guarded

@@ -96,6 +96,9 @@ console_memory(struct irs_console *c, struct irs_memory **ret)
 		irs_memory_destroy(mem);
 		return &irs_enomem;
 	}
+	// Read ahead no further than a walk proves to need: a pass's
+	// snapshot may be one function of a module, a pass name one string.
+	irs_memory_set_ramp(mem, true);
 	c->mem = mem;
 	c->mem_pid = t->pid;
 	c->mem_core = core;

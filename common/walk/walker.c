@@ -2301,13 +2301,19 @@ visit_node(struct walk *w, const struct ltype *t, uint64_t addr,
 /* {====================================================== the walk */
 
 // The lowest address the walk may push the C stack to: recursion through
-// deep IR becomes a "too deep" error instead of a crash.
+// deep IR becomes a "too deep" error instead of a crash. Found once per
+// thread: for the main thread glibc reads /proc/self/maps to answer,
+// which cost a trace event more than its walk.
 static const char *
 stack_limit(void)
 {
+	static _Thread_local bool known;
+	static _Thread_local const char *limit;
 	pthread_attr_t attr;
 	void *addr;
 	size_t size;
+	if (known)
+		return limit;
 	if (pthread_getattr_np(pthread_self(), &attr) != 0)
 		return NULL;
 	int rc = pthread_attr_getstack(&attr, &addr, &size);
@@ -2317,7 +2323,9 @@ stack_limit(void)
 	size_t reserve = 256 << 10;	// for Lua, printf, the debugger
 	if (size < 2 * reserve)
 		reserve = size / 2;
-	return (const char *)addr + reserve;
+	limit = (const char *)addr + reserve;
+	known = true;
+	return limit;
 }
 
 struct irs_error *
