@@ -216,7 +216,8 @@ run_final_side(const char *run, const char *which, struct side *s)
 
 	if ((err = cli_run_dir(run, &dir)))
 		return err;
-	if ((err = run_doc(dir, "manifest.json", &man)))
+	struct irs_event_log_info info;
+	if ((err = irs_run_load(dir, &man, &info)))
 		goto out;
 	bool number = which && *which;
 	for (const char *p = which ? which : ""; *p; p++)
@@ -281,7 +282,8 @@ run_sides(const char *run, const char *which, struct side *a, struct side *b)
 	(void)st;
 	if ((err = cli_run_dir(run, &dir)))
 		return err;
-	if ((err = run_doc(dir, "manifest.json", &man)))
+	struct irs_event_log_info info;
+	if ((err = irs_run_load(dir, &man, &info)))
 		goto out;
 	bool number = *which != '\0';
 	for (const char *p = which; *p; p++)

@@ -299,12 +299,11 @@ cmd_show(int argc, char **argv)
 	}
 	free(rj);
 	err = cli_run_dir(argv[1], &dir);
-	char *mpath = NULL, *fpath = NULL;
-	// Neither document through a link: a run is what is in its folder.
+	char *fpath = NULL;
+	struct irs_event_log_info info;
+	// No document through a link: a run is what is in its folder.
 	if (!err)
-		err = irs_rundir_file(dir, "manifest.json", &mpath);
-	if (!err)
-		err = load(mpath, &man);
+		err = irs_run_load(dir, &man, &info);
 	// failure.json may exist before the manifest names it (the debugger
 	// died between the two writes); show it either way.
 	struct stat st;
@@ -321,6 +320,10 @@ cmd_show(int argc, char **argv)
 	}
 	if (!err) {
 		print_header(man, dir);
+		char *note = irs_event_log_describe(&info);
+		if (note && *note)
+			printf("note: %s\n\n", note);
+		free(note);
 		err = print_passes(json_object_get(man, "events"), failure);
 		print_lost(man);
 		if (failure)
@@ -332,7 +335,6 @@ cmd_show(int argc, char **argv)
 	irs_error_destroy(ferr);
 	json_decref(man);
 	json_decref(failure);
-	free(mpath);
 	free(fpath);
 	free(dir);
 	return err ? cli_fail(err) : EXIT_OK;

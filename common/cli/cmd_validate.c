@@ -13,9 +13,13 @@ cmd_validate(int argc, char **argv)
 
 	if (cli_one_operand(argc, argv, "usage: irsnap validate PATH\n"
 			    "Checks a run directory (manifest.json, "
-			    "failure.json, every snapshot they name)\nor one "
-			    "JSON file (schema from its \"schema\" member) "
-			    "against irsnap's schemas.\n"
+			    "events.jsonl, failure.json, every snapshot\nthey "
+			    "name), or one JSON file (schema from its "
+			    "\"schema\" member), or one\nevent log (*.jsonl, "
+			    "each line an irsnap.event/1) against irsnap's "
+			    "schemas.\nA last line of events.jsonl cut short "
+			    "(a debugger killed as it wrote it) is\nnoted, "
+			    "not counted: readers ignore it.\n"
 			    "Exit status: 0 valid, 1 invalid, 2 unreadable.\n"
 			    "Example: irsnap validate irsnap-out/latest\n",
 			    "usage: irsnap validate PATH", &rc))

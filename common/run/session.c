@@ -1,8 +1,8 @@
-// A tracing session: one run directory, one manifest, one event per pass
-// boundary. Every public call leaves the directory valid: snapshot files
-// first, then the manifest that names them, and when a write fails the
-// call undoes its own files and in-memory event, so the manifest on disk
-// (the previous one) and the session agree.
+// A tracing session: one run directory, its manifest (header and
+// summary) and its event log, one line per pass boundary. Every public
+// call leaves the directory valid: snapshot files first, then the event
+// line that names them, and when a write fails the call undoes its own
+// files and in-memory event, so the log on disk and the session agree.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,10 @@ struct event {
 	double cpu_s;		// spent in the pass, once ended
 	char hash[17];		// of the before text
 	char *text, *json;	// before snapshot, relative; NULL: not written
-	json_t *before, *after;	// borrowed from the manifest's events
+	// its lines as written, for writing them again with what comes later
+	// (a verifier's result, a failure's JSON graph): kept while the
+	// event is open and while it is the last one ended (json_seq)
+	json_t *before, *after;
 	// the IR's bytes at entry, for the JSON graph of the pass's input
 	// should it fail (failure_json without write_json); a reference
 	struct irs_image *image;
@@ -58,6 +61,8 @@ struct irs_session {
 	char *debugger, *debuggee, *args, *layout_path;
 	char *dir;		// the run directory, absolute
 	struct irs_manifest man;
+	struct irs_event_log log;
+	uint32_t json_seq;	// the ended event whose lines are kept
 	struct event *events;
 	uint32_t nevents, capevents;
 	uint32_t nlost;		// snapshots lost to write errors
@@ -105,8 +110,8 @@ copy_config(struct irs_session *s, const struct irs_session_config *cfg)
 	return true;
 }
 
-// The first manifest of the run, written in the staging directory under
-// the name the run is about to get.
+// The first manifest of the run and its empty event log, written in the
+// staging directory under the name the run is about to get.
 static struct irs_error *
 fill_run(void *arg, const char *stage_dir, const char *final_dir,
 	 const char *id)
@@ -114,8 +119,11 @@ fill_run(void *arg, const char *stage_dir, const char *final_dir,
 	struct irs_session *s = arg;
 	(void)final_dir;
 	irs_manifest_deinit(&s->man);	// a name taken: start over
+	irs_event_log_close(&s->log);
 	struct irs_error *err = irs_manifest_init(&s->man, stage_dir, id,
 		&s->cfg, s->lo ? irs_layout_name(s->lo) : NULL);
+	if (!err)
+		err = irs_event_log_create(&s->log, stage_dir);
 	return err ? err : irs_manifest_save(&s->man);
 }
 
@@ -129,6 +137,7 @@ irs_session_create(const struct irs_session_config *cfg,
 	struct irs_session *s = calloc(1, sizeof(*s));
 	if (!s)
 		return &irs_enomem;
+	s->log.fd = -1;
 	s->lo = lo;
 	if (!copy_config(s, cfg)) {
 		irs_session_destroy(s);
@@ -140,12 +149,13 @@ irs_session_create(const struct irs_session_config *cfg,
 		irs_session_destroy(s);
 		return err;
 	}
-	// The manifest moved with its directory.
+	// The manifest and the log moved with their directory.
 	free(s->man.path);
 	s->man.path = irs_path_join(s->dir, "manifest.json");
 	// The run directory's parent, absolute: s->dir minus "/<id>".
 	char *root_abs = strndup(s->dir, strlen(s->dir) - strlen(id) - 1);
-	if (!s->man.path || !root_abs)
+	if (!s->man.path || !root_abs || !irs_event_log_rename(&s->log,
+							       s->dir))
 		err = &irs_enomem;
 	else
 		err = irs_rundir_link_latest(root_abs, id);
@@ -173,9 +183,19 @@ last_forget(struct last_walk *l)
 	memset(l, 0, sizeof(*l));
 }
 
+// Drops the lines @p ev keeps: nothing will be added to them.
+static void
+event_retire(struct event *ev)
+{
+	json_decref(ev->before);
+	json_decref(ev->after);
+	ev->before = ev->after = NULL;
+}
+
 static void
 event_deinit(struct event *ev)
 {
+	event_retire(ev);
 	free(ev->pass);
 	free(ev->type);
 	free(ev->text);
@@ -196,6 +216,7 @@ irs_session_destroy(struct irs_session *s)
 	irs_image_pool_deinit(&s->pool);
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
+	irs_event_log_close(&s->log);
 	irs_manifest_deinit(&s->man);
 	free(s->dir);
 	free(s->debugger);
@@ -570,6 +591,15 @@ check_begin(struct irs_session *s, struct irs_memory *mem,
 	return NULL;
 }
 
+// Saves the manifest with the summary as it stands.
+static struct irs_error *
+save(struct irs_session *s)
+{
+	if (!irs_manifest_set_summary(&s->man, s->log.nlines, s->nevents))
+		return &irs_enomem;
+	return irs_manifest_save(&s->man);
+}
+
 // Records that the @p phase snapshot of pass @p seq was lost to @p err, a
 // write error (a full disk), so the manifest lists it and says the run is
 // incomplete; true then. Other errors (an unreadable root) record nothing
@@ -584,7 +614,7 @@ lose(struct irs_session *s, uint32_t seq, const char *pass, const char *phase,
 			       irs_error_get_message(err)))
 		return false;
 	s->nlost++;
-	irs_error_destroy(irs_manifest_save(&s->man));
+	irs_error_destroy(save(s));
 	return true;
 }
 
@@ -592,6 +622,25 @@ uint32_t
 irs_session_lost(const struct irs_session *s)
 {
 	return s->nlost;
+}
+
+// A new manifest.json now and then, for its summary (best effort: the
+// next one, or the run's end, says it too).
+static void
+checkpoint(struct irs_session *s)
+{
+	if (irs_manifest_due(&s->man))
+		irs_error_destroy(save(s));
+}
+
+// Stamps new event @p j with the time since the run began: when each
+// pass ran, for a timeline (and a measure of what a trace costs per
+// event). False on OOM.
+static bool
+stamp(const struct irs_session *s, json_t *j)
+{
+	return !json_object_set_new(j, "at_s", json_real(
+		irs_manifest_elapsed(&s->man)));
 }
 
 struct irs_error *
@@ -637,23 +686,22 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 		json_decref(ev.before);
 		ev.before = NULL;
 	}
-	if (ev.before && copied && !note_copy(s, ev.before)) {
+	if (ev.before && ((copied && !note_copy(s, ev.before)) ||
+			  !stamp(s, ev.before))) {
 		json_decref(ev.before);
 		ev.before = NULL;
 	}
-	if (!irs_manifest_push_event(&s->man, ev.before)) {
+	if (!ev.before) {
 		err = &irs_enomem;
 		goto fail_files;
 	}
-	err = irs_manifest_save(&s->man);
-	if (err) {
-		irs_manifest_pop_event(&s->man);
+	if ((err = irs_event_log_append(&s->log, ev.before)))
 		goto fail_files;
-	}
 	ev.text = n.text;	// the event owns the names now
 	ev.json = n.json;
 	s->events[s->nevents++] = ev;
 	*seq_ret = ev.seq;
+	checkpoint(s);
 	return NULL;
 oom:
 	err = &irs_enomem;
@@ -668,6 +716,7 @@ fail:
 	if (lose(s, ev.seq, pass, "before", err) && ev.pass) {
 		irs_image_unref(ev.image);
 		ev.image = NULL;
+		event_retire(&ev);
 		ev.open = false;
 		ev.lost = true;
 		s->events[s->nevents++] = ev;	// check_begin made room
@@ -752,22 +801,26 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto out;
 	json_t *j = after_event(s, ev, &n, &st);
-	if (j && copied && !note_copy(s, j)) {
+	if (j && ((copied && !note_copy(s, j)) || !stamp(s, j))) {
 		json_decref(j);
 		j = NULL;
 	}
-	if (!irs_manifest_push_event(&s->man, j)) {
-		err = &irs_enomem;
-		names_unlink(s, &n);
-		goto out;
-	}
-	err = irs_manifest_save(&s->man);
+	err = j ? irs_event_log_append(&s->log, j) : &irs_enomem;
 	if (err) {
-		irs_manifest_pop_event(&s->man);
+		json_decref(j);
 		names_unlink(s, &n);
 		goto out;
 	}
 	ev->after = j;
+	// Its lines are the ones a verifier's result or a failure may add
+	// to now; the previous ended event's are done.
+	if (s->json_seq && s->json_seq != seq) {
+		struct event *old = find_event(s, s->json_seq);
+		if (old && !old->open)
+			event_retire(old);
+	}
+	s->json_seq = seq;
+	checkpoint(s);
 out:
 	if (err)
 		lose(s, seq, ev->pass, "after", err);
@@ -785,10 +838,15 @@ irs_session_verifier_result(struct irs_session *s, uint32_t seq,
 					seq);
 	// The result belongs to the IR the verifier saw: the latest snapshot.
 	json_t *target = ev->after ? ev->after : ev->before;
+	if (!target)
+		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
+					"closed: other passes ended since",
+					seq);
 	json_t *list = json_object_get(target, "verifiers");
-	if (!irs_manifest_event_verifier(&s->man, target, r))
+	if (!irs_manifest_event_verifier(target, r))
 		return &irs_enomem;
-	struct irs_error *err = irs_manifest_save(&s->man);
+	// The event again, with it: its later line stands for it.
+	struct irs_error *err = irs_event_log_append(&s->log, target);
 	if (err)
 		json_array_remove(list, json_array_size(list) - 1);
 	return err;
@@ -814,7 +872,7 @@ irs_session_finish(struct irs_session *s, int32_t exit_status)
 	    json_object_set_new(s->man.root, "exit_status",
 				json_integer(exit_status)))
 		return &irs_enomem;
-	return irs_manifest_save(&s->man);
+	return save(s);
 }
 
 /* }==== Failure ========================================================== */
@@ -870,6 +928,27 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 			 "json", irs_json_text(n->json), "walk_errors", errors);
 }
 
+// Writes @p ev's before event again, naming JSON graph @p name (stats
+// @p st): its later line stands for the first.
+static struct irs_error *
+name_graph(struct irs_session *s, struct event *ev, const char *name,
+	   const struct irs_snapshot_stats *st)
+{
+	json_t *j = json_deep_copy(ev->before);
+	if (!j || !irs_manifest_event_json(j, name, st)) {
+		json_decref(j);
+		return &irs_enomem;
+	}
+	struct irs_error *err = irs_event_log_append(&s->log, j);
+	if (err) {
+		json_decref(j);
+		return err;
+	}
+	json_decref(ev->before);
+	ev->before = j;
+	return NULL;
+}
+
 // The JSON graph of failing pass @p ev's input when the trace wrote its
 // text alone: a walk over the bytes kept at its entry (@p img), named in
 // its before event. Written only when it renders what the before
@@ -902,9 +981,8 @@ input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
 					       "the kept bytes renders another "
 					       "IR (hash %s, not %s)", st.hash,
 					       ev->hash);
-		else if (!irs_manifest_event_json(&s->man, ev->before, name,
-						  &st))
-			err = &irs_enomem;
+		else
+			err = name_graph(s, ev, name, &st);
 		if (err)
 			unlink(path);
 	}
@@ -1059,7 +1137,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		return &irs_enomem;
 	}
 	names_deinit(&n);
-	return irs_manifest_save(&s->man);
+	return save(s);
 oom:
 	err = &irs_enomem;
 fail:

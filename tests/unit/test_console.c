@@ -897,9 +897,10 @@ test_trace_events(void **state)
 	w->frames[0] = "pm_run_pass";
 
 	char path[200];
-	snprintf(path, sizeof(path), "%s/latest/manifest.json", w->dir);
-	json_t *man = json_load_file(path, 0, NULL);
-	assert_non_null(man);
+	struct irs_event_log_info info;
+	json_t *man;
+	snprintf(path, sizeof(path), "%s/latest", w->dir);
+	assert_null(irs_run_load(path, &man, &info));
 	json_t *events = json_object_get(man, "events");
 	assert_int_equal(json_array_size(events), 4);
 	const char *want[][2] = {{"cse", "before"}, {"cse", "after"},
@@ -917,7 +918,7 @@ test_trace_events(void **state)
 	assert_non_null(strstr(out, "irsnap: debuggee exited (status 0): 2 "
 			       "passes traced in "));
 	irs_free(out);
-	man = json_load_file(path, 0, NULL);
+	assert_null(irs_run_load(path, &man, &info));
 	assert_string_equal(json_string_value(json_object_get(man, "status")),
 			    "completed");
 	json_decref(man);
