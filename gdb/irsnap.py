@@ -617,12 +617,32 @@ class _Break(gdb.Breakpoint):
             return False
 
 
+_making = []     # (spec, id) of the breakpoint _make_break() makes
+
+
+def _make_break():
+    spec, id_ = _making.pop()
+    _breakpoints[id_] = _Break(spec, id_)
+
+
 @_guarded
 def _cb_set_break(id_, function, entry, at):
     # "*fn+off" is re-evaluated when a PIE executable is relocated.
     function = _text(function)
-    _breakpoints[id_] = _Break(function if entry else
-                               "*%s+%d" % (function, at), id_)
+    spec = function if entry else "*%s+%d" % (function, at)
+    if gdb.parameter("verbose"):
+        _breakpoints[id_] = _Break(spec, id_)
+        return
+    # GDB says "Breakpoint N at ..." for each, a hundred lines for a
+    # layout of a hundred pass functions: made inside a command whose
+    # output is kept (ir-trace says how many; `info breakpoints` lists
+    # them; `set verbose on` lets GDB say each).
+    _making.append((spec, id_))
+    try:
+        gdb.execute("python import irsnap_gdb; irsnap_gdb._make_break()",
+                    to_string=True)
+    finally:
+        del _making[:]
 
 
 def _cb_delete_break(_arg, id_):

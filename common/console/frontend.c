@@ -686,10 +686,58 @@ wanted(const struct irs_console *c, const char *function)
 	return false;
 }
 
+// What setting the breakpoints of a sync had to say, function by function:
+// said as it is for a few, in one line for many (a layout of a hundred
+// pass functions, a dozen of them ending in tail calls).
+struct sync_notes {
+	struct irs_buf lines;
+	char **names;		// the functions the lines are about
+	uint32_t n;
+};
+
+static void
+note(struct sync_notes *sn, const char *function, struct irs_buf *said)
+{
+	if (!said->len)
+		return;
+	irs_buf_append(&sn->lines, said->data, said->len);
+	char **p = realloc(sn->names, (sn->n + 1) * sizeof(*p));
+	if (!p || !(p[sn->n] = strdup(function))) {
+		sn->names = p ? p : sn->names;
+		sn->lines.oom = true;
+		return;
+	}
+	sn->names = p;
+	sn->n++;
+}
+
+static void
+notes_out(struct sync_notes *sn, struct irs_buf *out)
+{
+	if (sn->n > CONSOLE_LIST_MAX) {
+		const char *nl = strchr(sn->lines.data, '\n');
+		irs_buf_printf(out, "irsnap: %u boundary functions get no "
+			       "after snapshots (no return instruction, or no "
+			       "breakpoint): ", sn->n);
+		console_list_names(out, (const char *const *)sn->names, sn->n);
+		irs_buf_printf(out, "; the first: %.*s\n",
+			       (int)(nl ? nl - sn->lines.data
+				     : (ptrdiff_t)sn->lines.len),
+			       sn->lines.data);
+	} else if (sn->lines.len) {
+		irs_buf_append(out, sn->lines.data, sn->lines.len);
+	}
+	for (uint32_t i = 0; i < sn->n; i++)
+		free(sn->names[i]);
+	free(sn->names);
+	irs_buf_deinit(&sn->lines);
+}
+
 void
 console_frontend_sync(struct irs_console *c, struct irs_buf *out)
 {
 	const struct irs_target *t = c->t;
+	struct sync_notes sn = {0};
 
 	if (!t->set_break)
 		return;
@@ -711,26 +759,31 @@ console_frontend_sync(struct irs_console *c, struct irs_buf *out)
 		void *p = realloc(c->bpfns, (c->nbpfns + 1) *
 				  sizeof(*c->bpfns));
 		if (!p)
-			return;
+			break;
 		c->bpfns = p;
 		struct console_bpfn *fn = &c->bpfns[c->nbpfns];
 		memset(fn, 0, sizeof(*fn));
 		if (!(fn->function = strdup(c->breaks[i])))
-			return;
+			break;
 		c->nbpfns++;
+		struct irs_buf said;
+		irs_buf_init(&said);
 		uint32_t id = ++c->next_bp;
 		struct irs_error *err = t->set_break(t->arg, id, fn->function,
 						     true, 0);
 		if (err) {
-			irs_buf_printf(out, "irsnap: cannot break on %s: %s\n",
-				       fn->function,
+			irs_buf_printf(&said, "irsnap: cannot break on %s: "
+				       "%s\n", fn->function,
 				       irs_error_get_message(err));
 			irs_error_destroy(err);
-			continue;
+		} else {
+			fn->entry = id;
+			resolve_returns(c, fn, false, &said);
 		}
-		fn->entry = id;
-		resolve_returns(c, fn, false, out);
+		note(&sn, fn->function, &said);
+		irs_buf_deinit(&said);
 	}
+	notes_out(&sn, out);
 }
 
 void

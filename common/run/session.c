@@ -875,6 +875,20 @@ irs_session_finish(struct irs_session *s, int32_t exit_status)
 	return save(s);
 }
 
+struct irs_error *
+irs_session_stop(struct irs_session *s, const char *why)
+{
+	const char *status = json_string_value(json_object_get(s->man.root,
+							       "status"));
+	if (s->failed || (status && strcmp(status, "running")))
+		return NULL;
+	if (!irs_manifest_set_status(&s->man, "stopped") ||
+	    json_object_set_new(s->man.root, "stopped_by",
+				irs_json_text(why ? why : "unknown")))
+		return &irs_enomem;
+	return save(s);
+}
+
 /* }==== Failure ========================================================== */
 
 // The event a failure belongs to: the innermost open event (of @p pass
