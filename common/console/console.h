@@ -171,6 +171,13 @@ struct console_settings {
 
 struct irs_console {
 	const struct irs_target *t;
+	/* the globals a layout named, found in the process or core being
+	   read (globals_pid, globals_core): a walk asks for each, and a
+	   trace walks at every boundary */
+	struct console_global *globals;
+	uint32_t nglobals;
+	int64_t globals_pid;
+	char *globals_core;
 	struct irs_target lt;		/* what layouts ask: c->t's answers, or
 					   the core's from c->t's facts */
 	struct console_settings set;
@@ -261,6 +268,14 @@ struct irs_error *console_session(struct irs_console *c,
  *  least the first min(@p total, CONSOLE_LIST_MAX). */
 void console_list_names(struct irs_buf *out, const char *const *names,
 			uint32_t total);
+/** A global variable as the debugger found it (console_frontend_global()). */
+struct console_global {
+	char *name;
+	uint64_t address;
+	struct irs_field_info info;
+};
+/** Forgets the globals found (the process they were found in ended). */
+void console_forget_globals(struct irs_console *c);
 /** Reads the NUL-terminated string at @p addr (at most 4 KiB).
  *  *ret freed with free(). */
 struct irs_error *console_read_cstr(struct irs_memory *mem, uint64_t addr,

@@ -397,14 +397,69 @@ lt_enumerator(void *arg, const char *type, uint32_t index, char *name,
 	return irs_frontend_enumerator(t, type, index, name, len, value);
 }
 
+void
+console_forget_globals(struct irs_console *c)
+{
+	for (uint32_t i = 0; i < c->nglobals; i++)
+		free(c->globals[i].name);
+	free(c->globals);
+	free(c->globals_core);
+	c->globals = NULL;
+	c->nglobals = 0;
+	c->globals_pid = 0;
+	c->globals_core = NULL;
+}
+
+// Whether the globals found were found in the process or core there is.
+static bool
+globals_current(const struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	return c->globals_pid == t->pid &&
+	       (c->globals_core && t->core_path ?
+		!strcmp(c->globals_core, t->core_path) :
+		c->globals_core == t->core_path);
+}
+
+// A global's address, asked of the debugger once per process or core: a
+// walk asks for each global its layout names, and a trace walks at every
+// pass boundary (a symbol lookup through the debugger cost a walk of one
+// function as much again). Only what was found is kept: a library loaded
+// later may bring what was not.
 static struct irs_error *
 lt_global(void *arg, const char *name, uint64_t *address,
 	  struct irs_field_info *ret)
 {
-	const struct irs_target *t = ((struct irs_console *)arg)->t;
-	if (t->global)
-		return t->global(t->arg, name, address, ret);
-	return irs_frontend_global(t, name, address, ret);
+	struct irs_console *c = arg;
+	const struct irs_target *t = c->t;
+	bool live = t->pid || t->core_path;
+	if (live && !globals_current(c)) {
+		console_forget_globals(c);
+		c->globals_pid = t->pid;
+		if (t->core_path && !(c->globals_core = strdup(t->core_path)))
+			return &irs_enomem;
+	}
+	for (uint32_t i = 0; live && i < c->nglobals; i++)
+		if (!strcmp(c->globals[i].name, name)) {
+			*address = c->globals[i].address;
+			*ret = c->globals[i].info;
+			return NULL;
+		}
+	struct irs_error *err = t->global ? t->global(t->arg, name, address,
+						      ret)
+				: irs_frontend_global(t, name, address, ret);
+	if (err || !live)
+		return err;
+	struct console_global *g = realloc(c->globals, (c->nglobals + 1) *
+					   sizeof(*g));
+	if (g) {	// else not kept: asked again next time
+		c->globals = g;
+		g[c->nglobals] = (struct console_global){
+			.name = strdup(name), .address = *address,
+			.info = *ret };
+		c->nglobals += g[c->nglobals].name != NULL;
+	}
+	return NULL;
 }
 
 void
@@ -799,6 +854,7 @@ irs_console_forget_breaks(struct irs_console *c)
 void
 console_frontend_deinit(struct irs_console *c)
 {
+	console_forget_globals(c);
 	for (size_t i = 0; i < c->nbpfns; i++) {
 		free(c->bpfns[i].rets);
 		free(c->bpfns[i].function);

@@ -982,6 +982,7 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 			      irs_session_dir(c->session), lost);
 	}
 	console_end_session(c, NULL);	// finished, or killed: it says which
+	console_forget_globals(c);	// the next process has its own
 	console_clear_events(c);
 	console_clear_after(c);
 	console_event_deinit(&c->returning);

@@ -7,6 +7,7 @@
 // with the square of its length (issue 26).
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,6 +89,149 @@ write_line(struct irs_event_log *log)
 	log->size += log->line.len;
 	log->nlines++;
 	return NULL;
+}
+
+struct irs_error *
+irs_event_log_append_text(struct irs_event_log *log, const char *line,
+			  size_t len)
+{
+	if (log->fd < 0)
+		return irs_error_format(IRS_ERROR_STATE, "the event log is "
+					"closed");
+	log->line.len = 0;
+	if (log->torn)
+		irs_buf_puts(&log->line, "\n");
+	if (!irs_buf_append(&log->line, line, len))
+		return &irs_enomem;
+	struct irs_error *err = write_line(log);
+	if (!err)
+		log->torn = false;
+	return err;
+}
+
+// A string as jansson writes it (JSON_COMPACT, not JSON_ENSURE_ASCII):
+// quotes, backslashes and control characters escaped, the rest as is;
+// bytes that are not UTF-8 as irs_json_text() makes them, '?'.
+static void
+put_string(struct irs_buf *b, const char *s)
+{
+	json_t *j = NULL;
+	const char *v = s;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p >= 0x80) {	// only then can it be no UTF-8
+			j = irs_json_text(s);
+			v = json_string_value(j);
+			break;
+		}
+	if (!v) {
+		b->oom = true;
+		json_decref(j);
+		return;
+	}
+	irs_buf_puts(b, "\"");
+	for (const char *p = v; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		switch (c) {
+		case '"': irs_buf_puts(b, "\\\""); break;
+		case '\\': irs_buf_puts(b, "\\\\"); break;
+		case '\b': irs_buf_puts(b, "\\b"); break;
+		case '\f': irs_buf_puts(b, "\\f"); break;
+		case '\n': irs_buf_puts(b, "\\n"); break;
+		case '\r': irs_buf_puts(b, "\\r"); break;
+		case '\t': irs_buf_puts(b, "\\t"); break;
+		default:
+			if (c < 0x20)
+				irs_buf_printf(b, "\\u%04X", c);
+			else
+				irs_buf_append(b, p, 1);
+		}
+	}
+	irs_buf_puts(b, "\"");
+	json_decref(j);
+}
+
+// A real as jansson writes it at precision 10: %.10g, ".0" when that
+// reads as an integer, the exponent without '+' or leading zeros.
+static void
+put_real(struct irs_buf *b, double v)
+{
+	char s[64];
+	if (!isfinite(v)) {	// jansson makes no such real either
+		irs_buf_puts(b, "null");
+		return;
+	}
+	snprintf(s, sizeof(s), "%.10g", v);
+	if (!strpbrk(s, ".e"))
+		strcat(s, ".0");
+	char *e = strchr(s, 'e');
+	if (!e) {
+		irs_buf_puts(b, s);
+		return;
+	}
+	irs_buf_append(b, s, (size_t)(e - s) + 1);
+	const char *x = e + 1;
+	if (*x == '+')
+		x++;
+	else if (*x == '-')
+		irs_buf_append(b, x++, 1);
+	while (*x == '0' && x[1])
+		x++;
+	irs_buf_puts(b, x);
+}
+
+static void
+put_u64(struct irs_buf *b, const char *key, uint64_t v)
+{
+	irs_buf_printf(b, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+void
+irs_event_format(struct irs_buf *b, const struct irs_event_data *e)
+{
+	const struct irs_snapshot_stats *st = e->st;
+	bool after = !strcmp(e->phase, "after");
+	irs_buf_printf(b, "{\"seq\":%u,\"pass\":", e->seq);
+	put_string(b, e->pass ? e->pass : "");
+	irs_buf_printf(b, ",\"phase\":\"%s\",\"snapshot\":", e->phase);
+	if (e->skipped || (!e->text && !e->json)) {
+		irs_buf_puts(b, "null");
+	} else {
+		irs_buf_puts(b, "{");
+		if (e->text) {
+			irs_buf_puts(b, "\"text\":");
+			put_string(b, e->text);
+		}
+		if (e->json) {
+			irs_buf_puts(b, e->text ? ",\"json\":" : "\"json\":");
+			put_string(b, e->json);
+		}
+		irs_buf_puts(b, "}");
+	}
+	put_u64(b, "nodes", st->nodes);
+	put_u64(b, "bytes", st->bytes);
+	put_u64(b, "text_bytes", st->text_bytes);
+	put_u64(b, "json_bytes", st->json_bytes);
+	irs_buf_printf(b, ",\"truncated\":%s,\"hash\":",
+		       st->truncated ? "true" : "false");
+	put_string(b, st->hash);
+	put_u64(b, "walk_errors", st->nerrors);
+	irs_buf_puts(b, ",\"cpu_s\":");
+	if (after && e->has_cpu)
+		put_real(b, e->cpu_s);
+	else
+		irs_buf_puts(b, "null");
+	irs_buf_puts(b, ",\"verifiers\":[]");
+	if (e->position)
+		put_u64(b, "position", e->position);
+	if (after)
+		irs_buf_printf(b, ",\"changed\":%s", e->changed ? "true"
+			       : "false");
+	if (e->same_as_seq)
+		irs_buf_printf(b, ",\"same_as\":{\"seq\":%u,\"phase\":\"%s\"}",
+			       e->same_as_seq, e->same_as_phase);
+	irs_buf_puts(b, ",\"at_s\":");
+	put_real(b, e->at_s);
+	irs_buf_puts(b, "}\n");
 }
 
 struct irs_error *

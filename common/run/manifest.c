@@ -198,38 +198,6 @@ irs_manifest_set_status(struct irs_manifest *m, const char *status)
 	return json_object_set_new(m->root, "status", json_string(status)) == 0;
 }
 
-json_t *
-irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
-		   const char *text, const char *json, bool skipped,
-		   const struct irs_snapshot_stats *st)
-{
-	json_t *snap;
-	if (skipped || (!text && !json)) {
-		snap = json_null();
-	} else {
-		snap = json_object();
-		if (text)
-			json_object_set_new(snap, "text", json_string(text));
-		if (json)
-			json_object_set_new(snap, "json", json_string(json));
-	}
-	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:b, s:s, "
-			 "s:I, s:n, s:[]}",
-			 "seq", (json_int_t)seq,
-			 "pass", irs_json_text(pass ? pass : ""),
-			 "phase", phase,
-			 "snapshot", snap,
-			 "nodes", (json_int_t)st->nodes,
-			 "bytes", (json_int_t)st->bytes,
-			 "text_bytes", (json_int_t)st->text_bytes,
-			 "json_bytes", (json_int_t)st->json_bytes,
-			 "truncated", st->truncated,
-			 "hash", st->hash,
-			 "walk_errors", (json_int_t)st->nerrors,
-			 "cpu_s",
-			 "verifiers");
-}
-
 bool
 irs_manifest_lost(struct irs_manifest *m, uint32_t seq, const char *pass,
 		  const char *phase, const char *error)

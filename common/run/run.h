@@ -124,12 +124,6 @@ bool irs_manifest_set_status(struct irs_manifest *m, const char *status);
 /** Sets the "summary": events written to events.jsonl, passes begun. */
 bool irs_manifest_set_summary(struct irs_manifest *m, uint64_t events,
 			      uint32_t passes);
-/** Builds an event object from what the walk saw. @p text and @p json are
- *  the snapshot's relative paths (NULL: not written); both NULL with
- *  @p skipped gives "snapshot": null. NULL on OOM. */
-json_t *irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
-			   const char *text, const char *json, bool skipped,
-			   const struct irs_snapshot_stats *st);
 /** Appends verifier result @p r (irs_session_verifier_result()) to event
  *  @p ev. False on OOM. */
 bool irs_manifest_event_verifier(json_t *ev,
@@ -220,6 +214,34 @@ void irs_event_log_close(struct irs_event_log *log);
 /** The log's directory was renamed to @p dir (its descriptor follows the
  *  file): messages name it there. False on OOM. */
 bool irs_event_log_rename(struct irs_event_log *log, const char *dir);
+/** What a new event line says (irsnap.event/1), for irs_event_format(). */
+struct irs_event_data {
+	uint32_t seq;
+	const char *pass;
+	const char *phase;		/* "before" or "after" */
+	const char *text, *json;	/* its files, relative; NULL: none */
+	bool skipped;			/* "snapshot": null (--changed-only) */
+	const struct irs_snapshot_stats *st;
+	uint32_t position;		/* 0: not known */
+	bool changed;			/* after events */
+	bool has_cpu;			/* after events: the pass's CPU time */
+	double cpu_s;
+	uint32_t same_as_seq;		/* a copy of that walk's files; 0: none */
+	const char *same_as_phase;
+	double at_s;
+};
+/**
+ * Appends event @p e to @p b as one line with its newline, built as
+ * text: what jansson writes for the same object with
+ * irs_event_log_append()'s flags, so that a line written again (a
+ * verifier's result added) reads alike, in a fraction of the time (a trace
+ * writes one at every pass boundary).
+ */
+void irs_event_format(struct irs_buf *b, const struct irs_event_data *e);
+/** Appends the line @p line (@p len bytes, its newline included) as
+ *  irs_event_log_append() does. */
+struct irs_error *irs_event_log_append_text(struct irs_event_log *log,
+					    const char *line, size_t len);
 /**
  * Appends @p ev as one line, in one write(): a line whose seq and phase
  * repeat an earlier one's stands for it (the event written again with a
@@ -397,6 +419,17 @@ struct irs_error *irs_snapshot_write_units(const struct irs_layout *lo,
 					   const char *text_path,
 					   const char *json_path,
 					   struct irs_unit_cache *units,
+					   struct irs_snapshot **ret);
+/** irs_snapshot_write_units() writing new files (paths that do not exist
+ *  yet) with files @p pool made ahead (NULL: none). */
+struct irs_error *irs_snapshot_write_files(const struct irs_layout *lo,
+					   struct irs_memory *mem,
+					   uint64_t root, const char *type,
+					   const struct irs_limits *limits,
+					   const char *text_path,
+					   const char *json_path,
+					   struct irs_unit_cache *units,
+					   struct irs_file_pool *pool,
 					   struct irs_snapshot **ret);
 /**
  * Writes the JSON graph of a walk of @p root as @p type to @p json_path

@@ -28,11 +28,13 @@ struct event {
 	bool has_cpu;
 	double cpu_s;		// spent in the pass, once ended
 	char hash[17];		// of the before text
+	uint64_t nodes;		// of the before walk
 	char *text, *json;	// before snapshot, relative; NULL: not written
-	// its lines as written, for writing them again with what comes later
-	// (a verifier's result, a failure's JSON graph): kept while the
-	// event is open and while it is the last one ended (json_seq)
-	json_t *before, *after;
+	// its lines (before, after) as written, for writing them again with
+	// what comes later (a verifier's result, a failure's JSON graph):
+	// kept while the event is open and while it is the last one ended
+	// (json_seq)
+	char *lines[2];
 	// the IR's bytes at entry, for the JSON graph of the pass's input
 	// should it fail (failure_json without write_json); a reference
 	struct irs_image *image;
@@ -62,6 +64,9 @@ struct irs_session {
 	char *dir;		// the run directory, absolute
 	struct irs_manifest man;
 	struct irs_event_log log;
+	// new snapshot files, made ahead by a thread: a file's making is the
+	// costly part of writing it, and the debuggee waits at the stop
+	struct irs_file_pool *files;
 	uint32_t json_seq;	// the ended event whose lines are kept
 	struct event *events;
 	uint32_t nevents, capevents;
@@ -166,6 +171,16 @@ irs_session_create(const struct irs_session_config *cfg,
 		irs_session_destroy(s);
 		return err;
 	}
+	char *snaps = irs_path_join(s->dir, "snapshots");
+	// IRSNAP_FILE_POOL=0 makes each file at its stop, to compare
+	const char *env = getenv("IRSNAP_FILE_POOL");
+	err = env && !strcmp(env, "0") ? NULL : !snaps ? &irs_enomem
+	      : irs_file_pool_create(snaps, 4, &s->files);
+	free(snaps);
+	if (err) {	// the run is there: it writes without a pool
+		irs_error_destroy(err);
+		s->files = NULL;
+	}
 	if (irs_debug('S'))
 		fprintf(stderr, "irsnap: session %s\n", s->dir);
 	*ret = s;
@@ -187,9 +202,9 @@ last_forget(struct last_walk *l)
 static void
 event_retire(struct event *ev)
 {
-	json_decref(ev->before);
-	json_decref(ev->after);
-	ev->before = ev->after = NULL;
+	free(ev->lines[0]);
+	free(ev->lines[1]);
+	ev->lines[0] = ev->lines[1] = NULL;
 }
 
 static void
@@ -217,6 +232,7 @@ irs_session_destroy(struct irs_session *s)
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
 	irs_event_log_close(&s->log);
+	irs_file_pool_destroy(s->files);
 	irs_manifest_deinit(&s->man);
 	free(s->dir);
 	free(s->debugger);
@@ -347,9 +363,9 @@ snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
-		err = irs_snapshot_write_units(s->lo, mem, root, type,
+		err = irs_snapshot_write_files(s->lo, mem, root, type,
 					       &s->cfg.limits, text, json,
-					       units, ret);
+					       units, s->files, ret);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!err && irs_debug('S')) {
 		uint64_t reused = 0, walked = 0;
@@ -505,14 +521,6 @@ take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	return NULL;
 }
 
-// Names, in event @p j, the walk a copied snapshot repeats.
-static bool
-note_copy(const struct irs_session *s, json_t *j)
-{
-	return !json_object_set_new(j, "same_as", json_pack("{s:I, s:s}",
-		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
-}
-
 // The bytes of the last walk, which read the same now (it was just taken,
 // or copied because nothing it read has changed), kept for event @p ev:
 // the JSON graph of its input, should the pass fail, is a walk over them.
@@ -633,14 +641,54 @@ checkpoint(struct irs_session *s)
 		irs_error_destroy(save(s));
 }
 
-// Stamps new event @p j with the time since the run began: when each
-// pass ran, for a timeline (and a measure of what a trace costs per
-// event). False on OOM.
-static bool
-stamp(const struct irs_session *s, json_t *j)
+// Writes event @p d as a new line of the log, *line_ret the line kept
+// (freed with free()). Its at_s is now: when each pass ran, for a
+// timeline (and a measure of what a trace costs per event).
+static struct irs_error *
+write_event(struct irs_session *s, struct irs_event_data *d,
+	    char **line_ret)
 {
-	return !json_object_set_new(j, "at_s", json_real(
-		irs_manifest_elapsed(&s->man)));
+	struct irs_buf b;
+	irs_buf_init(&b);
+	d->at_s = irs_manifest_elapsed(&s->man);
+	irs_event_format(&b, d);
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	struct irs_error *err = irs_event_log_append_text(&s->log, b.data,
+							  b.len);
+	if (err) {
+		irs_buf_deinit(&b);
+		return err;
+	}
+	*line_ret = irs_buf_steal(&b);
+	return NULL;
+}
+
+// Writes the event of *line again, with what @p amend adds to it (@p arg
+// its argument; false on OOM): its later line stands for the first.
+// *line is replaced only when that is written.
+static struct irs_error *
+rewrite_event(struct irs_session *s, char **line,
+	      bool (*amend)(json_t *ev, const void *arg), const void *arg)
+{
+	json_error_t je;
+	json_t *ev = json_loads(*line, JSON_ALLOW_NUL, &je);
+	if (!ev || !amend(ev, arg)) {
+		json_decref(ev);
+		return &irs_enomem;	// our own line: it parses
+	}
+	struct irs_error *err = irs_event_log_append(&s->log, ev);
+	json_decref(ev);
+	if (err)
+		return err;
+	char *kept = strndup(s->log.line.data, s->log.line.len);
+	if (kept) {	// else the old one stays, for the next amendment
+		free(*line);
+		*line = kept;
+	}
+	return NULL;
 }
 
 struct irs_error *
@@ -675,27 +723,19 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto fail_names;
 	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	ev.nodes = st.nodes;
 	if (!n.json && s->cfg.failure_json)
 		keep_image(s, mem, &ev);
 	ev.position = s->next_position;
 	s->next_position = 0;
-	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
-				       false, &st);
-	if (ev.before && ev.position && json_object_set_new(ev.before,
-			"position", json_integer(ev.position))) {
-		json_decref(ev.before);
-		ev.before = NULL;
-	}
-	if (ev.before && ((copied && !note_copy(s, ev.before)) ||
-			  !stamp(s, ev.before))) {
-		json_decref(ev.before);
-		ev.before = NULL;
-	}
-	if (!ev.before) {
-		err = &irs_enomem;
-		goto fail_files;
-	}
-	if ((err = irs_event_log_append(&s->log, ev.before)))
+	struct irs_event_data d = {
+		.seq = ev.seq, .pass = pass, .phase = "before",
+		.text = n.text, .json = n.json, .st = &st,
+		.position = ev.position,
+		.same_as_seq = copied ? s->last.seq : 0,
+		.same_as_phase = s->last.phase,
+	};
+	if ((err = write_event(s, &d, &ev.lines[0])))
 		goto fail_files;
 	ev.text = n.text;	// the event owns the names now
 	ev.json = n.json;
@@ -739,30 +779,26 @@ irs_session_pass_begin(struct irs_session *s, struct irs_memory *mem,
 	return irs_session_pass_begin_as(s, mem, pass, root, NULL, seq_ret);
 }
 
-// The after event of @p ev from the walk's stats; with changed_only and an
-// unchanged text, the after files are deleted and not named.
-static json_t *
-after_event(struct irs_session *s, const struct event *ev, struct names *n,
-	    const struct irs_snapshot_stats *st)
+// Writes the after event of @p ev from the walk's stats (@p copied: a
+// copy of the last walk's files); with changed_only and an unchanged
+// text, the after files are deleted and not named.
+static struct irs_error *
+after_event(struct irs_session *s, struct event *ev, struct names *n,
+	    const struct irs_snapshot_stats *st, bool copied)
 {
 	bool changed = strcmp(st->hash, ev->hash) != 0;
 	bool skipped = s->cfg.changed_only && !changed;
 	if (skipped)
 		names_unlink(s, n);
-	json_t *j = irs_manifest_event(ev->seq, ev->pass, "after", n->text,
-				       n->json, skipped, st);
-	if (j && ev->position && json_object_set_new(j, "position",
-					json_integer(ev->position))) {
-		json_decref(j);
-		return NULL;
-	}
-	if (j && (json_object_set_new(j, "changed", json_boolean(changed)) ||
-		  json_object_set_new(j, "cpu_s", ev->has_cpu ?
-				      json_real(ev->cpu_s) : json_null()))) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	struct irs_event_data d = {
+		.seq = ev->seq, .pass = ev->pass, .phase = "after",
+		.text = n->text, .json = n->json, .skipped = skipped,
+		.st = st, .position = ev->position, .changed = changed,
+		.has_cpu = ev->has_cpu, .cpu_s = ev->cpu_s,
+		.same_as_seq = copied ? s->last.seq : 0,
+		.same_as_phase = s->last.phase,
+	};
+	return write_event(s, &d, &ev->lines[1]);
 }
 
 struct irs_error *
@@ -800,18 +836,11 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 	err = take(s, mem, ev->root, ev->type, &n, seq, "after", &st, &copied);
 	if (err)
 		goto out;
-	json_t *j = after_event(s, ev, &n, &st);
-	if (j && ((copied && !note_copy(s, j)) || !stamp(s, j))) {
-		json_decref(j);
-		j = NULL;
-	}
-	err = j ? irs_event_log_append(&s->log, j) : &irs_enomem;
+	err = after_event(s, ev, &n, &st, copied);
 	if (err) {
-		json_decref(j);
 		names_unlink(s, &n);
 		goto out;
 	}
-	ev->after = j;
 	// Its lines are the ones a verifier's result or a failure may add
 	// to now; the previous ended event's are done.
 	if (s->json_seq && s->json_seq != seq) {
@@ -828,6 +857,12 @@ out:
 	return err;
 }
 
+static bool
+add_verifier(json_t *ev, const void *arg)
+{
+	return irs_manifest_event_verifier(ev, arg);
+}
+
 struct irs_error *
 irs_session_verifier_result(struct irs_session *s, uint32_t seq,
 			    const struct irs_verifier_result *r)
@@ -837,19 +872,12 @@ irs_session_verifier_result(struct irs_session *s, uint32_t seq,
 		return irs_error_format(IRS_ERROR_STATE, "no pass event %u",
 					seq);
 	// The result belongs to the IR the verifier saw: the latest snapshot.
-	json_t *target = ev->after ? ev->after : ev->before;
-	if (!target)
+	char **target = ev->lines[1] ? &ev->lines[1] : &ev->lines[0];
+	if (!*target)
 		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
 					"closed: other passes ended since",
 					seq);
-	json_t *list = json_object_get(target, "verifiers");
-	if (!irs_manifest_event_verifier(target, r))
-		return &irs_enomem;
-	// The event again, with it: its later line stands for it.
-	struct irs_error *err = irs_event_log_append(&s->log, target);
-	if (err)
-		json_array_remove(list, json_array_size(list) - 1);
-	return err;
+	return rewrite_event(s, target, add_verifier, r);
 }
 
 struct irs_error *
@@ -942,25 +970,26 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 			 "json", irs_json_text(n->json), "walk_errors", errors);
 }
 
+struct graph_name {
+	const char *name;
+	const struct irs_snapshot_stats *st;
+};
+
+static bool
+add_graph(json_t *ev, const void *arg)
+{
+	const struct graph_name *g = arg;
+	return irs_manifest_event_json(ev, g->name, g->st);
+}
+
 // Writes @p ev's before event again, naming JSON graph @p name (stats
 // @p st): its later line stands for the first.
 static struct irs_error *
 name_graph(struct irs_session *s, struct event *ev, const char *name,
 	   const struct irs_snapshot_stats *st)
 {
-	json_t *j = json_deep_copy(ev->before);
-	if (!j || !irs_manifest_event_json(j, name, st)) {
-		json_decref(j);
-		return &irs_enomem;
-	}
-	struct irs_error *err = irs_event_log_append(&s->log, j);
-	if (err) {
-		json_decref(j);
-		return err;
-	}
-	json_decref(ev->before);
-	ev->before = j;
-	return NULL;
+	struct graph_name g = { name, st };
+	return rewrite_event(s, &ev->lines[0], add_graph, &g);
 }
 
 // The JSON graph of failing pass @p ev's input when the trace wrote its
@@ -988,9 +1017,7 @@ input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
 	if (!err) {
 		irs_snapshot_get_stats(snap, &st);
 		irs_snapshot_destroy(snap);
-		json_t *nodes = json_object_get(ev->before, "nodes");
-		if (strcmp(st.hash, ev->hash) ||
-		    (json_int_t)st.nodes != json_integer_value(nodes))
+		if (strcmp(st.hash, ev->hash) || st.nodes != ev->nodes)
 			err = irs_error_format(IRS_ERROR_STATE, "the walk of "
 					       "the kept bytes renders another "
 					       "IR (hash %s, not %s)", st.hash,
@@ -1102,7 +1129,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		fi.signo = 0;
 	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
 		: ev->seq == s->ended_seq ? s->ended_image : NULL;
-	if (img && !ev->json && ev->before && s->lo)
+	if (img && !ev->json && ev->lines[0] && s->lo)
 		input_graph(s, ev, img);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
