@@ -192,6 +192,34 @@ mismatch=$(
 check_eq "each snapshot, by m or by mod, equals toyc's own dump" "" \
 	"$mismatch"
 
+# --- a pipeline run per function, as LLVM's function pass manager runs it --
+# toyc --per-function breaks at pm_run_function_pass(pm, pass, f): each
+# snapshot is the function, its constants found through f->parent (the
+# layout's `parent`), as toyc's own per-function dump prints it.
+"$TOYC" --gen=400 -o "$TMP/fn.ir"
+"$TOYC" --per-function --print-before-all --print-after-all -o /dev/null \
+	"$TMP/fn.ir" 2>"$TMP/fn.err"
+nfn=$(grep -c '^func @' "$TMP/fn.ir")
+rm -rf "$RUNS"
+DBG_TIMEOUT=120 dbg_batch "$TMP/fn.log" -o 'ir-trace on' -o run \
+	-- "$TOYC" --per-function -o /dev/null "$TMP/fn.ir"
+run=$(latest_run)
+check_eq "per-function: two events for each of the 10 passes on each of $nfn functions" \
+	"$((20 * nfn)) completed" \
+	"$(run_json "$run" 'str(len(d["events"])) + " " + d["status"]')"
+mismatch=$(awk -v dir="$TMP/fnwant" '
+	/^; \*\*\* IR Dump / { n++; f = sprintf("%s.%05d", dir, n); next }
+	{ print > f }' "$TMP/fn.err"
+	k=0
+	while read -r seq pass phase text; do
+		k=$((k + 1))
+		cmp -s "$TMP/fnwant.$(printf %05d "$k")" "$run/$text" ||
+			echo "differs: $text"
+	done < <(events "$run"))
+check_eq "per-function: every snapshot is toyc's own dump of that function" \
+	"" "$(head -3 <<<"$mismatch")"
+check "per-function: the run validates" "$IRSNAP" validate "$run"
+
 # --- `run` again while the first process lives: two runs, not one ---------
 rm -rf "$RUNS"
 DBG_TIMEOUT=90 dbg_batch "$TMP/rerun.log" -o "$(dbg_cmd confirm-off)" \
