@@ -421,23 +421,56 @@ def _hint(e):
     return msg
 
 
+# Inside a boundary stop: the user's values of the settings _evaluating
+# changed, put back when the stop's work is done (_stop_settings()), so
+# the two evaluations of a stop cost no `set` command each.
+_stop_saved = None
+
+
+def _set(k, v):
+    gdb.execute("set %s %s" % (k, "on" if v else "off"))
+
+
 @contextlib.contextmanager
 def _evaluating(calls):
     """A layout's expressions never call into the debuggee (nor anything
     when calls cannot work); a call that faults is unwound. The user's
     settings come back afterwards."""
-    want = {"may-call-functions": False} if not calls or _calls_broken() \
-        else {"unwindonsignal": True}
+    if not calls or _calls_broken():
+        want = {"may-call-functions": False}
+    else:
+        # the user's may-call-functions, should this stop have set it off
+        want = {"unwindonsignal": True}
+        if _stop_saved and "may-call-functions" in _stop_saved:
+            want["may-call-functions"] = _stop_saved["may-call-functions"]
     old = {k: gdb.parameter(k) for k in want}
+    in_stop = _stop_saved is not None and not calls
     try:
         for k, v in want.items():
             if old[k] != v:
-                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+                _set(k, v)
+                if in_stop:
+                    _stop_saved.setdefault(k, old[k])
         yield
     finally:
         for k, v in old.items():
-            if want[k] != v:
-                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+            if want[k] != v and not in_stop:
+                _set(k, old[k])
+
+
+@contextlib.contextmanager
+def _stop_settings():
+    """A boundary stop's work: settings _evaluating changes stay changed
+    until it is done."""
+    global _stop_saved
+    _stop_saved = {}
+    try:
+        yield
+    finally:
+        saved, _stop_saved = _stop_saved, None
+        for k, v in saved.items():
+            if gdb.parameter(k) != v:
+                _set(k, v)
 
 
 def _describe(v, out):
@@ -609,7 +642,9 @@ class _Break(gdb.Breakpoint):
         try:
             _refresh()
             stop = ctypes.c_bool(False)
-            _event(_lib.irs_console_hit, self.irs_id, ctypes.byref(stop))
+            with _stop_settings():
+                _event(_lib.irs_console_hit, self.irs_id,
+                       ctypes.byref(stop))
             return bool(stop.value)
         except BaseException as e:     # noqa: B902 -- GDB would stop
             _print("irsnap: at %s: %s" % (self.location, _one_line(e)),

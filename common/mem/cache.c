@@ -649,14 +649,28 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 
 /* {=========== lifecycle ================================================ */
 
-// Empties the cache, keeping its allocations for the next fills.
+// Empties the cache, keeping its allocations for the next fills. After a
+// few fills, only the TLB entries and hash chains their pages can be in
+// are cleared: a trace empties the cache at every pass boundary, and
+// clearing 48 KiB of tables each time cost more than a small walk's
+// reads. (A slot's page is in the TLB and the hash only while the slot
+// holds it: eviction takes it out of both.)
 static void
 cache_reset(struct irs_memory *mem)
 {
 	if (!mem->slots)
 		return;		// nothing since a failed configure
-	memset(mem->tlb, 0, sizeof(mem->tlb));
-	memset(mem->buckets, 0xff, sizeof(uint32_t) << mem->bucket_bits);
+	if (mem->nused < NTLB / 8) {
+		for (uint32_t i = 0; i < mem->nused; i++) {
+			uint64_t page = mem->slots[i].page;
+			memset(tlb_of(mem, page), 0, sizeof(struct irs_mem_tlb));
+			mem->buckets[bucket_of(mem, page)] = NONE;
+		}
+	} else {
+		memset(mem->tlb, 0, sizeof(mem->tlb));
+		memset(mem->buckets, 0xff,
+		       sizeof(uint32_t) << mem->bucket_bits);
+	}
 	for (uint32_t i = 0; i < mem->nused; i++)
 		mem->slots[i].state = SLOT_FREE;
 	mem->nused = 0;
