@@ -739,6 +739,15 @@ IRS_API struct irs_error *irs_session_failure(struct irs_session *s,
  */
 IRS_API struct irs_error *irs_session_finish(struct irs_session *s,
 					     int32_t exit_status);
+/**
+ * Closes a run the program goes on past: the trace stopped because of
+ * @p why ("a layout was loaded (ir-layout load)"). A run still "running"
+ * gets status "stopped" and "stopped_by": @p why; a finished or failed one
+ * is left as it is. Call before irs_session_destroy() when the program has
+ * not exited.
+ */
+IRS_API struct irs_error *irs_session_stop(struct irs_session *s,
+					   const char *why);
 /** A few lines for `ir-status`; *ret freed with irs_free(). */
 IRS_API struct irs_error *irs_session_status(const struct irs_session *s,
 					     char **ret);
@@ -853,6 +862,12 @@ IRS_API uint32_t irs_console_call_timeout(const struct irs_console *c);
  * Strings borrowed until the next command.
  */
 IRS_API uint32_t irs_console_nbreaks(const struct irs_console *c);
+/**
+ * Whether a run directory is open: the front end must then report the
+ * debuggee's exit (irs_console_exited()) even when nothing is broken on
+ * any more (ir-trace off), or the run would say "running" for ever.
+ */
+IRS_API bool irs_console_run_open(const struct irs_console *c);
 IRS_API const char *irs_console_break_function(const struct irs_console *c,
 					       uint32_t i);
 

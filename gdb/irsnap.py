@@ -180,6 +180,7 @@ def _bind(lib):
         "irs_console_settings": (ctypes.POINTER(c_char_p), []),
         "irs_console_setting_help": (c_char_p, [c_char_p]),
         "irs_frontend_batch_mode": (c_bool, [c_char_p]),
+        "irs_frontend_expr_kind": (ctypes.c_int, [c_char_p]),
         "irs_console_call_timeout": (_U32, [_P]),
         "irs_console_batch_exit": (c_int32, [_P, c_int32]),
         "irs_console_hit": (_P, [_P, _U32, ctypes.POINTER(c_bool), out]),
@@ -485,23 +486,56 @@ def _hint(e):
     return msg
 
 
+# Inside a boundary stop: the user's values of the settings _evaluating
+# changed, put back when the stop's work is done (_stop_settings()), so
+# the two evaluations of a stop cost no `set` command each.
+_stop_saved = None
+
+
+def _set(k, v):
+    gdb.execute("set %s %s" % (k, "on" if v else "off"))
+
+
 @contextlib.contextmanager
 def _evaluating(calls):
     """A layout's expressions never call into the debuggee (nor anything
     when calls cannot work); a call that faults is unwound. The user's
     settings come back afterwards."""
-    want = {"may-call-functions": False} if not calls or _calls_broken() \
-        else {"unwindonsignal": True}
+    if not calls or _calls_broken():
+        want = {"may-call-functions": False}
+    else:
+        # the user's may-call-functions, should this stop have set it off
+        want = {"unwindonsignal": True}
+        if _stop_saved and "may-call-functions" in _stop_saved:
+            want["may-call-functions"] = _stop_saved["may-call-functions"]
     old = {k: gdb.parameter(k) for k in want}
+    in_stop = _stop_saved is not None and not calls
     try:
         for k, v in want.items():
             if old[k] != v:
-                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+                _set(k, v)
+                if in_stop:
+                    _stop_saved.setdefault(k, old[k])
         yield
     finally:
         for k, v in old.items():
-            if want[k] != v:
-                gdb.execute("set %s %s" % (k, "on" if v else "off"))
+            if want[k] != v and not in_stop:
+                _set(k, old[k])
+
+
+@contextlib.contextmanager
+def _stop_settings():
+    """A boundary stop's work: settings _evaluating changes stay changed
+    until it is done."""
+    global _stop_saved
+    _stop_saved = {}
+    try:
+        yield
+    finally:
+        saved, _stop_saved = _stop_saved, None
+        for k, v in saved.items():
+            if gdb.parameter(k) != v:
+                _set(k, v)
 
 
 def _describe(v, out):
@@ -549,11 +583,53 @@ def _interrupt(pid):
         pass
 
 
+# One step of a variable path after its first name: a member, through a
+# pointer or not, or a constant index.
+_PATH_STEP = re.compile(r"(->|\.)([A-Za-z_]\w*)|\[(\d+)\]")
+_EXPR_VARIABLE = 1   # enum irs_expr_kind
+
+
+def _simple(expr, raw):
+    """The value of @expr when the core calls it a variable path (what
+    boundaries give: "pm->module", "f", "a[2].x") read as GDB's evaluator
+    would, without it: its parser, evaluator and the setting changes
+    around them cost a boundary stop most of its time (a third of a
+    million instructions an expression). None for any other form, a path
+    this reads no further (an index by variable, C++'s implicit this->m),
+    or when this way fails: GDB's own evaluation then says what it
+    says."""
+    if _lib.irs_frontend_expr_kind(raw) != _EXPR_VARIABLE:
+        return None
+    m = re.match(r"[A-Za-z_]\w*", expr)
+    try:
+        v = gdb.selected_frame().read_var(m.group(0))
+        at = m.end()
+        while at < len(expr):
+            s = _PATH_STEP.match(expr, at)
+            if not s:
+                return None
+            if s.group(3) is not None:
+                v = v[int(s.group(3))]
+            elif s.group(1) == "->":
+                v = v.dereference()[s.group(2)]
+            else:
+                v = v[s.group(2)]
+            at = s.end()
+        return v
+    except (ValueError, KeyError, TypeError, gdb.error):
+        return None
+
+
 @_guarded
 def _cb_eval_value(expr, calls, ret):
     try:
+        raw, expr = expr, _text(expr)
+        v = None if calls else _simple(expr, raw)
+        if v is not None:
+            _describe(v, ret.contents)
+            return
         with _evaluating(calls), _bounded(calls):
-            _describe(gdb.parse_and_eval(_text(expr)), ret.contents)
+            _describe(gdb.parse_and_eval(expr), ret.contents)
     except gdb.MemoryError:
         raise
     except gdb.error as e:
@@ -599,11 +675,19 @@ def _cb_select_frame(index):
     _frame_at(index).select()
 
 
+_FRAME_CFA = re.compile(r"stack=(0x[0-9a-fA-F]+)")
+
+
 @_guarded
 def _cb_cfa(ret):
     # The caller's stack pointer as unwound: the same at the entry and at
-    # a `ret` of one call.
-    ret[0] = int(gdb.newest_frame().older().read_register("sp")) & U64
+    # a `ret` of one call. GDB's id of frame 0, which it builds at every
+    # stop anyway, holds it ("{stack=0x7ffe...,code=...}"); unwinding to
+    # frame 1 for its sp doubled what a boundary stop costs the glue.
+    f = gdb.newest_frame()
+    m = _FRAME_CFA.search(str(f))
+    ret[0] = (int(m.group(1), 16) if m else
+              int(f.older().read_register("sp"))) & U64
 
 
 @_guarded
@@ -668,12 +752,22 @@ class _Break(gdb.Breakpoint):
         try:
             _refresh()
             stop = ctypes.c_bool(False)
-            _event(_lib.irs_console_hit, self.irs_id, ctypes.byref(stop))
+            with _stop_settings():
+                _event(_lib.irs_console_hit, self.irs_id,
+                       ctypes.byref(stop))
             return bool(stop.value)
         except BaseException as e:     # noqa: B902 -- GDB would stop
             _print("irsnap: at %s: %s" % (self.location, _one_line(e)),
                    gdb.STDERR)
             return False
+
+
+_making = []     # (spec, id) of the breakpoint _make_break() makes
+
+
+def _make_break():
+    spec, id_ = _making.pop()
+    _breakpoints[id_] = _Break(spec, id_)
 
 
 @_guarded
@@ -683,23 +777,20 @@ def _cb_set_break(id_, function, entry, at):
     function = _text(function) if function else None
     spec = "*0x%x" % at if not function else \
         function if entry else "*%s+%d" % (function, at)
-    if not function or (entry and "(" in function):
-        # A C++ function a pattern found (a hundred of them in a library
-        # not loaded yet): GDB's "not defined ... pending" lines for each
-        # would bury the output.
-        _quiet_break[:] = [spec, id_]
-        gdb.execute("python import irsnap_gdb; "
-                    "irsnap_gdb._make_quiet_break()", to_string=True)
+    if gdb.parameter("verbose"):
+        _breakpoints[id_] = _Break(spec, id_)
         return
-    _breakpoints[id_] = _Break(spec, id_)
-
-
-_quiet_break = []
-
-
-def _make_quiet_break():
-    spec, id_ = _quiet_break
-    _breakpoints[id_] = _Break(spec, id_)
+    # GDB says "Breakpoint N at ..." for each (and "not defined ...
+    # pending" for a C++ function of a library not loaded yet), a hundred
+    # lines for a layout of a hundred pass functions: made inside a
+    # command whose output is kept (ir-trace says how many; `info
+    # breakpoints` lists them; `set verbose on` lets GDB say each).
+    _making.append((spec, id_))
+    try:
+        gdb.execute("python import irsnap_gdb; irsnap_gdb._make_break()",
+                    to_string=True)
+    finally:
+        del _making[:]
 
 
 def _cb_delete_break(_arg, id_):

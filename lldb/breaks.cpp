@@ -270,7 +270,10 @@ breaks_sync(glue *gl)
 		return;
 	ensure_stop_hook(gl, target);
 	lldb::StateType st = target.GetProcess().GetState();
-	sync_exit_break(gl, target, irs_console_nbreaks(gl->con) > 0,
+	// An open run must see the program end even with nothing traced
+	// any more (ir-trace off), or it would say "running" for ever.
+	sync_exit_break(gl, target, irs_console_nbreaks(gl->con) > 0 ||
+			irs_console_run_open(gl->con),
 			st == lldb::eStateStopped || st == lldb::eStateCrashed);
 }
 

@@ -65,6 +65,10 @@ lines_like() {
 	bad=$(grep -vE -- "$2" "$TMP/out" | head -3)
 	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "line: $bad"; fi
 }
+# run_json RUN PYEXPR: evaluates PYEXPR with `d` the run directory RUN as
+# irsnap's readers see it: its manifest.json, its events (events.jsonl)
+# as d["events"] (tests/run_doc.py).
+run_json() { python3 "$IRSNAP_ROOT/tests/run_doc.py" "$1" "$2"; }
 # figure TEXT: a measurement, as a TAP comment (tests/run quotes it): not
 # a check, since speed is measured by make bench, not asserted in tests.
 figure() { echo "# figure: $*"; }

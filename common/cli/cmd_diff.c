@@ -268,7 +268,8 @@ run_final_side(const char *run, const char *which, struct side *s)
 
 	if ((err = cli_run_dir(run, &dir)))
 		return err;
-	if ((err = run_doc(dir, "manifest.json", &man)))
+	struct irs_event_log_info info;
+	if ((err = irs_run_load(dir, &man, &info)))
 		goto out;
 	bool number = which && *which;
 	for (const char *p = which ? which : ""; *p; p++)
@@ -326,16 +327,11 @@ run_sides(const char *run, const char *which, struct side *a, struct side *b)
 	struct irs_error *err;
 	json_t *man = NULL, *fail = NULL;
 	char *dir = NULL;
-	struct stat st;
-	char *mp = irs_path_join(run, "manifest.json");
 
-	if (!mp)
-		return &irs_enomem;
-	free(mp);
-	(void)st;
 	if ((err = cli_run_dir(run, &dir)))
 		return err;
-	if ((err = run_doc(dir, "manifest.json", &man)))
+	struct irs_event_log_info info;
+	if ((err = irs_run_load(dir, &man, &info)))
 		goto out;
 	bool number = *which != '\0';
 	for (const char *p = which; *p; p++)
@@ -390,6 +386,7 @@ run_sides(const char *run, const char *which, struct side *a, struct side *b)
 	const json_t *bsnap = json_object_get(before, "snapshot");
 	const json_t *asnap = json_object_get(after, "snapshot");
 	char *fp = irs_path_join(dir, "failure.json");
+	struct stat st;
 	bool has_failure = fp && lstat(fp, &st) == 0;
 	free(fp);
 	if (!after && has_failure && !(err = run_doc(dir, "failure.json",

@@ -550,12 +550,11 @@ show_run(struct show *sh, const char *dir)
 {
 	struct irs_error *err;
 	json_t *man = NULL, *failure = NULL;
-	char *mpath = NULL, *fpath = NULL;
+	char *fpath = NULL;
+	struct irs_event_log_info info;
 
-	// Neither document through a link: a run is what is in its folder.
-	err = irs_rundir_file(dir, "manifest.json", &mpath);
-	if (!err)
-		err = load(mpath, &man);
+	// No document through a link: a run is what is in its folder.
+	err = irs_run_load(dir, &man, &info);
 	// failure.json may exist before the manifest names it (the debugger
 	// died between the two writes); show it either way.
 	struct stat st;
@@ -572,6 +571,16 @@ show_run(struct show *sh, const char *dir)
 	}
 	if (!err)
 		err = print_header(sh, man, dir);
+	if (!err) {
+		// A torn or bad line of events.jsonl: said, never fatal.
+		char *note = irs_event_log_describe(&info);
+		if (note && *note && sh->doc)
+			json_object_set_new(sh->doc, "events_note",
+					    json_string(note));
+		else if (note && *note)
+			printf("note: %s\n\n", note);
+		free(note);
+	}
 	if (!err)
 		err = print_passes(sh, json_object_get(man, "events"),
 				   failure);
@@ -590,7 +599,6 @@ show_run(struct show *sh, const char *dir)
 	irs_error_destroy(ferr);
 	json_decref(man);
 	json_decref(failure);
-	free(mpath);
 	free(fpath);
 	return err;
 }

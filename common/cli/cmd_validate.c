@@ -8,9 +8,12 @@
 
 static const char validate_help[] =
 	"usage: irsnap validate [--json] PATH\n"
-	"Checks a run directory (manifest.json, failure.json, every snapshot "
-	"they name)\nor one JSON file (schema from its \"schema\" member) "
-	"against irsnap's schemas.\n"
+	"Checks a run directory (manifest.json, events.jsonl, failure.json, "
+	"every snapshot\nthey name), or one JSON file (schema from its "
+	"\"schema\" member), or one\nevent log (*.jsonl, each line an "
+	"irsnap.event/1) against irsnap's schemas.\nA last line of "
+	"events.jsonl cut short (a debugger killed as it wrote it) is\n"
+	"noted, not counted: readers ignore it.\n"
 	"  --json   one irsnap.validate/1 document on stdout: each problem's "
 	"file,\n           JSON path and message (docs/formats.md)\n"
 	"Exit status: 0 valid, 1 invalid, 2 unreadable.\n"

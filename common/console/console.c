@@ -33,7 +33,8 @@ irs_console_destroy(struct irs_console *c)
 {
 	if (!c)
 		return;
-	console_end_session(c);
+	console_end_session(c, NULL);
+	free(c->last_run);
 	console_clear_events(c);
 	console_clear_after(c);
 	console_frontend_deinit(c);
@@ -99,6 +100,9 @@ console_memory(struct irs_console *c, struct irs_memory **ret)
 		irs_memory_destroy(mem);
 		return &irs_enomem;
 	}
+	// Read ahead no further than a walk proves to need: a pass's
+	// snapshot may be one function of a module, a pass name one string.
+	irs_memory_set_ramp(mem, true);
 	c->mem = mem;
 	c->mem_pid = t->pid;
 	c->mem_core = core;
@@ -107,10 +111,22 @@ console_memory(struct irs_console *c, struct irs_memory **ret)
 }
 
 void
-console_end_session(struct irs_console *c)
+console_end_session(struct irs_console *c, const char *why)
 {
 	if (!c->session)
 		return;
+	// A run the program goes on past is closed, not "running" for ever.
+	// Best effort: a run that cannot say so any more is what a killed
+	// debugger leaves.
+	if (why)
+		irs_error_destroy(irs_session_stop(c->session, why));
+	free(c->last_run);
+	c->last_run = NULL;
+	struct irs_error *err = irs_session_status(c->session, &c->last_run);
+	if (err) {
+		irs_error_destroy(err);
+		c->last_run = NULL;
+	}
 	irs_session_destroy(c->session);
 	c->session = NULL;
 	c->ntraced = 0;
@@ -175,6 +191,8 @@ console_session(struct irs_console *c, struct irs_session **ret)
 	free(args);
 	if (err)
 		return irs_error_prefix(err, "cannot create a run directory");
+	free(c->last_run);	// a new run: the last one is history
+	c->last_run = NULL;
 	*ret = c->session;
 	return NULL;
 }
@@ -567,28 +585,47 @@ console_current_ir(struct irs_console *c, const char *cmd, char **pass_ret,
 ** ir-layout, ir-status
 ** ===================================================================== */
 
+void
+console_list_names(struct irs_buf *out, const char *const *names,
+		   uint32_t total)
+{
+	uint32_t shown = total > CONSOLE_LIST_MAX ? CONSOLE_LIST_MAX : total;
+	for (uint32_t i = 0; i < shown; i++)
+		irs_buf_printf(out, "%s%s", i ? ", " : "", names[i]);
+	if (shown < total)
+		irs_buf_printf(out, " and %u more", total - shown);
+}
+
 static void
 describe_layout(const struct irs_console *c, struct irs_buf *out)
 {
 	const struct irs_layout *lo = c->layout;
-	uint32_t nb = irs_layout_nboundaries(lo);
+	uint32_t nb = irs_layout_nboundaries(lo), n = 0;
+	const char *names[CONSOLE_LIST_MAX];
+	char matching[CONSOLE_LIST_MAX][128];
 
 	irs_buf_printf(out, "layout '%s' (%s): %u types, root %s",
 		       irs_layout_name(lo), c->layout_path,
 		       irs_layout_ntypes(lo), irs_layout_root_type(lo));
-	for (uint32_t i = 0; i < nb; i++) {
+	for (uint32_t i = 0; i < nb && n < CONSOLE_LIST_MAX; i++) {
 		struct irs_boundary_info bi;
 		struct irs_error *err = irs_layout_boundary(lo, i, &bi);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
+		if (!err && bi.match) {
+			snprintf(matching[n], sizeof matching[n],
+				 "functions matching /%.*s/",
+				 (int)sizeof matching[n] - 24, bi.match);
+			names[n] = matching[n];
+		} else {
+			names[n] = err ? "?" : bi.function;
 		}
-		if (bi.match)
-			irs_buf_printf(out, "%sfunctions matching /%s/",
-				       i ? ", " : ", boundaries: ", bi.match);
-		else
-			irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
-				       bi.function);
+		n++;
+		irs_error_destroy(err);
+	}
+	if (nb) {
+		irs_buf_printf(out, ", boundar%s: ", nb == 1 ? "y" : "ies");
+		console_list_names(out, names, nb);
+		if (nb > CONSOLE_LIST_MAX)
+			irs_buf_puts(out, " (ir-layout show lists them)");
 	}
 	irs_buf_printf(out, ", %u verifiers\n", irs_layout_nverifiers(lo));
 }
@@ -694,7 +731,8 @@ layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 		irs_layout_destroy(lo);
 		return &irs_enomem;
 	}
-	console_end_session(c);		// the run borrowed the old layout
+	// the run borrowed the old layout
+	console_end_session(c, "a layout was loaded (ir-layout load)");
 	irs_layout_destroy(c->layout);
 	free(c->layout_path);
 	c->layout = lo;
@@ -862,8 +900,14 @@ cmd_status(struct irs_console *c, const struct console_args *a,
 		char *dir;
 		if ((err = irs_console_get(c, "dir", &dir)))
 			return err;
-		irs_buf_printf(out, "run directory: none yet (the first "
-			       "traced pass creates one under %s)\n", dir);
+		if (c->last_run)	// names its run directory first
+			irs_buf_printf(out, "last run, ended (the next traced "
+				       "pass starts a new one under %s):\n%s",
+				       dir, c->last_run);
+		else
+			irs_buf_printf(out, "run directory: none yet (the "
+				       "first traced pass creates one under "
+				       "%s)\n", dir);
 		irs_free(dir);
 	} else {
 		char *text;
@@ -941,7 +985,13 @@ static const struct command {
 	 "failure.json.\n"
 	 "The files follow the 'format' setting: auto (the default) writes\n"
 	 "the text, and the JSON graph only of a failing pass's input and of\n"
-	 "the crash; both writes the graph of every snapshot.\n"
+	 "the crash; both writes the graph of every snapshot. Each event is a\n"
+	 "line of the run's events.jsonl as it happens. ir-trace says how\n"
+	 "many functions it breaks on and names the first few; ir-status and\n"
+	 "the debugger's breakpoint list name them all (GDB: set verbose on\n"
+	 "shows each as it is set). A run ends with the program, or when a\n"
+	 "layout is loaded, a setting changes or ir-trace on takes other\n"
+	 "options: it then says 'stopped' and why.\n"
 	 "Example: ir-trace on 'cse|dce' --verify"},
 	{"ir-verify", console_cmd_verify,
 	 "Run the layout's verifiers on the IR now.\n"
@@ -961,7 +1011,9 @@ static const struct command {
 	 "Show irsnap's state.\n"
 	 "Usage: ir-status [--check]\n"
 	 "The layout, trace and break requests, the run directory and the\n"
-	 "passes recorded so far with their timings. With --check it also\n"
+	 "passes recorded so far with their timings; once the run ended (the\n"
+	 "program exited), that run, until the next traced pass starts a new\n"
+	 "one. With --check it also\n"
 	 "fails, so that a batch script's exit status shows it, when the\n"
 	 "program died of a fatal signal while traced, an ir-* command\n"
 	 "failed, or a pass broke the IR (--verify) in this session.\n"

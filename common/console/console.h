@@ -184,6 +184,13 @@ struct console_match {
 
 struct irs_console {
 	const struct irs_target *t;
+	/* the globals a layout named, found in the process or core being
+	   read (globals_pid, globals_core): a walk asks for each, and a
+	   trace walks at every boundary */
+	struct console_global *globals;
+	uint32_t nglobals;
+	int64_t globals_pid;
+	char *globals_core;
 	struct irs_target lt;		/* what layouts ask: c->t's answers, or
 					   the core's from c->t's facts */
 	struct console_settings set;
@@ -200,6 +207,8 @@ struct irs_console {
 	struct console_filter trace_filter;
 
 	struct irs_session *session;	/* run directory; lazily created */
+	char *last_run;			/* ir-status of the run that ended
+					   last, until a new one starts */
 	uint32_t gen;			/* bumped whenever session ends */
 	uint32_t ntraced;		/* passes begun in this session */
 	uint32_t nboundaries;		/* boundary calls of this process seen */
@@ -270,12 +279,30 @@ struct irs_console {
  *  borrowed by the caller until the next console call. */
 struct irs_error *console_memory(struct irs_console *c,
 				 struct irs_memory **ret);
-/** Ends the current run, if any: the manifest is closed and the next traced
- *  event starts a new run directory. */
-void console_end_session(struct irs_console *c);
+/** Ends the current run, if any: the next traced event starts a new run
+ *  directory. With @p why (the program runs on: a layout loaded, a
+ *  setting changed), the run says it stopped and why; NULL when it is
+ *  closed already (the program exited). ir-status goes on showing it. */
+void console_end_session(struct irs_console *c, const char *why);
 /** The session, created on first use from the current settings. */
 struct irs_error *console_session(struct irs_console *c,
 				  struct irs_session **ret);
+/** Names a console line shows before "and N more": a layout of 98 pass
+ *  functions is said in a line, not listed (ir-layout show lists them). */
+#define CONSOLE_LIST_MAX 5
+/** Appends the first names of a list of @p total as "a, b, c", or past
+ *  CONSOLE_LIST_MAX as "a, b, c, d, e and 93 more": @p names holds at
+ *  least the first min(@p total, CONSOLE_LIST_MAX). */
+void console_list_names(struct irs_buf *out, const char *const *names,
+			uint32_t total);
+/** A global variable as the debugger found it (console_frontend_global()). */
+struct console_global {
+	char *name;
+	uint64_t address;
+	struct irs_field_info info;
+};
+/** Forgets the globals found (the process they were found in ended). */
+void console_forget_globals(struct irs_console *c);
 /** Reads the NUL-terminated string at @p addr (at most 4 KiB).
  *  *ret freed with free(). */
 struct irs_error *console_read_cstr(struct irs_memory *mem, uint64_t addr,

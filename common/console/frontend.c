@@ -450,14 +450,69 @@ lt_enumerator(void *arg, const char *type, uint32_t index, char *name,
 	return irs_frontend_enumerator(t, type, index, name, len, value);
 }
 
+void
+console_forget_globals(struct irs_console *c)
+{
+	for (uint32_t i = 0; i < c->nglobals; i++)
+		free(c->globals[i].name);
+	free(c->globals);
+	free(c->globals_core);
+	c->globals = NULL;
+	c->nglobals = 0;
+	c->globals_pid = 0;
+	c->globals_core = NULL;
+}
+
+// Whether the globals found were found in the process or core there is.
+static bool
+globals_current(const struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	return c->globals_pid == t->pid &&
+	       (c->globals_core && t->core_path ?
+		!strcmp(c->globals_core, t->core_path) :
+		c->globals_core == t->core_path);
+}
+
+// A global's address, asked of the debugger once per process or core: a
+// walk asks for each global its layout names, and a trace walks at every
+// pass boundary (a symbol lookup through the debugger cost a walk of one
+// function as much again). Only what was found is kept: a library loaded
+// later may bring what was not.
 static struct irs_error *
 lt_global(void *arg, const char *name, uint64_t *address,
 	  struct irs_field_info *ret)
 {
-	const struct irs_target *t = ((struct irs_console *)arg)->t;
-	if (t->global)
-		return t->global(t->arg, name, address, ret);
-	return irs_frontend_global(t, name, address, ret);
+	struct irs_console *c = arg;
+	const struct irs_target *t = c->t;
+	bool live = t->pid || t->core_path;
+	if (live && !globals_current(c)) {
+		console_forget_globals(c);
+		c->globals_pid = t->pid;
+		if (t->core_path && !(c->globals_core = strdup(t->core_path)))
+			return &irs_enomem;
+	}
+	for (uint32_t i = 0; live && i < c->nglobals; i++)
+		if (!strcmp(c->globals[i].name, name)) {
+			*address = c->globals[i].address;
+			*ret = c->globals[i].info;
+			return NULL;
+		}
+	struct irs_error *err = t->global ? t->global(t->arg, name, address,
+						      ret)
+				: irs_frontend_global(t, name, address, ret);
+	if (err || !live)
+		return err;
+	struct console_global *g = realloc(c->globals, (c->nglobals + 1) *
+					   sizeof(*g));
+	if (g) {	// else not kept: asked again next time
+		c->globals = g;
+		g[c->nglobals] = (struct console_global){
+			.name = strdup(name), .address = *address,
+			.info = *ret };
+		c->nglobals += g[c->nglobals].name != NULL;
+	}
+	return NULL;
 }
 
 static struct irs_error *
@@ -759,10 +814,58 @@ wanted(const struct irs_console *c, const char *function)
 	return false;
 }
 
+// What setting the breakpoints of a sync had to say, function by function:
+// said as it is for a few, in one line for many (a layout of a hundred
+// pass functions, a dozen of them ending in tail calls).
+struct sync_notes {
+	struct irs_buf lines;
+	char **names;		// the functions the lines are about
+	uint32_t n;
+};
+
+static void
+note(struct sync_notes *sn, const char *function, struct irs_buf *said)
+{
+	if (!said->len)
+		return;
+	irs_buf_append(&sn->lines, said->data, said->len);
+	char **p = realloc(sn->names, (sn->n + 1) * sizeof(*p));
+	if (!p || !(p[sn->n] = strdup(function))) {
+		sn->names = p ? p : sn->names;
+		sn->lines.oom = true;
+		return;
+	}
+	sn->names = p;
+	sn->n++;
+}
+
+static void
+notes_out(struct sync_notes *sn, struct irs_buf *out)
+{
+	if (sn->n > CONSOLE_LIST_MAX) {
+		const char *nl = strchr(sn->lines.data, '\n');
+		irs_buf_printf(out, "irsnap: %u boundary functions get no "
+			       "after snapshots (no return instruction, or no "
+			       "breakpoint): ", sn->n);
+		console_list_names(out, (const char *const *)sn->names, sn->n);
+		irs_buf_printf(out, "; the first: %.*s\n",
+			       (int)(nl ? nl - sn->lines.data
+				     : (ptrdiff_t)sn->lines.len),
+			       sn->lines.data);
+	} else if (sn->lines.len) {
+		irs_buf_append(out, sn->lines.data, sn->lines.len);
+	}
+	for (uint32_t i = 0; i < sn->n; i++)
+		free(sn->names[i]);
+	free(sn->names);
+	irs_buf_deinit(&sn->lines);
+}
+
 void
 console_frontend_sync(struct irs_console *c, struct irs_buf *out)
 {
 	const struct irs_target *t = c->t;
+	struct sync_notes sn = {0};
 
 	if (!t->set_break)
 		return;
@@ -784,26 +887,31 @@ console_frontend_sync(struct irs_console *c, struct irs_buf *out)
 		void *p = realloc(c->bpfns, (c->nbpfns + 1) *
 				  sizeof(*c->bpfns));
 		if (!p)
-			return;
+			break;
 		c->bpfns = p;
 		struct console_bpfn *fn = &c->bpfns[c->nbpfns];
 		memset(fn, 0, sizeof(*fn));
 		if (!(fn->function = strdup(c->breaks[i])))
-			return;
+			break;
 		c->nbpfns++;
+		struct irs_buf said;
+		irs_buf_init(&said);
 		uint32_t id = ++c->next_bp;
 		struct irs_error *err = t->set_break(t->arg, id, fn->function,
 						     true, 0);
 		if (err) {
-			irs_buf_printf(out, "irsnap: cannot break on %s: %s\n",
-				       fn->function,
+			irs_buf_printf(&said, "irsnap: cannot break on %s: "
+				       "%s\n", fn->function,
 				       irs_error_get_message(err));
 			irs_error_destroy(err);
-			continue;
+		} else {
+			fn->entry = id;
+			resolve_returns(c, fn, false, &said);
 		}
-		fn->entry = id;
-		resolve_returns(c, fn, false, out);
+		note(&sn, fn->function, &said);
+		irs_buf_deinit(&said);
 	}
+	notes_out(&sn, out);
 }
 
 void
@@ -820,6 +928,7 @@ irs_console_forget_breaks(struct irs_console *c)
 void
 console_frontend_deinit(struct irs_console *c)
 {
+	console_forget_globals(c);
 	for (size_t i = 0; i < c->nbpfns; i++) {
 		free(c->bpfns[i].rets);
 		free(c->bpfns[i].function);

@@ -146,7 +146,9 @@ irs_console_set(struct irs_console *c, const char *key, const char *value)
 	c->no_rundir = false;	// the next traced pass tries again
 	// A run directory records one configuration: the next traced pass
 	// starts a new run with the new settings.
-	console_end_session(c);
+	char why[96];
+	snprintf(why, sizeof(why), "the %s setting changed", key);
+	console_end_session(c, why);
 	return NULL;
 }
 

@@ -126,12 +126,20 @@ irs_console_nbreaks(const struct irs_console *c)
 	return c->nbreaks;
 }
 
+bool
+irs_console_run_open(const struct irs_console *c)
+{
+	return c->session != NULL;
+}
+
 const char *
 irs_console_break_function(const struct irs_console *c, uint32_t i)
 {
 	return i < c->nbreaks ? c->breaks[i] : NULL;
 }
 
+// The functions broken on, in a line however many: ir-status and
+// `info breakpoints` (`breakpoint list`) have them all.
 static void
 list_breaks(const struct irs_console *c, struct irs_buf *out)
 {
@@ -139,15 +147,11 @@ list_breaks(const struct irs_console *c, struct irs_buf *out)
 		irs_buf_puts(out, "no boundary function matches");
 		return;
 	}
-	// a pattern may find a hundred functions: ir-layout show lists them
-	if (c->nbreaks > 8) {
-		irs_buf_printf(out, "breakpoints at %u functions; ir-layout "
-			       "show lists them", c->nbreaks);
-		return;
-	}
-	irs_buf_puts(out, "breakpoint at ");
-	for (uint32_t i = 0; i < c->nbreaks; i++)
-		irs_buf_printf(out, "%s%s", i ? ", " : "", c->breaks[i]);
+	if (c->nbreaks > CONSOLE_LIST_MAX)
+		irs_buf_printf(out, "%u breakpoints: ", c->nbreaks);
+	else
+		irs_buf_puts(out, "breakpoint at ");
+	console_list_names(out, (const char *const *)c->breaks, c->nbreaks);
 }
 
 /* }====================================================================
@@ -234,7 +238,8 @@ trace_on(struct irs_console *c, const char *pattern, bool changed,
 		return err;
 	// --changed-only shapes the run directory: a change starts a new run.
 	if (c->session && c->changed_only != changed)
-		console_end_session(c);
+		console_end_session(c, changed ? "ir-trace on --changed-only"
+				    : "ir-trace on without --changed-only");
 	c->trace_on = true;
 	c->changed_only = changed;
 	c->verify = verify || stop_verify;
@@ -1015,7 +1020,8 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 			      "traced in %s%s\n", c->ntraced,
 			      irs_session_dir(c->session), lost);
 	}
-	console_end_session(c);
+	console_end_session(c, NULL);	// finished, or killed: it says which
+	console_forget_globals(c);	// the next process has its own
 	console_clear_events(c);
 	console_clear_after(c);
 	console_event_deinit(&c->returning);

@@ -561,11 +561,34 @@ compile_types(struct irs_cc *c, int decls)
 	lua_pop(L, 1);
 }
 
+// struct "T" { parent = ptr(P, U) }: the pointer a walk rooted at a T
+// follows to the U enclosing it (a function's module).
+static void
+compile_parent(struct irs_cc *c, struct ltype *t, int spec)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, spec, "parent") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	struct lfield *f = irs_cc_alloc(c, sizeof(*f));
+	const char *qual = irs_cc_printf(c, "%s.parent", t->name);
+	irs_cc_field(c, t, "parent", qual, lua_gettop(L), f);
+	if (f->kind != LK_PTR && f->kind != LK_REF)
+		irs_lua_raisef(L, f->line, "%s: a pointer to the struct "
+			       "enclosing a %s, ptr(P, T) or ref(P, T), not "
+			       "%s", qual, t->name,
+			       f->ctor ? f->ctor : "another field");
+	t->parent = f;
+	lua_pop(L, 1);
+}
+
 // Pass 2: the fields of type @p t, in declaration order.
 static void
 compile_fields(struct irs_cc *c, struct ltype *t, int spec)
 {
 	lua_State *L = c->L;
+	compile_parent(c, t, spec);
 	if (lua_getfield(L, spec, "fields") != LUA_TTABLE) {
 		lua_pop(L, 1);
 		return;

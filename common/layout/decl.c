@@ -129,7 +129,8 @@ static int
 l_struct_body(lua_State *L)
 {
 	static const char *const keys[] = {
-		"fields", "text", "ref", "size", "node", "ctype", NULL,
+		"fields", "text", "ref", "size", "node", "ctype", "parent",
+		NULL,
 	};
 	const char *name = lua_tostring(L, lua_upvalueindex(2));
 	if (lua_type(L, 1) != LUA_TTABLE)
@@ -161,6 +162,12 @@ l_struct_body(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
+	lua_pop(L, 1);
+	t = lua_getfield(L, 1, "parent");
+	if (t != LUA_TNIL && !irs_fields_is_descriptor(L, -1))
+		return luaL_error(L, "%s: 'parent' must be the pointer to the "
+				  "node enclosing it, e.g. ptr(\"parent\", "
+				  "\"Module\")", what);
 	lua_pop(L, 1);
 	opt_string(L, 1, "ctype", what);
 	t = lua_getfield(L, 1, "size");

@@ -326,6 +326,10 @@ struct ltype {
 	uint32_t nfields;
 	struct lfield *fields;	/* declaration order */
 	struct ltext text, ref;
+	/* struct key parent = ptr(P, U): a walk that starts at a node of
+	   this type (a per-function boundary's root) has the U that P points
+	   to enclosing it, unrendered, for index() and the like; or NULL */
+	const struct lfield *parent;
 };
 
 struct lverifier {

@@ -60,6 +60,8 @@ struct irs_memory {
 	uint8_t **chunks;	// page data, 1 << CHUNK_SHIFT slots each
 	uint32_t nchunks;
 	uint32_t window_pages;	// read-ahead, a power of two
+	bool ramp;		// irs_memory_set_ramp()
+	uint64_t filled;	// bytes filled since the last reset
 	uint8_t *bounce;	// window bytes, for sources without readv
 	struct iovec *iov;	// window_pages entries, for those with it
 	char *reasons[NREASONS];
@@ -253,12 +255,74 @@ irs_memory_record(struct irs_memory *mem, struct irs_mem_print *p)
 	mem->rec = p;
 }
 
+// Whether ranges [i, j) of @p p, all readable whole when recorded, read
+// the same now, gathered in one source call where it can.
+static bool
+batch_matches(struct irs_memory *mem, const struct irs_mem_print *p,
+	      size_t i, size_t j, struct iovec *spans, uint8_t *buf)
+{
+	for (size_t k = i; k < j; k++)
+		spans[k - i] = (struct iovec){
+			(void *)(uintptr_t)p->ranges[k].addr,
+			p->ranges[k].len};
+	struct irs_error *err = irs_memory_gather(mem, spans, j - i, buf);
+	if (err) {
+		irs_error_destroy(err);
+		return false;
+	}
+	for (size_t k = i; k < j; buf += p->ranges[k++].len)
+		if (XXH3_64bits(buf, p->ranges[k].len) != p->ranges[k].hash)
+			return false;
+	return true;
+}
+
+// The readable ranges of @p p in batches of at most this many bytes: a
+// few system calls for a walk of one function, bounded memory for one of
+// a module.
+#define GATHER_BYTES ((uint64_t)4 << 20)
+
+static bool
+gathered_matches(struct irs_memory *mem, const struct irs_mem_print *p)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < p->n; i++)
+		total += p->ranges[i].len;
+	struct iovec *spans = malloc(p->n * sizeof(*spans));
+	uint8_t *buf = malloc(total < GATHER_BYTES ? total : GATHER_BYTES);
+	bool same = spans && buf;
+	for (size_t i = 0; same && i < p->n;) {
+		size_t j = i;
+		uint64_t bytes = 0;
+		while (j < p->n && (j == i || bytes + p->ranges[j].len <=
+				    GATHER_BYTES)) {
+			if (p->ranges[j].len > GATHER_BYTES) {
+				same = false;	// the caller's way, then
+				break;
+			}
+			bytes += p->ranges[j++].len;
+		}
+		same = same && batch_matches(mem, p, i, j, spans, buf);
+		i = j;
+	}
+	free(spans);
+	free(buf);
+	return same;
+}
+
 bool
 irs_memory_print_matches(struct irs_memory *mem,
 			 const struct irs_mem_print *p)
 {
 	if (!p || p->lost || !p->n)
 		return false;
+	// Every range readable whole when recorded (a walk that met no
+	// fault): read them all together.
+	bool whole = true;
+	for (size_t i = 0; whole && i < p->n; i++)
+		whole = p->ranges[i].valid == p->ranges[i].len &&
+			p->ranges[i].len <= GATHER_BYTES;
+	if (whole)
+		return gathered_matches(mem, p);
 	uint64_t most = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->ranges[i].len > most)
@@ -371,6 +435,7 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 	if (!err || done > len)
 		done = len;
 	mem->stats.source_bytes += done;
+	mem->filled += len;
 	if (mem->rec)
 		record_fill(mem, start, len, done, idx);
 	uint16_t reason = err ? intern_reason(mem, err->message) : NO_REASON;
@@ -404,6 +469,21 @@ page_at(uint64_t base, uint32_t k)
 	return base + ((uint64_t)k << IRS_PAGE_SHIFT);
 }
 
+// The read-ahead of the next fill, in pages: the window, or with ramp on
+// a quarter of what was filled since the cache was emptied, from one
+// page up to the window.
+static uint32_t
+window_now(const struct irs_memory *mem)
+{
+	if (!mem->ramp)
+		return mem->window_pages;
+	uint64_t want = mem->filled >> (IRS_PAGE_SHIFT + 2);
+	uint32_t n = 1;
+	while (n < mem->window_pages && 2 * (uint64_t)n <= want)
+		n *= 2;
+	return n;
+}
+
 // Caches @p page, together with the uncached pages next to it in its
 // aligned read-ahead window. When the window's start faults before
 // @p page, a second call starts at the page itself.
@@ -412,14 +492,15 @@ fill(struct irs_memory *mem, uint64_t page, uint32_t *ret)
 {
 	struct irs_error *err;
 	uint32_t ncached;
-	uint64_t wsize = (uint64_t)mem->window_pages << IRS_PAGE_SHIFT;
+	uint32_t npages = window_now(mem);
+	uint64_t wsize = (uint64_t)npages << IRS_PAGE_SHIFT;
 	uint64_t base = page & ~(wsize - 1);
 	uint32_t at = (uint32_t)((page - base) >> IRS_PAGE_SHIFT);
 	uint32_t lo = at, hi = at + 1;
 
 	while (lo > 0 && lookup(mem, page_at(base, lo - 1)) == NONE)
 		lo--;
-	while (hi < mem->window_pages && lookup(mem, page_at(base, hi)) == NONE)
+	while (hi < npages && lookup(mem, page_at(base, hi)) == NONE)
 		hi++;
 	mem->stats.misses++;
 	err = fill_range(mem, page_at(base, lo), hi - lo, &ncached);
@@ -568,14 +649,28 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 
 /* {=========== lifecycle ================================================ */
 
-// Empties the cache, keeping its allocations for the next fills.
+// Empties the cache, keeping its allocations for the next fills. After a
+// few fills, only the TLB entries and hash chains their pages can be in
+// are cleared: a trace empties the cache at every pass boundary, and
+// clearing 48 KiB of tables each time cost more than a small walk's
+// reads. (A slot's page is in the TLB and the hash only while the slot
+// holds it: eviction takes it out of both.)
 static void
 cache_reset(struct irs_memory *mem)
 {
 	if (!mem->slots)
 		return;		// nothing since a failed configure
-	memset(mem->tlb, 0, sizeof(mem->tlb));
-	memset(mem->buckets, 0xff, sizeof(uint32_t) << mem->bucket_bits);
+	if (mem->nused < NTLB / 8) {
+		for (uint32_t i = 0; i < mem->nused; i++) {
+			uint64_t page = mem->slots[i].page;
+			memset(tlb_of(mem, page), 0, sizeof(struct irs_mem_tlb));
+			mem->buckets[bucket_of(mem, page)] = NONE;
+		}
+	} else {
+		memset(mem->tlb, 0, sizeof(mem->tlb));
+		memset(mem->buckets, 0xff,
+		       sizeof(uint32_t) << mem->bucket_bits);
+	}
 	for (uint32_t i = 0; i < mem->nused; i++)
 		mem->slots[i].state = SLOT_FREE;
 	mem->nused = 0;
@@ -585,6 +680,7 @@ cache_reset(struct irs_memory *mem)
 		free(mem->reasons[i]);
 	mem->nreasons = 0;
 	mem->stats.pages = 0;
+	mem->filled = 0;
 }
 
 static void
@@ -701,6 +797,38 @@ irs_memory_destroy(struct irs_memory *mem)
 	XXH3_freeState(mem->rec_hash);
 	mem->src->ops->destroy(mem->src);
 	free(mem);
+}
+
+struct irs_error *
+irs_memory_gather(struct irs_memory *mem, const struct iovec *spans,
+		  size_t n, void *buf)
+{
+	struct irs_mem_source *src = mem->src;
+	if (src->ops->gather) {
+		mem->stats.source_calls++;
+		struct irs_error *err = src->ops->gather(src, spans, n, buf);
+		if (!err)
+			return NULL;
+		irs_error_destroy(err);		// one by one, to say where
+	}
+	char *out = buf;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t done = 0;
+		mem->stats.source_calls++;
+		struct irs_error *err = src->ops->read(src,
+			(uint64_t)(uintptr_t)spans[i].iov_base, out,
+			spans[i].iov_len, &done);
+		if (err)
+			return err;
+		out += spans[i].iov_len;
+	}
+	return NULL;
+}
+
+void
+irs_memory_set_ramp(struct irs_memory *mem, bool on)
+{
+	mem->ramp = on;
 }
 
 void

@@ -44,6 +44,12 @@ struct irs_mem_source;
  *
  * readv() is the same into @p iovcnt buffers (at most IOV_MAX), for sources
  * that can scatter without a copy; NULL when the source cannot.
+ *
+ * gather() reads the @p n spans at @p spans (iov_base the debuggee address,
+ * iov_len the length), back to back into @p buf, for sources that can in
+ * fewer calls than one per span; NULL when the source cannot. A span that
+ * does not read whole fails it all with an error (any code): the caller
+ * reads them one by one instead.
  */
 struct irs_mem_source_ops {
 	struct irs_error *(*read)(struct irs_mem_source *src, uint64_t address,
@@ -51,6 +57,9 @@ struct irs_mem_source_ops {
 	struct irs_error *(*readv)(struct irs_mem_source *src,
 				   uint64_t address, const struct iovec *iov,
 				   int iovcnt, uint64_t *done);
+	struct irs_error *(*gather)(struct irs_mem_source *src,
+				    const struct iovec *spans, size_t n,
+				    void *buf);
 	void (*destroy)(struct irs_mem_source *src);
 };
 
@@ -76,6 +85,28 @@ struct irs_error *irs_memory_create_source(struct irs_mem_source *src,
  */
 struct irs_error *irs_memory_configure(struct irs_memory *mem,
 				       uint64_t capacity, uint32_t window);
+
+/**
+ * With @p on, a fill reads ahead as far as the walk has shown it needs: a
+ * quarter of the bytes filled since the cache was last emptied, from one
+ * page up to the window (a module's walk reaches the whole window after
+ * its first 256 KiB). A walk of one function, a per-function pass's
+ * snapshot, then reads a few pages rather than a few windows, which a
+ * recording also hashes and a trace reads again to tell the IR unchanged.
+ * Off (the default): every fill reads its whole window.
+ */
+void irs_memory_set_ramp(struct irs_memory *mem, bool on);
+
+/**
+ * Reads the @p n spans @p spans (iov_base the debuggee address, iov_len the
+ * length) from the source, past the cache, back to back into @p buf: a
+ * process's in one system call for up to a few hundred spans. NULL when
+ * all read whole; else an error (IRS_ERROR_FAULT when one did not), and
+ * @p buf is unspecified.
+ */
+struct irs_error *irs_memory_gather(struct irs_memory *mem,
+				    const struct iovec *spans, size_t n,
+				    void *buf);
 
 /** Counters since creation; the fast path of irs_memory_read() counts
  *  nothing, so reads = hits + misses does not hold. */

@@ -147,6 +147,54 @@ out:
 			       strerror(errnum));
 }
 
+// The spans in as few process_vm_readv calls as IOV_MAX allows, each
+// cut at page boundaries (partial transfers come between elements only).
+static struct irs_error *
+pid_gather(struct irs_mem_source *src, const struct iovec *spans, size_t n,
+	   void *buf)
+{
+	struct pid_source *p = (struct pid_source *)src;
+	char *out = buf;
+	size_t i = 0;
+	uint64_t off = 0;	// into spans[i]
+
+	if (p->no_vm)
+		return irs_error_format(IRS_ERROR_TARGET, "no "
+					"process_vm_readv");
+	while (i < n) {
+		int nr = 0;
+		uint64_t want = 0;
+		while (nr < IOV_MAX && i < n) {
+			uint64_t at = (uint64_t)(uintptr_t)spans[i].iov_base +
+				      off;
+			uint64_t left = spans[i].iov_len - off;
+			uint64_t room = IRS_PAGE_SIZE -
+					(at & (IRS_PAGE_SIZE - 1));
+			uint64_t k = left < room ? left : room;
+			if (k)
+				p->remote[nr++] = (struct iovec){
+					(void *)(uintptr_t)at, k};
+			want += k;
+			off += k;
+			if (off == spans[i].iov_len) {
+				i++;
+				off = 0;
+			}
+		}
+		struct iovec local = {out, want};
+		ssize_t got;
+		do
+			got = process_vm_readv(p->pid, &local, 1, p->remote,
+					       (unsigned long)nr, 0);
+		while (got < 0 && errno == EINTR);
+		if (got != (ssize_t)want)
+			return irs_error_fault(0, "process %d: a span does "
+					       "not read whole", (int)p->pid);
+		out += want;
+	}
+	return NULL;
+}
+
 static struct irs_error *
 pid_read(struct irs_mem_source *src, uint64_t address, void *buf,
 	 uint64_t count, uint64_t *done)
@@ -166,6 +214,7 @@ pid_destroy(struct irs_mem_source *src)
 static const struct irs_mem_source_ops pid_ops = {
 	.read = pid_read,
 	.readv = pid_readv,
+	.gather = pid_gather,
 	.destroy = pid_destroy,
 };
 

@@ -90,11 +90,24 @@ irs_image_capture(struct irs_memory *mem, const struct irs_mem_print *p,
 		goto out;
 	}
 	uint8_t *at = img->data;
-	for (size_t i = 0; i < n && !err; i++) {
+	struct iovec *iov = malloc((n ? n : 1) * sizeof(*iov));
+	for (size_t i = 0; i < n; i++) {
 		img->spans[i] = (struct span){ r[i].addr, r[i].valid, at };
-		err = irs_memory_read(mem, r[i].addr, at, r[i].valid);
+		if (iov)
+			iov[i] = (struct iovec){(void *)(uintptr_t)r[i].addr,
+						r[i].valid};
 		at += r[i].valid;
 	}
+	// All at once (one system call for a process), else span by span.
+	struct irs_error *gerr = iov ? irs_memory_gather(mem, iov, n,
+							 img->data)
+				     : &irs_enomem;
+	if (gerr != &irs_enomem)
+		irs_error_destroy(gerr);
+	for (size_t i = 0; gerr && i < n && !err; i++)
+		err = irs_memory_read(mem, r[i].addr, img->spans[i].data,
+				      r[i].valid);
+	free(iov);
 	img->nspans = n;
 	img->bytes = total;
 out:

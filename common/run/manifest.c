@@ -1,9 +1,9 @@
-// manifest.json (irsnap.manifest/1): built as a jansson document and
-// rewritten whole, atomically, after every event, so a reader (or a
-// debugger killed at any moment) always finds a complete manifest. Each
-// event is serialised once and its text kept: a pipeline of thousands of
-// passes then rewrites a copy of the events, not a serialisation of all
-// of them per event (which grew quadratically: 1,000 passes took 7 s).
+// manifest.json (irsnap.manifest/2): a run's header and summary, a small
+// jansson document rewritten whole, atomically, when the run starts, when
+// its status changes, when it ends, and at most every few seconds between
+// (irs_manifest_due()), never per event: the events are lines of
+// events.jsonl (events.c). Also what the readers of both versions share:
+// events paired into passes, CPU times, verifier verdicts.
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +75,15 @@ formats(const struct irs_session_config *cfg)
 	return a;
 }
 
+// Seconds on the monotonic clock.
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 struct irs_error *
 irs_manifest_init(struct irs_manifest *m, const char *dir, const char *run_id,
 		  const struct irs_session_config *cfg, const char *layout_name)
@@ -85,13 +94,18 @@ irs_manifest_init(struct irs_manifest *m, const char *dir, const char *run_id,
 	irs_manifest_now(now, sizeof(now));
 	m->path = irs_path_join(dir, "manifest.json");
 	m->run_id = strdup(run_id);
+	m->started = now_s();
+	const char *env = getenv("IRSNAP_MANIFEST_PERIOD");
+	char *end;
+	m->period = env ? strtod(env, &end) : 0;
+	if (!env || end == env || *end || !(m->period >= 0))
+		m->period = IRS_MANIFEST_PERIOD_S;
 	// json_pack's "o" steals each reference, and on any failure frees
-	// what it was given, so this is all-or-nothing. The events array gets
-	// an extra reference of ours to outlive a failure; dropped below.
-	m->events = json_incref(json_array());
+	// what it was given, so this is all-or-nothing.
 	m->root = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:n}",
-		"schema", "irsnap.manifest/1",
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, "
+		"s:n}",
+		"schema", "irsnap.manifest/2",
 		"run_id", run_id,
 		"irsnap_version", IRS_VERSION,
 		"created", now,
@@ -111,11 +125,10 @@ irs_manifest_init(struct irs_manifest *m, const char *dir, const char *run_id,
 		"options", json_pack("{s:b, s:o}",
 				     "changed_only", cfg->changed_only,
 				     "formats", formats(cfg)),
-		"events", m->events,
+		"event_log", json_pack("{s:s, s:s}", "file", IRS_EVENT_LOG,
+				       "schema", "irsnap.event/1"),
+		"summary", json_pack("{s:i, s:i}", "events", 0, "passes", 0),
 		"failure");
-	json_decref(m->events);		// root holds it (if any); we borrow
-	if (!m->root)
-		m->events = NULL;
 	if (!m->path || !m->run_id || !m->root) {
 		irs_manifest_deinit(m);
 		return &irs_enomem;
@@ -123,120 +136,13 @@ irs_manifest_init(struct irs_manifest *m, const char *dir, const char *run_id,
 	return NULL;
 }
 
-// Forgets the text of event @p i, to be serialised anew.
-static void
-forget_text(struct irs_manifest *m, size_t i)
-{
-	if (i < m->ntexts) {
-		free(m->texts[i]);
-		m->texts[i] = NULL;
-	}
-}
-
 void
 irs_manifest_deinit(struct irs_manifest *m)
 {
-	for (size_t i = 0; i < m->ntexts; i++)
-		free(m->texts[i]);
-	free(m->texts);
 	json_decref(m->root);
 	free(m->path);
 	free(m->run_id);
 	memset(m, 0, sizeof(*m));
-}
-
-enum { DUMP_FLAGS = JSON_INDENT(2) | JSON_PRESERVE_ORDER };
-
-// Event @p ev as it sits in the document: indented two levels (JSON
-// strings hold no raw newline, so every '\n' starts a line).
-static char *
-event_text(const json_t *ev)
-{
-	char *flat = json_dumps(ev, DUMP_FLAGS);
-	if (!flat)
-		return NULL;
-	size_t lines = 1, len = strlen(flat);
-	for (const char *p = flat; (p = strchr(p, '\n')); p++)
-		lines++;
-	char *out = malloc(len + 4 * lines + 1), *q = out;
-	if (out) {
-		memcpy(q, "    ", 4);
-		q += 4;
-		for (const char *p = flat; *p; p++) {
-			*q++ = *p;
-			if (*p == '\n') {
-				memcpy(q, "    ", 4);
-				q += 4;
-			}
-		}
-		*q = '\0';
-	}
-	free(flat);
-	return out;
-}
-
-// The text of every event, made for those that have none.
-static bool
-event_texts(struct irs_manifest *m)
-{
-	size_t n = json_array_size(m->events);
-	if (n > m->ntexts) {
-		size_t cap = m->ntexts ? m->ntexts : 16;
-		while (cap < n)
-			cap *= 2;
-		char **t = realloc(m->texts, cap * sizeof(*t));
-		if (!t)
-			return false;
-		memset(t + m->ntexts, 0, (cap - m->ntexts) * sizeof(*t));
-		m->texts = t;
-		m->ntexts = cap;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!m->texts[i] &&
-		    !(m->texts[i] = event_text(json_array_get(m->events, i))))
-			return false;
-	return true;
-}
-
-// The document without its events, dumped with an empty array in their
-// place (swapped in and back: root keeps its key order).
-static char *
-dump_frame(struct irs_manifest *m)
-{
-	json_t *events = json_incref(m->events);
-	char *doc = NULL;
-	if (!json_object_set_new(m->root, "events", json_array()))
-		doc = json_dumps(m->root, DUMP_FLAGS);
-	if (json_object_set(m->root, "events", events)) {
-		// cannot put them back: no document is better than a wrong one
-		free(doc);
-		doc = NULL;
-	}
-	json_decref(events);
-	return doc;
-}
-
-// Writes the document to @p fp: the frame, the event texts spliced in.
-static bool
-write_doc(struct irs_manifest *m, FILE *fp)
-{
-	static const char key[] = "\n  \"events\": []";
-	char *doc = dump_frame(m);
-	char *at = doc ? strstr(doc, key) : NULL;
-	if (!at) {
-		free(doc);
-		return false;
-	}
-	size_t n = json_array_size(m->events);
-	size_t head = (size_t)(at - doc) + sizeof(key) - 2;	// up to '['
-	bool ok = fwrite(doc, 1, head, fp) == head;
-	for (size_t i = 0; ok && i < n; i++)
-		ok = fputs(i ? ",\n" : "\n", fp) != EOF &&
-		     fputs(m->texts[i], fp) != EOF;
-	ok = ok && fputs(n ? "\n  ]" : "]", fp) != EOF &&
-	     fputs(at + sizeof(key) - 1, fp) != EOF && fputc('\n', fp) != EOF;
-	free(doc);
-	return ok;
 }
 
 struct irs_error *
@@ -246,13 +152,13 @@ irs_manifest_save(struct irs_manifest *m)
 	struct irs_atomic_file af;
 
 	irs_manifest_now(now, sizeof(now));
-	if (json_object_set_new(m->root, "updated", json_string(now)) != 0 ||
-	    !event_texts(m))
+	if (json_object_set_new(m->root, "updated", json_string(now)) != 0)
 		return &irs_enomem;
 	struct irs_error *err = irs_atomic_open(&af, m->path);
 	if (err)
 		return err;
-	if (!write_doc(m, af.fp)) {
+	if (json_dumpf(m->root, af.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+	    || fputc('\n', af.fp) == EOF) {
 		// The commit below sees the stream's error and names the file.
 		if (!ferror(af.fp)) {
 			irs_atomic_abort(&af);
@@ -260,62 +166,36 @@ irs_manifest_save(struct irs_manifest *m)
 						"write", m->path);
 		}
 	}
-	return irs_atomic_commit(&af);
+	err = irs_atomic_commit(&af);
+	if (!err)
+		m->saved_at = now_s();
+	return err;
+}
+
+bool
+irs_manifest_due(const struct irs_manifest *m)
+{
+	return now_s() - m->saved_at >= m->period;
+}
+
+double
+irs_manifest_elapsed(const struct irs_manifest *m)
+{
+	return now_s() - m->started;
+}
+
+bool
+irs_manifest_set_summary(struct irs_manifest *m, uint64_t events,
+			 uint32_t passes)
+{
+	return !json_object_set_new(m->root, "summary", json_pack("{s:I, s:I}",
+		"events", (json_int_t)events, "passes", (json_int_t)passes));
 }
 
 bool
 irs_manifest_set_status(struct irs_manifest *m, const char *status)
 {
 	return json_object_set_new(m->root, "status", json_string(status)) == 0;
-}
-
-bool
-irs_manifest_push_event(struct irs_manifest *m, json_t *ev)
-{
-	return ev && json_array_append_new(m->events, ev) == 0;
-}
-
-void
-irs_manifest_pop_event(struct irs_manifest *m)
-{
-	size_t n = json_array_size(m->events);
-	if (n) {
-		forget_text(m, n - 1);
-		json_array_remove(m->events, n - 1);
-	}
-}
-
-json_t *
-irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
-		   const char *text, const char *json, bool skipped,
-		   const struct irs_snapshot_stats *st)
-{
-	json_t *snap;
-	if (skipped || (!text && !json)) {
-		snap = json_null();
-	} else {
-		snap = json_object();
-		if (text)
-			json_object_set_new(snap, "text", json_string(text));
-		if (json)
-			json_object_set_new(snap, "json", json_string(json));
-	}
-	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:b, "
-			 "s:s, s:I, s:n, s:[]}",
-			 "seq", (json_int_t)seq,
-			 "pass", irs_json_text(pass ? pass : ""),
-			 "phase", phase,
-			 "snapshot", snap,
-			 "nodes", (json_int_t)st->nodes,
-			 "bytes", (json_int_t)st->bytes,
-			 "text_bytes", (json_int_t)st->text_bytes,
-			 "text_lines", (json_int_t)st->text_lines,
-			 "json_bytes", (json_int_t)st->json_bytes,
-			 "truncated", st->truncated,
-			 "hash", st->hash,
-			 "walk_errors", (json_int_t)st->nerrors,
-			 "cpu_s",
-			 "verifiers");
 }
 
 bool
@@ -404,17 +284,12 @@ irs_manifest_passes(const json_t *events, struct irs_manifest_pass **ret,
 }
 
 bool
-irs_manifest_event_json(struct irs_manifest *m, json_t *ev, const char *json,
+irs_manifest_event_json(json_t *ev, const char *json,
 			const struct irs_snapshot_stats *st)
 {
 	json_t *snap = json_object_get(ev, "snapshot");
 	if (!json_is_object(snap))
 		return false;
-	for (size_t i = json_array_size(m->events); i-- > 0;)
-		if (json_array_get(m->events, i) == ev) {
-			forget_text(m, i);
-			break;
-		}
 	return !json_object_set_new(snap, "json", json_string(json)) &&
 	       !json_object_set_new(ev, "json_bytes",
 				    json_integer((json_int_t)st->json_bytes)) &&
@@ -423,14 +298,8 @@ irs_manifest_event_json(struct irs_manifest *m, json_t *ev, const char *json,
 }
 
 bool
-irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
-			    const struct irs_verifier_result *r)
+irs_manifest_event_verifier(json_t *ev, const struct irs_verifier_result *r)
 {
-	for (size_t i = json_array_size(m->events); i-- > 0;)
-		if (json_array_get(m->events, i) == ev) {
-			forget_text(m, i);
-			break;
-		}
 	json_t *list = json_object_get(ev, "verifiers");
 	const char *status = r->none ? "none" : !r->ran ? "not run"
 			     : r->problems ? "failed" : "ok";

@@ -15,11 +15,23 @@
 static bool
 cpu_clock(int64_t pid, double *ret)
 {
-	clockid_t clk;
+	// The clock of the last pid asked about: finding it is a system
+	// call (glibc checks it with clock_getres), reading it another, and
+	// a trace asks twice per pass.
+	static _Thread_local int64_t last_pid;
+	static _Thread_local clockid_t last_clk;
+	clockid_t clk = last_clk;
 	struct timespec ts;
-	if (clock_getcpuclockid((pid_t)pid, &clk) != 0 ||
-	    clock_gettime(clk, &ts) != 0)
+	if (pid != last_pid) {
+		if (clock_getcpuclockid((pid_t)pid, &clk) != 0)
+			return false;
+		last_pid = pid;
+		last_clk = clk;
+	}
+	if (clock_gettime(clk, &ts) != 0) {
+		last_pid = 0;
 		return false;
+	}
 	*ret = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	return true;
 }

@@ -83,22 +83,28 @@ struct irs_error *irs_rundir_file(const char *dir, const char *rel,
  *  error when it names anything but a directory beside it. */
 struct irs_error *irs_rundir_latest(const char *root, char **ret);
 
-/* ---- manifest.c: manifest.json, rewritten atomically after each event ---- */
+/* ---- manifest.c: manifest.json, the run's header and summary ------------- */
 
-/** The manifest document and where it lives. Owns everything. */
+/** Seconds a running trace goes at most without a new manifest.json (its
+ *  summary and "updated"); the events themselves are in events.jsonl.
+ *  $IRSNAP_MANIFEST_PERIOD (seconds, from 0) overrides it, for tests. */
+#define IRS_MANIFEST_PERIOD_S 5.0
+
+/** The manifest document (irsnap.manifest/2) and where it lives. Owns
+ *  everything. */
 struct irs_manifest {
 	json_t *root;		/* the whole document */
-	json_t *events;		/* borrowed from root: the "events" array */
 	char *path;		/* <run dir>/manifest.json */
 	char *run_id;
-	char **texts;		/* event i as last written; NULL: write anew */
-	size_t ntexts;		/* length of texts */
+	double started;		/* monotonic seconds at init */
+	double saved_at;	/* and at the last save */
+	double period;		/* IRS_MANIFEST_PERIOD_S, or the override */
 };
 
 /**
  * Builds the first manifest of run @p run_id in @p dir (status "running",
- * no events) from @p cfg and the layout name @p layout_name (may be NULL).
- * Does not write it; call irs_manifest_save().
+ * an empty summary) from @p cfg and the layout name @p layout_name (may be
+ * NULL). Does not write it; call irs_manifest_save().
  */
 struct irs_error *irs_manifest_init(struct irs_manifest *m, const char *dir,
 				    const char *run_id,
@@ -108,29 +114,25 @@ void irs_manifest_deinit(struct irs_manifest *m);
 /** Sets "updated" to now and writes the document atomically. On failure
  *  the previous manifest.json stays as it was; the error names the file. */
 struct irs_error *irs_manifest_save(struct irs_manifest *m);
-/** Sets "status" ("running", "completed", "failed"). */
+/** Whether IRS_MANIFEST_PERIOD_S have passed since the last save. */
+bool irs_manifest_due(const struct irs_manifest *m);
+/** Seconds since irs_manifest_init(), on the monotonic clock: an event's
+ *  "at_s". */
+double irs_manifest_elapsed(const struct irs_manifest *m);
+/** Sets "status" ("running", "completed", "failed", "stopped"). */
 bool irs_manifest_set_status(struct irs_manifest *m, const char *status);
-/** Appends @p ev (reference stolen) to the events; false on OOM. */
-bool irs_manifest_push_event(struct irs_manifest *m, json_t *ev);
-/** Removes the last event (undoing a push whose save failed). */
-void irs_manifest_pop_event(struct irs_manifest *m);
-/** Builds an event object from what the walk saw. @p text and @p json are
- *  the snapshot's relative paths (NULL: not written); both NULL with
- *  @p skipped gives "snapshot": null. NULL on OOM. */
-json_t *irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
-			   const char *text, const char *json, bool skipped,
-			   const struct irs_snapshot_stats *st);
+/** Sets the "summary": events written to events.jsonl, passes begun. */
+bool irs_manifest_set_summary(struct irs_manifest *m, uint64_t events,
+			      uint32_t passes);
 /** Appends verifier result @p r (irs_session_verifier_result()) to event
- *  @p ev of @p m. Events are written once and kept as text: change a
- *  pushed event only through calls that take the manifest. */
-bool irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
+ *  @p ev. False on OOM. */
+bool irs_manifest_event_verifier(json_t *ev,
 				 const struct irs_verifier_result *r);
-/** Names, in event @p ev of @p m (its snapshot written before), the JSON
- *  graph @p json written for it later (a failure's input), with its
- *  stats @p st: json_bytes, and bytes as that walk (a full one) read
- *  them. False on OOM or when the event names no snapshot. */
-bool irs_manifest_event_json(struct irs_manifest *m, json_t *ev,
-			     const char *json,
+/** Names, in event @p ev (its snapshot written before), the JSON graph
+ *  @p json written for it later (a failure's input), with its stats
+ *  @p st: json_bytes, and bytes as that walk (a full one) read them.
+ *  False on OOM or when the event names no snapshot. */
+bool irs_manifest_event_json(json_t *ev, const char *json,
 			     const struct irs_snapshot_stats *st);
 /** A JSON string for @p s (null for NULL); bytes that are not UTF-8
  *  become '?'. NULL on OOM. */
@@ -190,6 +192,111 @@ char *irs_cmdline_args(const char *argv, size_t len);
 char *irs_proc_args(int64_t pid);
 /** Current UTC time as "2026-11-30T05:15:00Z" into @p buf (>= 21 bytes). */
 void irs_manifest_now(char *buf, size_t len);
+
+/* ---- events.c: events.jsonl, the append-only event log ------------------- */
+
+/** The event log's name in a run directory. */
+#define IRS_EVENT_LOG "events.jsonl"
+
+/** An event log being written. Owns its descriptor and path. */
+struct irs_event_log {
+	int fd;			/* O_APPEND; -1 when closed */
+	char *path;
+	uint64_t size;		/* bytes of whole lines written */
+	uint64_t nlines;	/* lines written */
+	bool torn;		/* a cut-short line could not be cut off */
+	struct irs_buf line;	/* the line being written, reused */
+};
+
+/** Creates <dir>/events.jsonl, empty, for appending (it must not exist). */
+struct irs_error *irs_event_log_create(struct irs_event_log *log,
+				       const char *dir);
+/** Closes the log; a closed (or zeroed, fd -1) log is fine too. */
+void irs_event_log_close(struct irs_event_log *log);
+/** The log's directory was renamed to @p dir (its descriptor follows the
+ *  file): messages name it there. False on OOM. */
+bool irs_event_log_rename(struct irs_event_log *log, const char *dir);
+/** What a new event line says (irsnap.event/1), for irs_event_format(). */
+struct irs_event_data {
+	uint32_t seq;
+	const char *pass;
+	const char *phase;		/* "before" or "after" */
+	const char *text, *json;	/* its files, relative; NULL: none */
+	bool skipped;			/* "snapshot": null (--changed-only) */
+	const struct irs_snapshot_stats *st;
+	uint32_t position;		/* 0: not known */
+	uint64_t root;			/* the IR root the pass was given */
+	const char *root_type;		/* its layout type; NULL: not said */
+	bool changed;			/* after events */
+	bool has_cpu;			/* after events: the pass's CPU time */
+	double cpu_s;
+	uint32_t same_as_seq;		/* a copy of that walk's files; 0: none */
+	const char *same_as_phase;
+	double at_s;
+};
+/**
+ * Appends event @p e to @p b as one line with its newline, built as
+ * text: what jansson writes for the same object with
+ * irs_event_log_append()'s flags, so that a line written again (a
+ * verifier's result added) reads alike, in a fraction of the time (a trace
+ * writes one at every pass boundary).
+ */
+void irs_event_format(struct irs_buf *b, const struct irs_event_data *e);
+/** Appends the line @p line (@p len bytes, its newline included) as
+ *  irs_event_log_append() does. */
+struct irs_error *irs_event_log_append_text(struct irs_event_log *log,
+					    const char *line, size_t len);
+/**
+ * Appends @p ev as one line, in one write(): a line whose seq and phase
+ * repeat an earlier one's stands for it (the event written again with a
+ * verifier's result, or the JSON graph a failure added). A write that
+ * fails leaves no part of the line behind; the error names the file.
+ */
+struct irs_error *irs_event_log_append(struct irs_event_log *log,
+				       const json_t *ev);
+
+/** What reading an event log found besides its events. */
+struct irs_event_log_info {
+	size_t nlines;		/* whole lines (ending in a newline) */
+	size_t torn_bytes;	/* bytes after the last newline: a line cut
+				   short by a kill, ignored; 0 when none */
+	size_t nbad;		/* whole lines that are no JSON object,
+				   skipped */
+	size_t bad_line;	/* the first of them (1-based), or 0 */
+	char bad[160];		/* and why */
+};
+/** Called per event line that parses: @p ev (an object, reference
+ *  stolen) from line @p line (1-based). An error ends the reading. */
+typedef struct irs_error *(*irs_event_line_fn)(void *arg, size_t line,
+					       json_t *ev);
+/** Reads event log @p path line by line, calling @p fn; *info says what
+ *  else it found. Errors: the file's, @p fn's. */
+struct irs_error *irs_event_log_read(const char *path, irs_event_line_fn fn,
+				     void *arg,
+				     struct irs_event_log_info *info);
+/** What @p info says besides the events, in one line ("events.jsonl: its
+ *  last line was cut short ..."), "" when nothing; freed with free(),
+ *  NULL on OOM. */
+char *irs_event_log_describe(const struct irs_event_log_info *info);
+/** The events of @p lines (in log order) as readers see them: a later line
+ *  of an event (the same seq and phase) in the place of its first. *ret
+ *  freed with json_decref(); @p lines is left with the later lines
+ *  moved. */
+struct irs_error *irs_event_log_merge(json_t *lines, json_t **ret);
+/** irs_event_log_read() and irs_event_log_merge(): the log's events as
+ *  one array, in *ret (freed with json_decref()). */
+struct irs_error *irs_event_log_load(const char *path, json_t **ret,
+				     struct irs_event_log_info *info);
+/**
+ * Run directory @p dir as one document, as readers of either version want
+ * it: its manifest.json, with for irsnap.manifest/2 the events of its
+ * events.jsonl (irs_event_log_load()) as "events" (irsnap.manifest/1 has
+ * them inside; *info is then zero). Files are taken as irs_rundir_file()
+ * allows. *ret freed with json_decref(). A manifest of another schema is
+ * an IRS_ERROR_FORMAT error naming it.
+ */
+struct irs_error *irs_run_load(const char *dir, json_t **ret,
+			       struct irs_event_log_info *info);
 
 /* ---- image.c: the IR's bytes at a pass's entry, kept ------------------- */
 
@@ -328,6 +435,17 @@ struct irs_error *irs_snapshot_write_units(const struct irs_layout *lo,
 					   const char *text_path,
 					   const char *json_path,
 					   struct irs_unit_cache *units,
+					   struct irs_snapshot **ret);
+/** irs_snapshot_write_units() writing new files (paths that do not exist
+ *  yet) with files @p pool made ahead (NULL: none). */
+struct irs_error *irs_snapshot_write_files(const struct irs_layout *lo,
+					   struct irs_memory *mem,
+					   uint64_t root, const char *type,
+					   const struct irs_limits *limits,
+					   const char *text_path,
+					   const char *json_path,
+					   struct irs_unit_cache *units,
+					   struct irs_file_pool *pool,
 					   struct irs_snapshot **ret);
 /**
  * Writes the JSON graph of a walk of @p root as @p type to @p json_path

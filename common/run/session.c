@@ -1,8 +1,8 @@
-// A tracing session: one run directory, one manifest, one event per pass
-// boundary. Every public call leaves the directory valid: snapshot files
-// first, then the manifest that names them, and when a write fails the
-// call undoes its own files and in-memory event, so the manifest on disk
-// (the previous one) and the session agree.
+// A tracing session: one run directory, its manifest (header and
+// summary) and its event log, one line per pass boundary. Every public
+// call leaves the directory valid: snapshot files first, then the event
+// line that names them, and when a write fails the call undoes its own
+// files and in-memory event, so the log on disk and the session agree.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +28,13 @@ struct event {
 	bool has_cpu;
 	double cpu_s;		// spent in the pass, once ended
 	char hash[17];		// of the before text
+	uint64_t nodes;		// of the before walk
 	char *text, *json;	// before snapshot, relative; NULL: not written
-	json_t *before, *after;	// borrowed from the manifest's events
+	// its lines (before, after) as written, for writing them again with
+	// what comes later (a verifier's result, a failure's JSON graph):
+	// kept while the event is open and while it is the last one ended
+	// (json_seq)
+	char *lines[2];
 	// the IR's bytes at entry, for the JSON graph of the pass's input
 	// should it fail (failure_json without write_json); a reference
 	struct irs_image *image;
@@ -58,6 +63,11 @@ struct irs_session {
 	char *debugger, *debuggee, *args, *layout_path;
 	char *dir;		// the run directory, absolute
 	struct irs_manifest man;
+	struct irs_event_log log;
+	// new snapshot files, made ahead by a thread: a file's making is the
+	// costly part of writing it, and the debuggee waits at the stop
+	struct irs_file_pool *files;
+	uint32_t json_seq;	// the ended event whose lines are kept
 	struct event *events;
 	uint32_t nevents, capevents;
 	uint32_t nlost;		// snapshots lost to write errors
@@ -105,8 +115,8 @@ copy_config(struct irs_session *s, const struct irs_session_config *cfg)
 	return true;
 }
 
-// The first manifest of the run, written in the staging directory under
-// the name the run is about to get.
+// The first manifest of the run and its empty event log, written in the
+// staging directory under the name the run is about to get.
 static struct irs_error *
 fill_run(void *arg, const char *stage_dir, const char *final_dir,
 	 const char *id)
@@ -114,8 +124,11 @@ fill_run(void *arg, const char *stage_dir, const char *final_dir,
 	struct irs_session *s = arg;
 	(void)final_dir;
 	irs_manifest_deinit(&s->man);	// a name taken: start over
+	irs_event_log_close(&s->log);
 	struct irs_error *err = irs_manifest_init(&s->man, stage_dir, id,
 		&s->cfg, s->lo ? irs_layout_name(s->lo) : NULL);
+	if (!err)
+		err = irs_event_log_create(&s->log, stage_dir);
 	return err ? err : irs_manifest_save(&s->man);
 }
 
@@ -129,6 +142,7 @@ irs_session_create(const struct irs_session_config *cfg,
 	struct irs_session *s = calloc(1, sizeof(*s));
 	if (!s)
 		return &irs_enomem;
+	s->log.fd = -1;
 	s->lo = lo;
 	if (!copy_config(s, cfg)) {
 		irs_session_destroy(s);
@@ -140,12 +154,13 @@ irs_session_create(const struct irs_session_config *cfg,
 		irs_session_destroy(s);
 		return err;
 	}
-	// The manifest moved with its directory.
+	// The manifest and the log moved with their directory.
 	free(s->man.path);
 	s->man.path = irs_path_join(s->dir, "manifest.json");
 	// The run directory's parent, absolute: s->dir minus "/<id>".
 	char *root_abs = strndup(s->dir, strlen(s->dir) - strlen(id) - 1);
-	if (!s->man.path || !root_abs)
+	if (!s->man.path || !root_abs || !irs_event_log_rename(&s->log,
+							       s->dir))
 		err = &irs_enomem;
 	else
 		err = irs_rundir_link_latest(root_abs, id);
@@ -155,6 +170,16 @@ irs_session_create(const struct irs_session_config *cfg,
 		irs_rundir_remove_empty(s->dir);	// a session that could not start
 		irs_session_destroy(s);
 		return err;
+	}
+	char *snaps = irs_path_join(s->dir, "snapshots");
+	// IRSNAP_FILE_POOL=0 makes each file at its stop, to compare
+	const char *env = getenv("IRSNAP_FILE_POOL");
+	err = env && !strcmp(env, "0") ? NULL : !snaps ? &irs_enomem
+	      : irs_file_pool_create(snaps, 4, &s->files);
+	free(snaps);
+	if (err) {	// the run is there: it writes without a pool
+		irs_error_destroy(err);
+		s->files = NULL;
 	}
 	if (irs_debug('S'))
 		fprintf(stderr, "irsnap: session %s\n", s->dir);
@@ -173,9 +198,19 @@ last_forget(struct last_walk *l)
 	memset(l, 0, sizeof(*l));
 }
 
+// Drops the lines @p ev keeps: nothing will be added to them.
+static void
+event_retire(struct event *ev)
+{
+	free(ev->lines[0]);
+	free(ev->lines[1]);
+	ev->lines[0] = ev->lines[1] = NULL;
+}
+
 static void
 event_deinit(struct event *ev)
 {
+	event_retire(ev);
 	free(ev->pass);
 	free(ev->type);
 	free(ev->text);
@@ -196,6 +231,8 @@ irs_session_destroy(struct irs_session *s)
 	irs_image_pool_deinit(&s->pool);
 	irs_unit_cache_destroy(s->units);
 	free(s->units_type);
+	irs_event_log_close(&s->log);
+	irs_file_pool_destroy(s->files);
 	irs_manifest_deinit(&s->man);
 	free(s->dir);
 	free(s->debugger);
@@ -326,9 +363,9 @@ snapshot(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
-		err = irs_snapshot_write_units(s->lo, mem, root, type,
+		err = irs_snapshot_write_files(s->lo, mem, root, type,
 					       &s->cfg.limits, text, json,
-					       units, ret);
+					       units, s->files, ret);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!err && irs_debug('S')) {
 		uint64_t reused = 0, walked = 0;
@@ -484,14 +521,6 @@ take(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	return NULL;
 }
 
-// Names, in event @p j, the walk a copied snapshot repeats.
-static bool
-note_copy(const struct irs_session *s, json_t *j)
-{
-	return !json_object_set_new(j, "same_as", json_pack("{s:I, s:s}",
-		"seq", (json_int_t)s->last.seq, "phase", s->last.phase));
-}
-
 // The bytes of the last walk, which read the same now (it was just taken,
 // or copied because nothing it read has changed), kept for event @p ev:
 // the JSON graph of its input, should the pass fail, is a walk over them.
@@ -570,6 +599,15 @@ check_begin(struct irs_session *s, struct irs_memory *mem,
 	return NULL;
 }
 
+// Saves the manifest with the summary as it stands.
+static struct irs_error *
+save(struct irs_session *s)
+{
+	if (!irs_manifest_set_summary(&s->man, s->log.nlines, s->nevents))
+		return &irs_enomem;
+	return irs_manifest_save(&s->man);
+}
+
 // Records that the @p phase snapshot of pass @p seq was lost to @p err, a
 // write error (a full disk), so the manifest lists it and says the run is
 // incomplete; true then. Other errors (an unreadable root) record nothing
@@ -584,7 +622,7 @@ lose(struct irs_session *s, uint32_t seq, const char *pass, const char *phase,
 			       irs_error_get_message(err)))
 		return false;
 	s->nlost++;
-	irs_error_destroy(irs_manifest_save(&s->man));
+	irs_error_destroy(save(s));
 	return true;
 }
 
@@ -594,17 +632,63 @@ irs_session_lost(const struct irs_session *s)
 	return s->nlost;
 }
 
-// The IR root the pass was given and its layout type, in its events: a
-// core from a crash deep inside the pass finds it there, when the
-// boundary's registers are long gone (release builds).
-static bool
-set_root(json_t *j, const struct event *ev)
+// A new manifest.json now and then, for its summary (best effort: the
+// next one, or the run's end, says it too).
+static void
+checkpoint(struct irs_session *s)
 {
-	char hex[32];
-	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ev->root);
-	return !json_object_set_new(j, "root", json_string(hex)) &&
-	       (!ev->type || !json_object_set_new(j, "root_type",
-						  json_string(ev->type)));
+	if (irs_manifest_due(&s->man))
+		irs_error_destroy(save(s));
+}
+
+// Writes event @p d as a new line of the log, *line_ret the line kept
+// (freed with free()). Its at_s is now: when each pass ran, for a
+// timeline (and a measure of what a trace costs per event).
+static struct irs_error *
+write_event(struct irs_session *s, struct irs_event_data *d,
+	    char **line_ret)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	d->at_s = irs_manifest_elapsed(&s->man);
+	irs_event_format(&b, d);
+	if (b.oom) {
+		irs_buf_deinit(&b);
+		return &irs_enomem;
+	}
+	struct irs_error *err = irs_event_log_append_text(&s->log, b.data,
+							  b.len);
+	if (err) {
+		irs_buf_deinit(&b);
+		return err;
+	}
+	*line_ret = irs_buf_steal(&b);
+	return NULL;
+}
+
+// Writes the event of *line again, with what @p amend adds to it (@p arg
+// its argument; false on OOM): its later line stands for the first.
+// *line is replaced only when that is written.
+static struct irs_error *
+rewrite_event(struct irs_session *s, char **line,
+	      bool (*amend)(json_t *ev, const void *arg), const void *arg)
+{
+	json_error_t je;
+	json_t *ev = json_loads(*line, JSON_ALLOW_NUL, &je);
+	if (!ev || !amend(ev, arg)) {
+		json_decref(ev);
+		return &irs_enomem;	// our own line: it parses
+	}
+	struct irs_error *err = irs_event_log_append(&s->log, ev);
+	json_decref(ev);
+	if (err)
+		return err;
+	char *kept = strndup(s->log.line.data, s->log.line.len);
+	if (kept) {	// else the old one stays, for the next amendment
+		free(*line);
+		*line = kept;
+	}
+	return NULL;
 }
 
 struct irs_error *
@@ -639,38 +723,25 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	if (err)
 		goto fail_names;
 	memcpy(ev.hash, st.hash, sizeof(ev.hash));
+	ev.nodes = st.nodes;
 	if (!n.json && s->cfg.failure_json)
 		keep_image(s, mem, &ev);
 	ev.position = s->next_position;
 	s->next_position = 0;
-	ev.before = irs_manifest_event(ev.seq, pass, "before", n.text, n.json,
-				       false, &st);
-	if (ev.before && ev.position && json_object_set_new(ev.before,
-			"position", json_integer(ev.position))) {
-		json_decref(ev.before);
-		ev.before = NULL;
-	}
-	if (ev.before && !set_root(ev.before, &ev)) {
-		json_decref(ev.before);
-		ev.before = NULL;
-	}
-	if (ev.before && copied && !note_copy(s, ev.before)) {
-		json_decref(ev.before);
-		ev.before = NULL;
-	}
-	if (!irs_manifest_push_event(&s->man, ev.before)) {
-		err = &irs_enomem;
+	struct irs_event_data d = {
+		.seq = ev.seq, .pass = pass, .phase = "before",
+		.text = n.text, .json = n.json, .st = &st,
+		.position = ev.position, .root = ev.root, .root_type = ev.type,
+		.same_as_seq = copied ? s->last.seq : 0,
+		.same_as_phase = s->last.phase,
+	};
+	if ((err = write_event(s, &d, &ev.lines[0])))
 		goto fail_files;
-	}
-	err = irs_manifest_save(&s->man);
-	if (err) {
-		irs_manifest_pop_event(&s->man);
-		goto fail_files;
-	}
 	ev.text = n.text;	// the event owns the names now
 	ev.json = n.json;
 	s->events[s->nevents++] = ev;
 	*seq_ret = ev.seq;
+	checkpoint(s);
 	return NULL;
 oom:
 	err = &irs_enomem;
@@ -685,6 +756,7 @@ fail:
 	if (lose(s, ev.seq, pass, "before", err) && ev.pass) {
 		irs_image_unref(ev.image);
 		ev.image = NULL;
+		event_retire(&ev);
 		ev.open = false;
 		ev.lost = true;
 		s->events[s->nevents++] = ev;	// check_begin made room
@@ -707,34 +779,27 @@ irs_session_pass_begin(struct irs_session *s, struct irs_memory *mem,
 	return irs_session_pass_begin_as(s, mem, pass, root, NULL, seq_ret);
 }
 
-// The after event of @p ev from the walk's stats; with changed_only and an
-// unchanged text, the after files are deleted and not named.
-static json_t *
-after_event(struct irs_session *s, const struct event *ev, struct names *n,
-	    const struct irs_snapshot_stats *st)
+// Writes the after event of @p ev from the walk's stats (@p copied: a
+// copy of the last walk's files); with changed_only and an unchanged
+// text, the after files are deleted and not named.
+static struct irs_error *
+after_event(struct irs_session *s, struct event *ev, struct names *n,
+	    const struct irs_snapshot_stats *st, bool copied)
 {
 	bool changed = strcmp(st->hash, ev->hash) != 0;
 	bool skipped = s->cfg.changed_only && !changed;
 	if (skipped)
 		names_unlink(s, n);
-	json_t *j = irs_manifest_event(ev->seq, ev->pass, "after", n->text,
-				       n->json, skipped, st);
-	if (j && ev->position && json_object_set_new(j, "position",
-					json_integer(ev->position))) {
-		json_decref(j);
-		return NULL;
-	}
-	if (j && !set_root(j, ev)) {
-		json_decref(j);
-		return NULL;
-	}
-	if (j && (json_object_set_new(j, "changed", json_boolean(changed)) ||
-		  json_object_set_new(j, "cpu_s", ev->has_cpu ?
-				      json_real(ev->cpu_s) : json_null()))) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	struct irs_event_data d = {
+		.seq = ev->seq, .pass = ev->pass, .phase = "after",
+		.text = n->text, .json = n->json, .skipped = skipped,
+		.st = st, .position = ev->position, .root = ev->root,
+		.root_type = ev->type, .changed = changed,
+		.has_cpu = ev->has_cpu, .cpu_s = ev->cpu_s,
+		.same_as_seq = copied ? s->last.seq : 0,
+		.same_as_phase = s->last.phase,
+	};
+	return write_event(s, &d, &ev->lines[1]);
 }
 
 struct irs_error *
@@ -772,28 +837,31 @@ irs_session_pass_end(struct irs_session *s, struct irs_memory *mem,
 	err = take(s, mem, ev->root, ev->type, &n, seq, "after", &st, &copied);
 	if (err)
 		goto out;
-	json_t *j = after_event(s, ev, &n, &st);
-	if (j && copied && !note_copy(s, j)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (!irs_manifest_push_event(&s->man, j)) {
-		err = &irs_enomem;
-		names_unlink(s, &n);
-		goto out;
-	}
-	err = irs_manifest_save(&s->man);
+	err = after_event(s, ev, &n, &st, copied);
 	if (err) {
-		irs_manifest_pop_event(&s->man);
 		names_unlink(s, &n);
 		goto out;
 	}
-	ev->after = j;
+	// Its lines are the ones a verifier's result or a failure may add
+	// to now; the previous ended event's are done.
+	if (s->json_seq && s->json_seq != seq) {
+		struct event *old = find_event(s, s->json_seq);
+		if (old && !old->open)
+			event_retire(old);
+	}
+	s->json_seq = seq;
+	checkpoint(s);
 out:
 	if (err)
 		lose(s, seq, ev->pass, "after", err);
 	names_deinit(&n);
 	return err;
+}
+
+static bool
+add_verifier(json_t *ev, const void *arg)
+{
+	return irs_manifest_event_verifier(ev, arg);
 }
 
 struct irs_error *
@@ -805,14 +873,12 @@ irs_session_verifier_result(struct irs_session *s, uint32_t seq,
 		return irs_error_format(IRS_ERROR_STATE, "no pass event %u",
 					seq);
 	// The result belongs to the IR the verifier saw: the latest snapshot.
-	json_t *target = ev->after ? ev->after : ev->before;
-	json_t *list = json_object_get(target, "verifiers");
-	if (!irs_manifest_event_verifier(&s->man, target, r))
-		return &irs_enomem;
-	struct irs_error *err = irs_manifest_save(&s->man);
-	if (err)
-		json_array_remove(list, json_array_size(list) - 1);
-	return err;
+	char **target = ev->lines[1] ? &ev->lines[1] : &ev->lines[0];
+	if (!*target)
+		return irs_error_format(IRS_ERROR_STATE, "pass event %u is "
+					"closed: other passes ended since",
+					seq);
+	return rewrite_event(s, target, add_verifier, r);
 }
 
 struct irs_error *
@@ -835,7 +901,21 @@ irs_session_finish(struct irs_session *s, int32_t exit_status)
 	    json_object_set_new(s->man.root, "exit_status",
 				json_integer(exit_status)))
 		return &irs_enomem;
-	return irs_manifest_save(&s->man);
+	return save(s);
+}
+
+struct irs_error *
+irs_session_stop(struct irs_session *s, const char *why)
+{
+	const char *status = json_string_value(json_object_get(s->man.root,
+							       "status"));
+	if (s->failed || (status && strcmp(status, "running")))
+		return NULL;
+	if (!irs_manifest_set_status(&s->man, "stopped") ||
+	    json_object_set_new(s->man.root, "stopped_by",
+				irs_json_text(why ? why : "unknown")))
+		return &irs_enomem;
+	return save(s);
 }
 
 /* }==== Failure ========================================================== */
@@ -894,6 +974,28 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 			 "json", irs_json_text(n->json), "walk_errors", errors);
 }
 
+struct graph_name {
+	const char *name;
+	const struct irs_snapshot_stats *st;
+};
+
+static bool
+add_graph(json_t *ev, const void *arg)
+{
+	const struct graph_name *g = arg;
+	return irs_manifest_event_json(ev, g->name, g->st);
+}
+
+// Writes @p ev's before event again, naming JSON graph @p name (stats
+// @p st): its later line stands for the first.
+static struct irs_error *
+name_graph(struct irs_session *s, struct event *ev, const char *name,
+	   const struct irs_snapshot_stats *st)
+{
+	struct graph_name g = { name, st };
+	return rewrite_event(s, &ev->lines[0], add_graph, &g);
+}
+
 // The JSON graph of failing pass @p ev's input when the trace wrote its
 // text alone: a walk over the bytes kept at its entry (@p img), named in
 // its before event. Written only when it renders what the before
@@ -919,16 +1021,13 @@ input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
 	if (!err) {
 		irs_snapshot_get_stats(snap, &st);
 		irs_snapshot_destroy(snap);
-		json_t *nodes = json_object_get(ev->before, "nodes");
-		if (strcmp(st.hash, ev->hash) ||
-		    (json_int_t)st.nodes != json_integer_value(nodes))
+		if (strcmp(st.hash, ev->hash) || st.nodes != ev->nodes)
 			err = irs_error_format(IRS_ERROR_STATE, "the walk of "
 					       "the kept bytes renders another "
 					       "IR (hash %s, not %s)", st.hash,
 					       ev->hash);
-		else if (!irs_manifest_event_json(&s->man, ev->before, name,
-						  &st))
-			err = &irs_enomem;
+		else
+			err = name_graph(s, ev, name, &st);
 		if (err)
 			unlink(path);
 	}
@@ -1053,7 +1152,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		fi.signo = 0;
 	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
 		: ev->seq == s->ended_seq ? s->ended_image : NULL;
-	if (img && !ev->json && ev->before && s->lo)
+	if (img && !ev->json && ev->lines[0] && s->lo)
 		input_graph(s, ev, img);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
@@ -1106,7 +1205,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		return &irs_enomem;
 	}
 	names_deinit(&n);
-	return irs_manifest_save(&s->man);
+	return save(s);
 oom:
 	err = &irs_enomem;
 fail:

@@ -234,9 +234,11 @@ flush_error(FILE *fp, const char *fallback)
 	if (tmp && sscanf(tmp, ".tmp.%u.%u%n", &pid, &k, &end) == 2 &&
 	    !tmp[end])
 		*tmp = '\0';
+	// an unnamed file (O_TMPFILE) reads as "DIR/#INODE (deleted)": it
+	// has no name yet, the caller's says which it is
+	bool named = path[0] == '/' && !strstr(path, " (deleted)");
 	return irs_error_format(IRS_ERROR_IO, "%s: write failed: %s",
-				path[0] == '/' ? path : fallback,
-				strerror(saved));
+				named ? path : fallback, strerror(saved));
 }
 
 static struct irs_error *
@@ -336,12 +338,25 @@ irs_snapshot_write_units(const struct irs_layout *lo,
 			 struct irs_unit_cache *units,
 			 struct irs_snapshot **ret)
 {
+	return irs_snapshot_write_files(lo, mem, root, type, limits, text_path,
+					json_path, units, NULL, ret);
+}
+
+struct irs_error *
+irs_snapshot_write_files(const struct irs_layout *lo,
+			 struct irs_memory *mem, uint64_t root,
+			 const char *type, const struct irs_limits *limits,
+			 const char *text_path, const char *json_path,
+			 struct irs_unit_cache *units,
+			 struct irs_file_pool *pool,
+			 struct irs_snapshot **ret)
+{
 	struct irs_error *err;
 	struct irs_atomic_file tf = { 0 }, jf = { 0 };
 	struct irs_snapshot *snap;
-	if (text_path && (err = irs_atomic_open(&tf, text_path)))
+	if (text_path && (err = irs_atomic_open_pool(&tf, text_path, pool)))
 		return err;
-	if (json_path && (err = irs_atomic_open(&jf, json_path))) {
+	if (json_path && (err = irs_atomic_open_pool(&jf, json_path, pool))) {
 		if (text_path)
 			irs_atomic_abort(&tf);
 		return err;

@@ -227,6 +227,36 @@ check_schema(const struct run *r, const char *file, json_t *doc,
 	return err;
 }
 
+// Checks the run read by irs_run_load() against its schemas: an
+// irsnap.manifest/1 whole, an irsnap.manifest/2 without the events it was
+// given and each of those as an irsnap.event/1.
+static struct irs_error *
+check_run(struct run *r)
+{
+	const char *id = json_string_value(json_object_get(r->manifest,
+							   "schema"));
+	if (id && !strcmp(id, "irsnap.manifest/1"))
+		return check_schema(r, "manifest.json", r->manifest, id);
+	json_t *events = json_incref(json_object_get(r->manifest, "events"));
+	json_t *head = json_copy(r->manifest);
+	struct irs_error *err = head && !json_object_del(head, "events")
+		? check_schema(r, "manifest.json", head, "irsnap.manifest/2")
+		: &irs_enomem;
+	json_decref(head);
+	size_t i;
+	json_t *ev;
+	json_array_foreach(events, i, ev) {
+		char file[64];
+		if (err)
+			break;
+		snprintf(file, sizeof(file), IRS_EVENT_LOG ", event %zu",
+			 i + 1);
+		err = check_schema(r, file, ev, "irsnap.event/1");
+	}
+	json_decref(events);
+	return err;
+}
+
 // Pairs before and after events by sequence number (one sort, so a run of
 // 40,000 passes costs no more than its events).
 static struct irs_error *
@@ -295,10 +325,10 @@ run_load(struct run *r, const char *dir)
 	if (!S_ISDIR(st.st_mode))
 		return irs_error_format(IRS_ERROR_USAGE,
 					"%s: not a run directory", dir);
-	err = load_json(r, "manifest.json", &r->manifest);
+	struct irs_event_log_info info;
+	err = irs_run_load(dir, &r->manifest, &info);
 	if (!err)
-		err = check_schema(r, "manifest.json", r->manifest,
-				   "irsnap.manifest/1");
+		err = check_run(r);
 	if (!err)
 		err = collect_rows(r);
 	if (err)
@@ -486,13 +516,15 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-// Links to every file of the run: manifest, failure report, snapshots
-// (each pass's also sit in its diff below), the reducer's repro/.
+// Links to every file of the run: manifest, event log, failure report,
+// snapshots (each pass's also sit in its diff below), the reducer's
+// repro/.
 static void
 put_files(struct irs_buf *b, const struct run *r)
 {
-	static const char *const top[] = {"manifest.json", "failure.json",
-					  "snapshots", "repro", NULL};
+	static const char *const top[] = {"manifest.json", IRS_EVENT_LOG,
+					  "failure.json", "snapshots",
+					  "repro", NULL};
 	irs_buf_puts(b, "<section id=\"files\">\n<h2>Files</h2>\n<ul "
 		     "class=\"files\">\n");
 	for (const char *const *f = top; *f; f++) {

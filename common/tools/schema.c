@@ -830,13 +830,18 @@ irs_schema_load(const char *id, json_t **ret)
 		if (!doc)
 			return irs_error_format(IRS_ERROR_FORMAT,
 				"%s:%d: %s", f->name, je.line, je.text);
-		struct cached_schema *c = realloc(cached,
-						  (ncached + 1) * sizeof(*c));
-		if (c) {	// else uncached: slower, not wrong
-			cached = c;
+		// Room for every embedded schema at once, never moved: a
+		// run holds a pointer to its entry's patterns while another
+		// schema gets cached (validate checks a snapshot file in the
+		// middle of an event log's run).
+		size_t nfiles = 0;
+		while (irs_schema_files[nfiles].name)
+			nfiles++;
+		if (!cached)
+			cached = calloc(nfiles, sizeof(*cached));
+		if (cached && ncached < nfiles)	// else uncached: slower
 			cached[ncached++] = (struct cached_schema){
 				.file = f, .doc = json_incref(doc)};
-		}
 		*ret = doc;
 		return NULL;
 	}

@@ -574,6 +574,84 @@ events(struct check *c, const char *file, const char *dir, const json_t *evs)
 	return NULL;
 }
 
+// events.jsonl (irsnap.event/1) of a run, line by line: each line against
+// the schema and its snapshot files against it, as events() does for an
+// irsnap.manifest/1's array. A later line of an event (the same seq and
+// phase) names what the earlier did and more, so each is checked as it
+// stands. A last line cut short (a killed debugger) is said, not counted:
+// readers ignore it, and the run is what came before it.
+struct log_check {
+	struct check *c;
+	const char *dir;
+	char *file;			// <dir>/events.jsonl
+	struct irs_schema_run *run;	// the event schema, compiled once
+	struct irs_error *err;
+};
+
+static struct irs_error *
+log_line(void *arg, size_t line, json_t *ev)
+{
+	struct log_check *lc = arg;
+	char where[96], ev_where[64];
+	snprintf(ev_where, sizeof(ev_where), "line %zu: $", line);
+	struct irs_error *err = irs_schema_run_check(lc->run, "#", ev,
+						     ev_where);
+	json_t *snap = json_object_get(ev, "snapshot");
+	if (!err && json_is_object(snap)) {
+		snprintf(where, sizeof(where), "%s.snapshot", ev_where);
+		err = named_snapshot(lc->c, lc->file, where, lc->dir, snap,
+				     ev, ev_where);
+	}
+	json_decref(ev);
+	lc->err = err;	// not the file's: the caller's
+	return err;
+}
+
+// The event log @p file (NULL: the run's events.jsonl) of run @p dir.
+static struct irs_error *
+event_log(struct check *c, const char *dir, const char *file)
+{
+	struct irs_error *err;
+	struct irs_event_log_info info;
+	struct log_check lc = { .c = c, .dir = dir };
+
+	if (file && !(lc.file = strdup(file)))
+		return &irs_enomem;
+	if (!file && (err = irs_rundir_file(dir, IRS_EVENT_LOG, &lc.file))) {
+		if (err == &irs_enomem)
+			return err;
+		problem_err(c, err);
+		return NULL;
+	}
+	mark(c, lc.file);
+	if ((err = irs_schema_run_start("irsnap.event/1", lc.file, c->out,
+					&lc.run))) {
+		free(lc.file);
+		return err;
+	}
+	err = irs_event_log_read(lc.file, log_line, &lc, &info);
+	struct irs_error *end = irs_schema_run_end(lc.run, &c->nproblems);
+	if (!err)
+		err = end;
+	else
+		irs_error_destroy(end);
+	if (err && err != &irs_enomem && err != lc.err) {
+		problem_err(c, err);	// unreadable: the run is damaged
+		err = NULL;
+	}
+	if (!err && info.nbad)
+		problem(c, lc.file, "line %zu: not a JSON object: %s%s",
+			info.bad_line, info.bad, info.nbad > 1 ?
+			" (and more lines)" : "");
+	if (!err && info.torn_bytes)
+		irs_buf_printf(c->out, "%s: note: its last line was cut short "
+			       "(%zu bytes without a newline, left by a "
+			       "debugger killed as it wrote them); readers "
+			       "ignore it\n", lc.file, info.torn_bytes);
+	free(lc.file);
+	return err;
+}
+
 static struct irs_error *
 run_dir(struct check *c, const char *dir)
 {
@@ -598,10 +676,16 @@ run_dir(struct check *c, const char *dir)
 	err = load(c, file, true, &man);
 	if (err || !man)
 		goto out;
-	err = against(c, file, man, "irsnap.manifest/1");
+	// irsnap.manifest/2 keeps its events in events.jsonl; a run of an
+	// earlier irsnap (irsnap.manifest/1) has them inside.
+	const char *id = json_string_value(json_object_get(man, "schema"));
+	bool v1 = id && !strcmp(id, "irsnap.manifest/1");
+	err = against(c, file, man, v1 ? id : "irsnap.manifest/2");
 	json_t *evs = json_object_get(man, "events");
-	if (!err && json_is_array(evs))
+	if (!err && v1 && json_is_array(evs))
 		err = events(c, file, dir, evs);
+	else if (!err && !v1)
+		err = event_log(c, dir, NULL);
 	const char *status = json_string_value(json_object_get(man, "status"));
 	json_t *failure = json_object_get(man, "failure");
 	bool has_failure = lstat(ffile, &st) == 0;
@@ -750,6 +834,16 @@ irs_validate_path(const char *path, struct irs_buf *out,
 		free(rp);
 	} else if (is_snapshot(path)) {
 		err = snapshot_file(&c, path, true, true, NULL);
+	} else if (strlen(path) > 6 &&
+		   !strcmp(path + strlen(path) - 6, ".jsonl")) {
+		// an event log: each line an irsnap.event/1, each snapshot
+		// it names beside it, in the run directory it is in
+		char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+		if (slash)
+			*slash = '\0';
+		err = !dir ? &irs_enomem
+		      : event_log(&c, slash ? dir : ".", path);
+		free(dir);
 	} else {
 		json_t *doc;
 		err = load(&c, path, true, &doc);

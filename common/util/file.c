@@ -120,8 +120,55 @@ irs_atomic_open(struct irs_atomic_file *af, const char *path)
 }
 
 struct irs_error *
+irs_atomic_open_pool(struct irs_atomic_file *af, const char *path,
+		     struct irs_file_pool *pool)
+{
+	int fd = irs_file_pool_take(pool);
+	if (fd < 0)
+		return irs_atomic_open(af, path);
+	memset(af, 0, sizeof(*af));
+	if (!(af->path = strdup(path)) || !(af->fp = fdopen(fd, "w"))) {
+		close(fd);
+		free(af->path);
+		af->path = NULL;
+		return &irs_enomem;
+	}
+	af->unnamed = true;
+	return NULL;
+}
+
+// Names the unnamed file open as @p fd @p path: a new name at once, over
+// an old file through a temporary name and a rename.
+static int
+name_unnamed(int fd, const char *path)
+{
+	char proc[64], *tmp;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	if (asprintf(&tmp, "%s.tmp.%d.%u", path, (int)getpid(),
+		     atomic_fetch_add(&tmp_counter, 1)) < 0)
+		return -1;
+	int rc = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+	if (rc == 0 && (rc = rename(tmp, path)) != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+struct irs_error *
 irs_atomic_link(const char *from, const char *path)
 {
+	// A new name, the usual case (a snapshot copied under its own
+	// name): one link. Over a file that is there: a link under a
+	// temporary name, renamed over it.
+	if (link(from, path) == 0)
+		return NULL;
+	if (errno != EEXIST)
+		return irs_error_format(IRS_ERROR_IO, "%s: cannot link to %s: "
+					"%s", path, from, strerror(errno));
 	char *tmp;
 	if (asprintf(&tmp, "%s.tmp.%d.%u", path, (int)getpid(),
 		     atomic_fetch_add(&tmp_counter, 1)) < 0)
@@ -145,6 +192,18 @@ irs_atomic_commit(struct irs_atomic_file *af)
 	struct irs_error *err = NULL;
 	int bad = ferror(af->fp);
 	int saved = errno;
+	if (af->unnamed && !bad && fflush(af->fp) != 0) {
+		bad = 1;
+		saved = errno;
+	}
+	if (af->unnamed && !bad && name_unnamed(fileno(af->fp), af->path)) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot name it: %s",
+				       af->path, strerror(errno));
+		fclose(af->fp);	// the unnamed file goes with it
+		af->fp = NULL;
+		atomic_free(af);
+		return err;
+	}
 	if (fclose(af->fp) != 0 && !bad) {
 		bad = 1;
 		saved = errno;
@@ -155,6 +214,8 @@ irs_atomic_commit(struct irs_atomic_file *af)
 				       af->path, strerror(saved ? saved : EIO));
 		if (af->tmp)
 			unlink(af->tmp);
+		else if (af->unnamed)
+			unlink(af->path);	// named before the close failed
 	} else if (af->tmp && rename(af->tmp, af->path) != 0) {
 		err = irs_error_format(IRS_ERROR_IO, "%s: rename failed: %s",
 				       af->path, strerror(errno));
@@ -215,7 +276,7 @@ irs_atomic_append_file(struct irs_atomic_file *af, const char *src,
 				       strerror(errno));
 	// The stream's buffer is empty: write behind it, then move it on.
 	else if (copy_fd(in, fileno(af->fp)) != 0 ||
-		 (af->tmp && fseeko(af->fp, 0, SEEK_END) != 0))
+		 ((af->tmp || af->unnamed) && fseeko(af->fp, 0, SEEK_END) != 0))
 		err = irs_error_format(IRS_ERROR_IO, "%s: copying %s failed: %s",
 				       af->path, src, strerror(errno));
 	close(in);

@@ -80,15 +80,25 @@ void irs_cxx_short_name(const char *name, char *buf, size_t len);
 
 /* ---- file.c: atomic files and whole-file reads --------------------------- */
 
-/** A file being written under a temporary name beside its final path. */
+struct irs_file_pool;
+
+/** A file being written under a temporary name beside its final path, or
+ *  under none (a file of a pool, named when committed). */
 struct irs_atomic_file {
 	FILE *fp;		/* write here */
 	char *path;		/* final path */
 	char *tmp;		/* temporary path, same directory */
+	bool unnamed;		/* an irs_file_pool file: no name yet */
 };
 
 /** Opens "<path>.tmp.<pid>.<n>" for writing. */
 struct irs_error *irs_atomic_open(struct irs_atomic_file *af, const char *path);
+/** The same with a file @p pool (made in @p path's directory; NULL: none)
+ *  made ahead, when it has one; for a @p path that does not exist yet
+ *  (a new snapshot's). */
+struct irs_error *irs_atomic_open_pool(struct irs_atomic_file *af,
+				       const char *path,
+				       struct irs_file_pool *pool);
 /** Flushes, closes and renames over the final path; on any error removes
  *  the temporary file and says which path failed. Frees @p af's members. */
 struct irs_error *irs_atomic_commit(struct irs_atomic_file *af);
@@ -101,6 +111,21 @@ void irs_atomic_abort(struct irs_atomic_file *af);
  */
 struct irs_error *irs_atomic_append_file(struct irs_atomic_file *af,
 					 const char *src, uint64_t offset);
+/* ---- file_pool.c: files made ahead by a thread -------------------------- */
+
+/** Unnamed files (O_TMPFILE) made ahead in one directory. */
+struct irs_file_pool;
+/** A pool keeping up to @p depth files ready in @p dir, made by a thread
+ *  of its own (which takes no signal). Where the file system makes no
+ *  unnamed files the pool is empty for good, and takes give -1. *ret
+ *  freed with irs_file_pool_destroy() (NULL is fine). */
+struct irs_error *irs_file_pool_create(const char *dir, unsigned depth,
+				       struct irs_file_pool **ret);
+void irs_file_pool_destroy(struct irs_file_pool *p);
+/** An unnamed file of the pool's directory open for writing, the caller's
+ *  to close (or name, irs_atomic_commit()); -1 when there is none. */
+int irs_file_pool_take(struct irs_file_pool *p);
+
 /** Makes @p path a hard link to the file @p from, atomically (a link under
  *  a temporary name, renamed over @p path): a copy that costs no bytes,
  *  for files never written again. An IRS_ERROR_IO error when the file

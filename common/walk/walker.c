@@ -537,6 +537,38 @@ log_span(struct walk *w, uint64_t slot, uint64_t start, uint64_t end)
  * their context (index) or ran Lua are not kept.
  */
 
+// The cache's entries, one table per thread kept from walk to walk: a
+// table is 256 KiB, and allocating it zeroed for each walk (mmap, page
+// faults, munmap) cost a walk of one function (a per-function pass's
+// snapshot) more than the walk. An entry counts only for the generation
+// that kept it: generations come from one counter per thread, so an entry
+// a walk did not keep never answers it (rcache_table(), next_ugen()).
+static _Thread_local struct rcache *rcache_table_;
+static _Thread_local uint32_t rcache_gen_;
+
+// The next generation of this thread's walks. On the counter's wrap the
+// table is cleared, so no entry of 2^32 generations ago comes back.
+static uint32_t
+next_ugen(void)
+{
+	if (++rcache_gen_ == 0) {
+		if (rcache_table_)
+			memset(rcache_table_, 0, IRS_RCACHE_SIZE *
+			       sizeof(*rcache_table_));
+		rcache_gen_ = 1;
+	}
+	return rcache_gen_;
+}
+
+// This thread's table, made on first use (NULL when memory ran out).
+static struct rcache *
+rcache_table(void)
+{
+	if (!rcache_table_)
+		rcache_table_ = calloc(IRS_RCACHE_SIZE, sizeof(*rcache_table_));
+	return rcache_table_;
+}
+
 // The entry of @p key at @p addr. requires: w->rcache.
 IRS_INLINE struct rcache *
 rcache_at(struct walk *w, uint64_t addr, uint32_t key)
@@ -554,8 +586,7 @@ rcache_slot(struct walk *w, const struct ltype *t, uint64_t addr,
 	if (!w->rcache) {
 		if (!w->text || (tx->kind == TX_LUA && !tx->pure))
 			return NULL;
-		w->rcache = calloc(IRS_RCACHE_SIZE, sizeof(*w->rcache));
-		if (!w->rcache)
+		if (!(w->rcache = rcache_table()))
 			return NULL;
 	}
 	*key = t->index * 2 + (tx == &t->ref) + 1;
@@ -936,8 +967,7 @@ render_global(struct walk *w, struct frame *f, const struct lfield *fd,
 	static const struct ltext plain = { .kind = TX_TEMPLATE };
 	uint32_t key = 0x80000000u | g->id;
 	struct rcache *e = NULL;
-	if (w->text && (w->rcache || (w->rcache = calloc(IRS_RCACHE_SIZE,
-						sizeof(*w->rcache))))) {
+	if (w->text && (w->rcache || (w->rcache = rcache_table()))) {
 		e = rcache_at(w, a, key);
 		if (e->addr == a && e->key == key && e->ugen == w->ugen) {
 			out(w, e->text, e->len);
@@ -2172,7 +2202,7 @@ unit_open(struct walk *w)
 	w->in_unit = true;
 	if (!w->ucache)
 		return;	// a walk without the cache keeps them: ir-dump's speed
-	w->ugen++;
+	w->ugen = next_ugen();
 	w->last_addr = 0;
 }
 
@@ -2182,7 +2212,7 @@ unit_close(struct walk *w)
 	w->in_unit = false;
 	if (!w->ucache)
 		return;
-	w->ugen++;
+	w->ugen = next_ugen();
 	w->last_addr = 0;
 }
 
@@ -2301,13 +2331,19 @@ visit_node(struct walk *w, const struct ltype *t, uint64_t addr,
 /* {====================================================== the walk */
 
 // The lowest address the walk may push the C stack to: recursion through
-// deep IR becomes a "too deep" error instead of a crash.
+// deep IR becomes a "too deep" error instead of a crash. Found once per
+// thread: for the main thread glibc reads /proc/self/maps to answer,
+// which cost a trace event more than its walk.
 static const char *
 stack_limit(void)
 {
+	static _Thread_local bool known;
+	static _Thread_local const char *limit;
 	pthread_attr_t attr;
 	void *addr;
 	size_t size;
+	if (known)
+		return limit;
 	if (pthread_getattr_np(pthread_self(), &attr) != 0)
 		return NULL;
 	int rc = pthread_attr_getstack(&attr, &addr, &size);
@@ -2317,7 +2353,9 @@ stack_limit(void)
 	size_t reserve = 256 << 10;	// for Lua, printf, the debugger
 	if (size < 2 * reserve)
 		reserve = size / 2;
-	return (const char *)addr + reserve;
+	limit = (const char *)addr + reserve;
+	known = true;
+	return limit;
 }
 
 struct irs_error *
@@ -2340,6 +2378,7 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 	w->node_frame = IRS_NONE;
 	w->unit_type = IRS_NONE;
 	w->next_elem = UINT64_MAX;
+	w->ugen = next_ugen();	// no entry of an earlier walk answers it
 	irs_visited_init(&w->visited);
 	irs_visited_init(&w->error_keys);
 	irs_buf_init(&w->json_errors);
@@ -2370,7 +2409,7 @@ irs_walk_deinit(struct walk *w)
 	irs_buf_deinit(&w->scratch);
 	irs_visited_deinit(&w->visited);
 	irs_visited_deinit(&w->error_keys);
-	free(w->rcache);
+	// w->rcache is the thread's table (rcache_table()): kept
 	free(w->gaddr);
 	free(w->gstate);
 	if (w->lua_sink_ready)
@@ -2397,10 +2436,22 @@ walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 		free(data);
 		return e;
 	}
+	// A root with an enclosing node (a function, its module): that node
+	// stands below it, unrendered, for what its fields look up there.
+	const struct lfield *up = t->parent;
+	uint64_t upaddr = 0;
+	if (up) {
+		uint64_t v = irs_load_u(data, &up->at) & up->mask;
+		upaddr = v ? v - up->past : 0;
+	}
+	bool pushed = upaddr && irs_walk_push(w, &w->lo->types[up->type],
+					      upaddr, NULL, up);
 	if (t->node)
 		irs_walk_visit(w, t, root, data, true, NULL);
 	else
 		render_value(w, t, root, data, NULL);
+	if (pushed)
+		irs_walk_pop(w);
 	free(data);
 	return NULL;
 }

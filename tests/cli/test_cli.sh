@@ -192,6 +192,76 @@ expect_rc "show: a run directory given directly" 0 "$IRSNAP" show "$RUN"
 expect_rc "show: not a run is exit 2" 2 "$IRSNAP" show "$TMP"
 has "show: ... naming it" "irsnap: $TMP: not a run directory"
 
+# }==== the same run as irsnap.manifest/2 ================================
+
+# The header in manifest.json, the events one a line in events.jsonl: what
+# irsnap writes now. Every reader reads it as it read the version-1 run.
+V2=$TMP/v2/20261130-051500-4243
+mkdir -p "$TMP/v2" && cp -a "$RUN" "$V2"
+python3 - "$V2" <<'PY'
+import json, os, sys
+run = sys.argv[1]
+m = json.load(open(os.path.join(run, "manifest.json")))
+events = m.pop("events")
+m["schema"] = "irsnap.manifest/2"
+m["run_id"] = "20261130-051500-4243"
+m["event_log"] = {"file": "events.jsonl", "schema": "irsnap.event/1"}
+m["summary"] = {"events": len(events), "passes": 3}
+m["failure"] = m.pop("failure")
+json.dump(m, open(os.path.join(run, "manifest.json"), "w"), indent=2)
+with open(os.path.join(run, "events.jsonl"), "w") as f:
+    for e in events:
+        f.write(json.dumps(e, separators=(",", ":")) + "\n")
+PY
+sed -i 's/"run_id": "[^"]*"/"run_id": "20261130-051500-4243"/' "$V2/failure.json"
+expect_rc "v2: the run is valid" 0 "$IRSNAP" validate "$V2"
+has "v2: ... its log and files checked" "$V2: valid (9 files checked)"
+expect_rc "v2: the log alone is valid, as an event log" 0 \
+	"$IRSNAP" validate "$V2/events.jsonl"
+expect_rc "v2: show reads it" 0 "$IRSNAP" show "$V2"
+check_eq "v2: ... the same passes as version 1" \
+	"$(grep -E '^ +[0-9]+ ' "$TMP/show.txt")" "$(grep -E '^ +[0-9]+ ' "$TMP/out")"
+expect_rc "v2: report reads it" 0 "$IRSNAP" report "$V2" -o "$TMP/v2.html"
+expect_rc "v2: diff RUN PASS reads it" 1 "$IRSNAP" diff "$V2" constfold
+has "v2: ... the pass's before and after" "+  ret 3"
+
+# A debugger killed in the middle of a line leaves it cut short, without
+# its newline: readers take the lines before it, validate says so.
+printf '{"seq":3,"pass":"cse","phase":"after","snapsh' >>"$V2/events.jsonl"
+expect_rc "v2: a torn last line: still valid" 0 "$IRSNAP" validate "$V2"
+has "v2: ... noted" "$V2/events.jsonl: note: its last line was cut short (45 bytes"
+expect_rc "v2: show reads the lines before it" 0 "$IRSNAP" show "$V2"
+has "v2: ... and says so" "note: events.jsonl: its last line was cut short"
+has "v2: ... the passes as before" "3 passes, 516.5 ms CPU in passes"
+expect_rc "v2: report reads it" 0 "$IRSNAP" report "$V2" -o "$TMP/v2.html"
+
+# An event written again (a verifier's result came later): the later line
+# stands for the earlier.
+python3 - "$V2/events.jsonl" <<'PY'
+import json, sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+ev = json.loads(lines[3])		# dce's after
+ev["verifiers"].append({"name": "late", "problems": 5, "output": ""})
+lines.insert(len(lines) - 1, json.dumps(ev, separators=(",", ":")))
+open(path, "w").write("\n".join(lines))
+PY
+expect_rc "v2: a later line of an event" 0 "$IRSNAP" show "$V2"
+check_eq "v2: ... stands for the earlier (7 problems, one row)" \
+	" 2 dce 500.0 5 30 no 7 problems" \
+	"$(grep -E '^ +2 +dce ' "$TMP/out" | tr -s ' ')"
+expect_rc "v2: ... and the run is valid" 0 "$IRSNAP" validate "$V2"
+
+# A whole line that is no JSON is damage: validate names it.
+sed -i '2s/.*/{"seq": 1, oops/' "$V2/events.jsonl"
+expect_rc "v2: a damaged line is invalid" 1 "$IRSNAP" validate "$V2"
+has "v2: ... naming the line" "$V2/events.jsonl: line 2: not a JSON object:"
+sed -i '2d' "$V2/events.jsonl"
+rm "$V2/events.jsonl"
+expect_rc "v2: no events.jsonl is invalid" 1 "$IRSNAP" validate "$V2"
+has "v2: ... naming it" "$V2/events.jsonl: cannot open"
+expect_rc "v2: ... and show says so" 2 "$IRSNAP" show "$V2"
+
 # }==== diff ==============================================================
 
 S=$RUN/snapshots

@@ -26,7 +26,7 @@ R1=$(trace "$TMP/one" "$DEMO")
 R2=$(trace "$TMP/two" --passes=constfold,dce "$DEMO")
 check "two traced runs" test -f "$R1/manifest.json" -a -f "$R2/manifest.json"
 # a pass that runs once in the default pipeline and changes the IR
-read -r seq pass < <(json "$R1/manifest.json" '[("%d %s" % (e["seq"], e["pass"])) for e in d["events"] if e["phase"] == "after" and e["changed"] and sum(x["pass"] == e["pass"] and x["phase"] == "after" for x in d["events"]) == 1][0]')
+read -r seq pass < <(run_json "$R1" '[("%d %s" % (e["seq"], e["pass"])) for e in d["events"] if e["phase"] == "after" and e["changed"] and sum(x["pass"] == e["pass"] and x["phase"] == "after" for x in d["events"]) == 1][0]')
 echo "# pass $seq $pass"
 
 "$IRSNAP" diff "$R1" "$seq" >"$TMP/seq.out" 2>&1
@@ -58,7 +58,7 @@ check "... no address in the lists" \
 
 "$IRSNAP" diff "$R1" "$R2" dce >"$TMP/runs.out" 2>&1
 check_eq "irsnap diff RUN1 RUN2 PASS: the IR dce left differs, 1" 1 "$?"
-first_dce=$(json "$R1/manifest.json" '[e["snapshot"]["text"] for e in d["events"] if e["pass"] == "dce" and e["phase"] == "after"][-1]')
+first_dce=$(run_json "$R1" '[e["snapshot"]["text"] for e in d["events"] if e["pass"] == "dce" and e["phase"] == "after"][-1]')
 check "... RUN1's side is its last dce's after snapshot" \
 	grep -qx -- "--- $R1/$first_dce" "$TMP/runs.out"
 check "... RUN2's its dce's" grep -qE -- "^\+\+\+ $R2/snapshots/[0-9]+-dce.after.ir$" "$TMP/runs.out"

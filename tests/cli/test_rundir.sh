@@ -29,8 +29,8 @@ json.dump(doc, open(sys.argv[1], "w"))' "$1" "$2"
 d=$(copy cut); head -c 100 "$RUN/$B.ir" >"$d/$B.ir"
 expect_rc "validate: a .ir cut to 100 bytes is invalid" 1 "$IRSNAP" validate "$d"
 has "... its bytes, against the event's" \
-	"$d/manifest.json: \$.events[0].text_bytes: $(json_get "$RUN/manifest.json" 'd["events"][0]["text_bytes"]'), but $B.ir has 100 bytes"
-has "... and its hash" "$d/manifest.json: \$.events[0].hash: "
+	"$d/events.jsonl: line 1: \$.text_bytes: $(run_json "$RUN" 'd["events"][0]["text_bytes"]'), but $B.ir has 100 bytes"
+has "... and its hash" "$d/events.jsonl: line 1: \$.hash: "
 
 d=$(copy empty); : >"$d/$B.ir"
 expect_rc "validate: an empty .ir is invalid" 1 "$IRSNAP" validate "$d"
@@ -43,9 +43,9 @@ hasnt "... (the length agrees)" "text_bytes"
 
 d=$(copy ten)
 edit_json "$d/$B.json" 'doc["nodes"] = doc["nodes"][:10]'
-nodes=$(json_get "$RUN/manifest.json" 'd["events"][0]["nodes"]')
+nodes=$(run_json "$RUN" 'd["events"][0]["nodes"]')
 expect_rc "validate: a .json with 10 of its $nodes nodes is invalid" 1 "$IRSNAP" validate "$d"
-has "... the event's node count" "\$.events[0].nodes: $nodes, but $B.json holds 10 nodes"
+has "... the event's node count" "line 1: \$.nodes: $nodes, but $B.json holds 10 nodes"
 has "... and the snapshot's own stats" "$d/$B.json: \$.stats.nodes: $nodes, but the file holds 10 nodes"
 
 d=$(copy stats)
@@ -118,12 +118,12 @@ has "... naming it" "$TMP/root/latest: points at"
 H='<script>alert(1)</script>'
 hd="$TMP/<b>&quot;run'\"<i>"
 rm -rf "$hd"; cp -r "$RUN" "$hd"
-python3 - "$hd" "$H" <<'EOF'
-import json, os, sys
+PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$hd" "$H" <<'EOF'
+import json, os, sys, run_doc
 d, h = sys.argv[1], sys.argv[2]
 m = json.load(open(os.path.join(d, "manifest.json")))
-for e in m["events"]:
-    e["pass"] = e["pass"] + h + '"onmouseover="alert(2)'
+run_doc.edit_events(d, lambda e: e.update(
+    {"pass": e["pass"] + h + '"onmouseover="alert(2)'}))
 m["debuggee"]["args"] = h
 json.dump(m, open(os.path.join(d, "manifest.json"), "w"), indent=2)
 f = json.load(open(os.path.join(d, "failure.json")))

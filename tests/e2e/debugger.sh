@@ -68,15 +68,9 @@ print(eval(sys.argv[2]))' "$1" "$2"
 # latest_run: the run directory `latest` points at.
 latest_run() { readlink -f "$RUNS/latest"; }
 
-# events RUN: "seq pass phase text-path" per manifest event.
+# events RUN: "seq pass phase text-path" per event of the run.
 events() {
-	python3 - "$1/manifest.json" <<-'EOF'
-	import json, sys
-	d = json.load(open(sys.argv[1]))
-	for e in d["events"]:
-	    snap = e.get("snapshot") or {}
-	    print(e["seq"], e["pass"], e["phase"], snap.get("text") or "-")
-	EOF
+	run_json "$1" '"\n".join("%s %s %s %s" % (e["seq"], e["pass"], e["phase"], (e.get("snapshot") or {}).get("text") or "-") for e in d["events"])'
 }
 
 # bug_pass BUG: the pass toyc's --bug=help says BUG lives in.

@@ -38,7 +38,7 @@ check_files_eq "... printing what it prints unattached" \
 run=$(latest_run)
 check_eq "every pass traced: $passes before/after pairs, the run completed" \
 	"$((2 * passes)) completed 0" \
-	"$(json_get "$run/manifest.json" 'str(len(d["events"])) + " " + d["status"] + " " + str(d["exit_status"])')"
+	"$(run_json "$run" 'str(len(d["events"])) + " " + d["status"] + " " + str(d["exit_status"])')"
 check_eq "the manifest says it was attached, with the pid" \
 	"True $pid" \
 	"$(json_get "$run/manifest.json" 'str(d["debuggee"]["attached"]) + " " + str(d["debuggee"]["pid"])')"
@@ -49,7 +49,7 @@ check_eq "... and the program it attached to" "$(readlink -f "$TOYC")" \
 	"$(readlink -f "$(json_get "$run/manifest.json" 'd["debuggee"]["exe"]')")"
 toyc_dump "$TMP/toyc.err" Before cse 1 >"$TMP/cse.ir"
 check_files_eq "... its snapshots are the IR toyc prints" "$TMP/cse.ir" \
-	"$run/$(json_get "$run/manifest.json" '[e["snapshot"]["text"] for e in d["events"] if e["pass"] == "cse" and e["phase"] == "before"][0]')"
+	"$run/$(run_json "$run" '[e["snapshot"]["text"] for e in d["events"] if e["pass"] == "cse" and e["phase"] == "before"][0]')"
 check "the run validates" "$IRSNAP" validate "$run"
 
 # --- ir-break after attaching ---------------------------------------------

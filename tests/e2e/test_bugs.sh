@@ -76,8 +76,8 @@ for spec in crash:SIGSEGV:11 assert:SIGABRT:6; do
 		"$both/$cj" "$run/$cj"
 	ev='[(e["nodes"], e["bytes"], e["text_bytes"], e["json_bytes"], e["hash"], e["snapshot"]) for e in d["events"] if e["phase"] == "before"][-1]'
 	check_eq "--bug=$bug: and so is the input's event in the manifest" \
-		"$(json_get "$both/manifest.json" "$ev")" \
-		"$(json_get "$run/manifest.json" "$ev")"
+		"$(run_json "$both" "$ev")" \
+		"$(run_json "$run" "$ev")"
 done
 
 # --- an invariant broken in one pass, a crash in a later one -------------
@@ -87,10 +87,10 @@ check_eq "break-invariant: the crash itself comes later, in constfold" \
 	"constfold" "$(fj "$run" 'd["pass"]["name"]')"
 check_eq "--verify: the first pass whose output fails a verifier is $broken" \
 	"$broken" \
-	"$(json_get "$run/manifest.json" \
+	"$(run_json "$run" \
 		'[e["pass"] for e in d["events"] if any(v["problems"] for v in e["verifiers"])][0]')"
 check "--verify: the in-process verifier ran (a call $DBG_NAME made)" \
-	test "$(json_get "$run/manifest.json" \
+	test "$(run_json "$run" \
 		'sum(1 for e in d["events"] for v in e["verifiers"] if v["name"] == "toyc_verify")')" -ge 1
 check "--verify: $DBG_NAME named the pass that broke the IR" \
 	grep -q "^irsnap: pass '$broken' (seq [0-9]*) broke the IR" \
@@ -112,11 +112,11 @@ for bug in corrupt-dangling corrupt-cycle corrupt-count; do
 		died_of 11 "$TMP/$bug.log"
 	check "--bug=$bug: failure.json for the crash" \
 		test "$(fj "$run" 'd["signal"]["name"]')" = SIGSEGV
-	nerr=$(python3 - "$run" <<-'EOF'
-	import json, os, sys
+	nerr=$(PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$run" <<-'EOF'
+	import json, os, sys, run_doc
 	run = sys.argv[1]
 	f = json.load(open(os.path.join(run, "failure.json")))
-	m = json.load(open(os.path.join(run, "manifest.json")))
+	m = run_doc.load(run)
 	crash = (f.get("crash_snapshot") or {}).get("walk_errors") or []
 	walked = sum(e["walk_errors"] for e in m["events"])
 	print(len(crash) + walked)

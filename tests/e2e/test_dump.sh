@@ -193,8 +193,8 @@ DBG_TIMEOUT=90 dbg_batch "$TMP/ttrace.log" -o "$(dbg_cmd set format text)" \
 	-o 'ir-trace on' -o run -- "$TOYC" "$DEMO"
 trun=$(latest_run)
 check_eq "a JSON-only trace records the same hashes and changes as a text one" \
-	"$(json_get "$trun/manifest.json" '[(e["hash"], e.get("changed")) for e in d["events"]]')" \
-	"$(json_get "$jrun/manifest.json" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
+	"$(run_json "$trun" '[(e["hash"], e.get("changed")) for e in d["events"]]')" \
+	"$(run_json "$jrun" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
 check "... and the JSON-only run validates" "$IRSNAP" validate "$jrun"
 
 # ---- deleting irsnap's breakpoints ---------------------------------------

@@ -78,11 +78,11 @@ check "... and runs under --verify, where the user asked for it" \
 	test -e pwned
 
 trace "$TMP/verify.log" "$LAYOUT" 'on --verify' "$TOYC" "$DEMO"
-npasses=$(json_get "$(latest_run)/manifest.json" \
+npasses=$(run_json "$(latest_run)" \
 	'sum(e["phase"] == "after" for e in d["events"])')
 check_eq "toyc's own verifier still runs clean after every pass" \
 	"$npasses" \
-	"$(json_get "$(latest_run)/manifest.json" \
+	"$(run_json "$(latest_run)" \
 		'sum(v["name"] == "toyc_verify" and v["status"] == "ok" and v["problems"] == 0 and v["value"] == 0 and v["call"].endswith(", stderr)") for e in d["events"] for v in e["verifiers"])')"
 dbg_batch "$TMP/irverify.log" -o 'ir-break cse' -o run -o ir-verify \
 	-- "$TOYC" "$DEMO"

@@ -106,9 +106,9 @@ dbg_batch "$TMP/trace.log" -o 'ir-trace on' -o "$(luac_run "$TMP/trace.luac" "$f
 run=$(latest_run)
 check_eq "ir-trace records luaU_dump, before and after" \
 	"luaU_dump before luaU_dump after" \
-	"$(json_get "$run/manifest.json" '" ".join(e["pass"] + " " + e["phase"] for e in d["events"])')"
+	"$(run_json "$run" '" ".join(e["pass"] + " " + e["phase"] for e in d["events"])')"
 check_files_eq "... whose before snapshot is luac's listing" "$TMP/trace.luac" \
-	"$run/$(json_get "$run/manifest.json" 'd["events"][0]["snapshot"]["text"]')"
+	"$run/$(run_json "$run" 'd["events"][0]["snapshot"]["text"]')"
 check "... and the run validates" "$IRSNAP" validate "$run"
 
 done_testing

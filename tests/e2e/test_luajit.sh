@@ -159,9 +159,9 @@ trs=($(sed -n 's/^---- TRACE \([0-9]*\) IR$/\1/p' "$TMP/trace.dump"))
 want="lj_opt_dce#${trs[0]} lj_opt_loop#${trs[0]} lj_opt_sink#${trs[0]} lj_asm_trace#${trs[0]}"
 for tr in "${trs[@]:1}"; do want+=" lj_opt_sink#$tr lj_asm_trace#$tr"; done
 check_eq "ir-trace records every boundary of the $ntr traces, before and after, by trace" "$want" \
-	"$(json_get "$run/manifest.json" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "before")')"
+	"$(run_json "$run" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "before")')"
 check_eq "... each before and after" "$want" \
-	"$(json_get "$run/manifest.json" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "after")')"
+	"$(run_json "$run" '" ".join(e["pass"] for e in d["events"] if e["phase"] == "after")')"
 check_eq "... loop optimization is the one pass that changes the root trace" \
 	"lj_opt_loop#${trs[0]}" "$("$IRSNAP" show "$run" | awk '$1 ~ /^[0-9]+$/ && $6 == "yes" { print $2 }')"
 k=0

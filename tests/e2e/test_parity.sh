@@ -10,20 +10,22 @@ source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb lldb
 
-# comparable RUN FILE: FILE (manifest.json or failure.json) of RUN without
-# what differs between two debuggers by nature: ids, times, the debugger and
-# the run's own path.
+# comparable RUN FILE: FILE (manifest.json, with the run's events, or
+# failure.json) of RUN without what differs between two debuggers by
+# nature: ids, times, the debugger and the run's own path.
 comparable() {
-	python3 - "$1" "$2" <<-'EOF'
-	import json, os, sys
+	PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$1" "$2" <<-'EOF'
+	import json, os, sys, run_doc
 	run, name = sys.argv[1], sys.argv[2]
-	d = json.load(open(os.path.join(run, name)))
+	d = run_doc.load(run) if name == "manifest.json" else \
+	    json.load(open(os.path.join(run, name)))
 	for k in ("run_id", "created", "updated", "debugger"):
 	    d.pop(k, None)
 	if "debuggee" in d:
 	    d["debuggee"].pop("pid", None)
 	for e in d.get("events", []) + [d.get("pass") or {}]:
 	    e.pop("cpu_s", None)	# failure.json's pass too
+	    e.pop("at_s", None)
 	text = json.dumps(d, indent=1, sort_keys=True)
 	print(text.replace(os.path.realpath(run), "RUN"))
 	EOF

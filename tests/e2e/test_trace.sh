@@ -50,7 +50,7 @@ check_eq "format auto: the text of every snapshot, no JSON graph" \
 # comparison above holds them to toyc's dumps like the rest.
 check_eq "each later pass's before is a copy of the previous pass's after" \
 	"$(seq 1 $((npasses - 1)) | tr '\n' ' ')" \
-	"$(json_get "$run/manifest.json" '" ".join(str(e["same_as"]["seq"]) for e in d["events"] if e["phase"] == "before" and e.get("same_as", {}).get("phase") == "after" and e["same_as"]["seq"] == e["seq"] - 1) + " "')"
+	"$(run_json "$run" '" ".join(str(e["same_as"]["seq"]) for e in d["events"] if e["phase"] == "before" and e.get("same_as", {}).get("phase") == "after" and e["same_as"]["seq"] == e["seq"] - 1) + " "')"
 # A copy costs no bytes: it is a hard link to the file it copies.
 links=""
 for k in $(seq 2 "$npasses"); do
@@ -67,7 +67,7 @@ snap_bytes=$(du -sb --apparent-size "$run/snapshots" | cut -f1)
 check "the snapshots ($snap_bytes bytes) are at most 3x --print-after-all ($toyc_paa)" \
 	test "$snap_bytes" -le $((3 * toyc_paa))
 check_eq "CPU time recorded for every pass" "$npasses" \
-	"$(json_get "$run/manifest.json" \
+	"$(run_json "$run" \
 		'sum(isinstance(e["cpu_s"], (int, float)) and e["cpu_s"] >= 0 for e in d["events"] if e["phase"] == "after")')"
 check_eq "the run completed with toyc's exit status" "completed 0" \
 	"$(json_get "$run/manifest.json" 'd["status"] + " " + str(d["exit_status"])')"
@@ -104,9 +104,9 @@ check "some passes of that pipeline change nothing (the test can tell)" \
 DBG_TIMEOUT=90 dbg_batch "$TMP/changed.log" -o 'ir-trace on --changed-only' \
 	-o run -- "$TOYC" --passes=$pipeline "$DEMO"
 run=$(latest_run)
-skipped=$(python3 - "$run/manifest.json" <<-'EOF'
-	import json, sys
-	d = json.load(open(sys.argv[1]))
+skipped=$(PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$run" <<-'EOF'
+	import json, sys, run_doc
+	d = run_doc.load(sys.argv[1])
 	seen = {}
 	for e in d["events"]:
 	    if e["phase"] != "after":
@@ -147,7 +147,7 @@ check_eq "... their files are numbered by seq (0001-cse), their events carry the
 1 3 snapshots/0001-cse.after.ir
 2 4 snapshots/0002-dce.before.ir
 2 4 snapshots/0002-dce.after.ir" \
-	"$(json_get "$run/manifest.json" '"\n".join("%d %d %s" % (e["seq"], e["position"], e["snapshot"]["text"]) for e in d["events"])')"
+	"$(run_json "$run" '"\n".join("%d %d %s" % (e["seq"], e["position"], e["snapshot"]["text"]) for e in d["events"])')"
 check "ir-break --after dce stopped the debuggee after dce" \
 	grep -q "^irsnap: stopped after pass 'dce'" "$TMP/filter.log"
 check_files_eq "... where ir-dump shows dce's output" \
@@ -192,6 +192,34 @@ mismatch=$(
 check_eq "each snapshot, by m or by mod, equals toyc's own dump" "" \
 	"$mismatch"
 
+# --- a pipeline run per function, as LLVM's function pass manager runs it --
+# toyc --per-function breaks at pm_run_function_pass(pm, pass, f): each
+# snapshot is the function, its constants found through f->parent (the
+# layout's `parent`), as toyc's own per-function dump prints it.
+"$TOYC" --gen=400 -o "$TMP/fn.ir"
+"$TOYC" --per-function --print-before-all --print-after-all -o /dev/null \
+	"$TMP/fn.ir" 2>"$TMP/fn.err"
+nfn=$(grep -c '^func @' "$TMP/fn.ir")
+rm -rf "$RUNS"
+DBG_TIMEOUT=120 dbg_batch "$TMP/fn.log" -o 'ir-trace on' -o run \
+	-- "$TOYC" --per-function -o /dev/null "$TMP/fn.ir"
+run=$(latest_run)
+check_eq "per-function: two events for each of the 10 passes on each of $nfn functions" \
+	"$((20 * nfn)) completed" \
+	"$(run_json "$run" 'str(len(d["events"])) + " " + d["status"]')"
+mismatch=$(awk -v dir="$TMP/fnwant" '
+	/^; \*\*\* IR Dump / { n++; f = sprintf("%s.%05d", dir, n); next }
+	{ print > f }' "$TMP/fn.err"
+	k=0
+	while read -r seq pass phase text; do
+		k=$((k + 1))
+		cmp -s "$TMP/fnwant.$(printf %05d "$k")" "$run/$text" ||
+			echo "differs: $text"
+	done < <(events "$run"))
+check_eq "per-function: every snapshot is toyc's own dump of that function" \
+	"" "$(head -3 <<<"$mismatch")"
+check "per-function: the run validates" "$IRSNAP" validate "$run"
+
 # --- `run` again while the first process lives: two runs, not one ---------
 rm -rf "$RUNS"
 DBG_TIMEOUT=90 dbg_batch "$TMP/rerun.log" -o "$(dbg_cmd confirm-off)" \
@@ -203,6 +231,6 @@ check "$DBG_NAME said the first process was killed" \
 	grep -q "^irsnap: debuggee killed: 3 passes traced in " "$TMP/rerun.log"
 check_eq "the second run traced the whole pipeline and completed" \
 	"completed $((2 * npasses))" \
-	"$(json_get "$(latest_run)/manifest.json" 'd["status"] + " " + str(len(d["events"]))')"
+	"$(run_json "$(latest_run)" 'd["status"] + " " + str(len(d["events"]))')"
 
 done_testing

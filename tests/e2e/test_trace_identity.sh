@@ -42,9 +42,9 @@ check_eq "$format: one dump per stop" "$((2 * npasses))" \
 	"$(ls "$TMP"/full.*.ir 2>/dev/null | wc -l)"
 
 # "k text json nodes hash same_as" per event, in order.
-python3 - "$run/manifest.json" >"$TMP/events" <<-'PY'
-	import json, sys
-	d = json.load(open(sys.argv[1]))
+PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$run" >"$TMP/events" <<-'PY'
+	import json, sys, run_doc
+	d = run_doc.load(sys.argv[1])
 	for k, e in enumerate(d["events"], 1):
 	    snap = e.get("snapshot") or {}
 	    print(k, snap.get("text") or "-", snap.get("json") or "-",

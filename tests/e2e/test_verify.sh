@@ -16,9 +16,9 @@ source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 # verifier RUN NAME PYEXPR: PYEXPR over `v`, NAME's results in RUN's
 # manifest (with e, their events), one line each.
 verifier() {
-	python3 - "$1/manifest.json" "$2" "$3" <<-'EOF2'
-	import json, sys
-	d = json.load(open(sys.argv[1]))
+	PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$1" "$2" "$3" <<-'EOF2'
+	import json, sys, run_doc
+	d = run_doc.load(sys.argv[1])
 	for e in d["events"]:
 	    for v in e["verifiers"]:
 	        if v["name"] == sys.argv[2]:

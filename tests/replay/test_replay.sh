@@ -127,7 +127,7 @@ check_eq "... and rejects one whose attempt lost its run directory" 1 \
 check "... naming the attempt" grep -q 'replay.json: \$.attempts\[1\].run: names attempt-002/.*, which is missing' \
 	"$TMP/damaged.out"
 check_eq "--trace REGEX traced only the passes it matches" "cse dce" \
-	"$(json "$replay/attempt-001/latest/manifest.json" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')"
+	"$(run_json "$replay/attempt-001/latest" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')"
 
 # An assertion: the signature names where it failed, not libc's abort path.
 rc=$(replay_status "$TMP/assert" --runs 2 --layout "$LAYOUT" -- "$TOYC" --bug=assert "$DEMO")

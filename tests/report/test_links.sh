@@ -68,13 +68,11 @@ for href, text in re.findall(r'<a class="file" href="([^"]*)">(.*?)</a>', dom):
     print(os.path.normpath(os.path.join(sys.argv[2], path)), html.unescape(text))
 PY
 resolved() { cut -d' ' -f1 "$TMP/links" | sort -u; }
-for f in manifest.json failure.json repro/reduced.ir repro/repro.sh; do
+for f in manifest.json events.jsonl failure.json repro/reduced.ir repro/repro.sh; do
 	check "the page links $f, and the link resolves to it" \
 		grep -qx "$RUN/$f" <(resolved)
 done
-want=$(python3 -c 'import json, os, sys
-d = json.load(open(sys.argv[1]))
-print("\n".join(sorted(set(os.path.join(sys.argv[2], p) for e in d["events"] for p in (e["snapshot"] or {}).values() if p))))' "$RUN/manifest.json" "$RUN")
+want=$(run_json "$RUN" '"\n".join(sorted(set(os.path.join(sys.argv[1], p) for e in d["events"] for p in (e["snapshot"] or {}).values() if p)))')
 check_eq "... and every snapshot the manifest names" "$want" \
 	"$(resolved | grep '/snapshots/.*\.\(ir\|json\)$' | grep -v crash | sort)"
 check_eq "... and every link resolves to a file or directory of the run" "" \
@@ -109,7 +107,7 @@ gdb_trace "$TMP/ver" "--verify" --bug=break-invariant "$DEMO"
 VRUN=$(readlink -f "$TMP/ver/latest")
 "$IRSNAP" report "$VRUN" -o "$TMP/ver.html" >/dev/null 2>&1
 dom "$TMP/ver.html" >"$TMP/vdom.html"
-read -r vseq vcount < <(json "$VRUN/manifest.json" '[("%d %d" % (e["seq"], sum(v["problems"] for v in e["verifiers"]))) for e in d["events"] if e["phase"] == "after" and any(v["problems"] for v in e["verifiers"])][0]')
+read -r vseq vcount < <(run_json "$VRUN" '[("%d %d" % (e["seq"], sum(v["problems"] for v in e["verifiers"]))) for e in d["events"] if e["phase"] == "after" and any(v["problems"] for v in e["verifiers"])][0]')
 check "the verifier found more than one problem" test "${vcount:-0}" -gt 1
 cell=$(timeline_cell "$TMP/vdom.html" "$vseq" -1)
 check_eq "the timeline's verifier cell says $vcount problems, not 1" \
@@ -118,13 +116,13 @@ check_eq "the timeline's verifier cell says $vcount problems, not 1" \
 # CPU time: passes of a fraction of a millisecond show it, in the
 # manifest's figures, and the page does not claim no pass used any.
 check "the manifest has CPU time for the passes" \
-	test "$(json "$VRUN/manifest.json" 'sum(1 for e in d["events"] if (e.get("cpu_s") or 0) > 0)')" -gt 0
+	test "$(run_json "$VRUN" 'sum(1 for e in d["events"] if (e.get("cpu_s") or 0) > 0)')" -gt 0
 check "... and the page does not say that none used measurable CPU time" \
 	bash -c "! grep -q 'No pass used measurable CPU' '$TMP/vdom.html'"
-cpu_bad=$(python3 - "$TMP/vdom.html" "$VRUN/manifest.json" <<'PY'
-import html, json, re, sys
+cpu_bad=$(PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$TMP/vdom.html" "$VRUN" <<'PY'
+import html, json, re, sys, run_doc
 dom = open(sys.argv[1]).read()
-want = {e["seq"]: e["cpu_s"] for e in json.load(open(sys.argv[2]))["events"]
+want = {e["seq"]: e["cpu_s"] for e in run_doc.load(sys.argv[2])["events"]
         if e["phase"] == "after" and e.get("cpu_s")}
 table = dom.split('class="timeline"', 1)[1].split("</table>", 1)[0]
 seen = 0

@@ -47,8 +47,8 @@ check "(the console error detector catches a script error)" \
 	console_errors "$TMP/bad.log"
 
 # Every pass of the run, in order, on the timeline.
-passes=$(json_get "$RUN/manifest.json" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')
-npasses=$(json_get "$RUN/manifest.json" 'len(set(e["seq"] for e in d["events"]))')
+passes=$(run_json "$RUN" '" ".join(dict.fromkeys(e["pass"] for e in d["events"]))')
+npasses=$(run_json "$RUN" 'len(set(e["seq"] for e in d["events"]))')
 echo "# run has $npasses passes: $passes"
 check "the run has more than one pass" test "$npasses" -gt 1
 rows=$(python3 - "$TMP/dom.html" <<'EOF'
@@ -61,7 +61,7 @@ for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
     print(cells[0], cells[1])
 EOF
 )
-want=$(json_get "$RUN/manifest.json" '"\n".join("%d %s" % k for k in dict.fromkeys((e["seq"], e["pass"]) for e in d["events"]))')
+want=$(run_json "$RUN" '"\n".join("%d %s" % k for k in dict.fromkeys((e["seq"], e["pass"]) for e in d["events"]))')
 check_eq "the timeline has one row per pass, in order" "$want" "$rows"
 for p in $passes; do
 	check "the page shows pass '$p' with its diff" \
@@ -113,7 +113,7 @@ damaged "truncated manifest" "d1/manifest.json" "$TMP/d1"
 cp -r "$RUN" "$TMP/d2" && echo '{"schema": "irsnap.failure/1"}' >"$TMP/d2/failure.json"
 damaged "failure.json missing members" "d2/failure.json" "$TMP/d2"
 cp -r "$RUN" "$TMP/d3"
-snap=$(json_get "$RUN/manifest.json" 'd["events"][0]["snapshot"]["text"]')
+snap=$(run_json "$RUN" 'd["events"][0]["snapshot"]["text"]')
 rm "$TMP/d3/$snap"
 damaged "a snapshot the manifest names is gone" "$(basename "$snap")" "$TMP/d3"
 damaged "no such directory" "$TMP/nothere" "$TMP/nothere"

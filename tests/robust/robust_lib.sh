@@ -198,10 +198,10 @@ split_dumps() {
 # line per problem, nothing when all are exact. A name that is not
 # snapshots/NNNN-PASS.PHASE.ir/.json (a temporary file) is a problem too.
 snapshot_problems() {
-	python3 - "$1" "$2" "${3:-0}" 2>&1 <<-'EOF'
-	import filecmp, json, os, sys
+	PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$1" "$2" "${3:-0}" 2>&1 <<-'EOF'
+	import filecmp, json, os, sys, run_doc
 	run, ref, skipped = sys.argv[1], sys.argv[2], int(sys.argv[3])
-	m = json.load(open(os.path.join(run, "manifest.json")))
+	m = run_doc.load(run)
 	# the formats every snapshot has (format auto: the text alone)
 	kinds = [("text", ".ir")]
 	if "json" in m["options"]["formats"]:
@@ -229,7 +229,7 @@ snapshot_problems() {
 }
 
 # nevents RUN: how many events RUN's manifest lists.
-nevents() { json_get "$1/manifest.json" 'len(d["events"])'; }
+nevents() { run_json "$1" 'len(d["events"])'; }
 
 # ntemp DIR: temporary files (NAME.tmp.PID.N) under DIR.
 ntemp() { find "$1" -name '*.tmp.*' | wc -l; }

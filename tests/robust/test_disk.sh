@@ -215,7 +215,7 @@ run=$(readlink -f "$TMP/good/latest")
 check "a writable run root set afterwards: tracing goes on there" \
 	"$IRSNAP" validate "$run"
 check_eq "... from the next pass on: dce and the six after it" "dce 14" \
-	"$(json_get "$run/manifest.json" 'd["events"][0]["pass"] + " " + str(len(d["events"]))')"
+	"$(run_json "$run" 'd["events"][0]["pass"] + " " + str(len(d["events"]))')"
 check_eq "... each snapshot toyc's own dump" "" \
 	"$(snapshot_problems "$run" "$TMP/ref" 3)"
 check "GDB ran every command to the end" grep -q '^@@END' "$TMP/dirs.log"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # kill -9 of GDB, and of LLDB, at random moments of `ir-trace on` over
-# toyc's whole pipeline on a generated module: each time the run directory
-# validates, it lists every snapshot that was complete before the kill,
-# and each snapshot it lists is exactly toyc's own dump of that pass (no
-# temporary file counted as a snapshot).
+# toyc's whole pipeline on a generated module, and over a per-function
+# pipeline of 10,000 events (issue 26): each time the run directory
+# validates, every line of its events.jsonl but a torn last one parses,
+# it lists every snapshot that was complete before the kill, and each
+# snapshot it lists is exactly toyc's own dump of that pass (no temporary
+# file counted as a snapshot).
 # FAULT_SEED=N repeats the moments of an earlier run (the log names it).
 source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
@@ -35,11 +37,14 @@ nfinal() {
 	[ -e "${files[0]}" ] && [ "${#files[@]}" -ge "$2" ]
 }
 
-# kill_once DEBUGGER ROOT: traces big.ir under DEBUGGER (gdb or lldb)
-# into ROOT, and once the K-th snapshot text is in place (K random, before
-# the last few), waits a random 0-9 ms and kills the debugger with
-# SIGKILL; then kills what it left running. Sets `run` to the run
-# directory, `k` to K and `ms`.
+# The trace kill_once runs: toyc's arguments and its snapshots in all.
+trace_args=(-o /dev/null "$TMP/big.ir")
+
+# kill_once DEBUGGER ROOT: traces toyc ${trace_args[@]} under DEBUGGER
+# (gdb or lldb) into ROOT, and once the K-th snapshot text is in place (K
+# random, before the last few), waits a random 0-9 ms and kills the
+# debugger with SIGKILL; then kills what it left running. Sets `run` to
+# the run directory, `k` to K and `ms`.
 kill_once() {
 	local dbg=$1 root=$2 bg dpid procs comm=gdb
 	[ "$dbg" = lldb ] && comm=$(basename "$LLDB_BIN")
@@ -51,13 +56,13 @@ kill_once() {
 		(renice -n 19 -p "$BASHPID" >/dev/null
 		 IRSNAP_DIR=$root run_gdb "$root.log" \
 			-ex "ir-layout load $LAYOUT" \
-			-ex 'set irsnap format both' -ex 'ir-trace on' -ex run \
-			--args "$TOYC" -o /dev/null "$TMP/big.ir") 2>/dev/null &
+			-ex "set irsnap format $format" -ex 'ir-trace on' \
+			-ex run --args "$TOYC" "${trace_args[@]}") 2>/dev/null &
 	else
 		(renice -n 19 -p "$BASHPID" >/dev/null
-		 RUNS=$root lldb_batch "$root.log" -o 'ir-set format both' \
+		 RUNS=$root lldb_batch "$root.log" -o "ir-set format $format" \
 			-o 'ir-trace on' -o run \
-			-- "$TOYC" -o /dev/null "$TMP/big.ir") 2>/dev/null &
+			-- "$TOYC" "${trace_args[@]}") 2>/dev/null &
 	fi
 	bg=$!
 	# The debugger and its processes are known once tracing began, so
@@ -105,14 +110,35 @@ check_killed_run() {
 	check "$label: it lists every snapshot complete before the kill ($n >= $((k - 1)))" \
 		test "$n" -ge $((k - 1))
 	check_eq "$label: each one listed is toyc's own dump of that pass" "" \
-		"$(snapshot_problems "$run" "$TMP/ref")"
+		"$(snapshot_problems "$run" "$ref")"
+	check_eq "$label: every line of events.jsonl but a torn last one parses" "" \
+		"$(torn_lines "$run")"
 	check "$label: irsnap show reads it" "$IRSNAP" show "$run"
 	ntmp=$(ntemp "$run")
 	echo "# $label: $n events listed, $ntmp temporary files left"
 	[ "$ntmp" -eq 0 ] || midwrite=$((midwrite + 1))
 }
 
+# torn_lines RUN: the lines of RUN's events.jsonl that are no JSON object,
+# but for a last one cut short (no newline): nothing when all is well.
+torn_lines() {
+	python3 - "$1/events.jsonl" <<-'EOF'
+	import json, sys
+	data = open(sys.argv[1], "rb").read()
+	lines = data.split(b"\n")
+	for n, line in enumerate(lines[:-1], 1):	# the last: "" or torn
+	    try:
+	        assert isinstance(json.loads(line), dict)
+	    except (ValueError, AssertionError):
+	        print("line %d: %r" % (n, line[:60]))
+	if lines[-1]:
+	    print("# a torn last line (%d bytes), as a kill may leave"
+	          % len(lines[-1]), file=sys.stderr)
+	EOF
+}
+
 midwrite=0
+ref=$TMP/ref format=both
 
 for i in 1 2 3 4; do
 	bad "kill -9 of GDB mid-trace"
@@ -126,5 +152,27 @@ for i in 1 2 3; do
 done
 
 figure "$midwrite of 7 kills landed in the middle of writing a file (a temporary file left, named by nothing)"
+
+# A per-function pipeline (toyc --per-function, as LLVM's function pass
+# manager runs it): 523 functions, 5,230 pass runs, 10,460 events, traced
+# in the default format, the debugger killed at random moments of it.
+"$TOYC" --gen=21000 -o "$TMP/fn.ir"
+"$TOYC" --per-function --print-before-all --print-after-all -o /dev/null \
+	"$TMP/fn.ir" 2>"$TMP/fnref.err"
+split_dumps "$TMP/fnref.err" "$TMP/fnref"
+npass=$(find "$TMP/fnref" -name '*.after.ir' | wc -l)
+nsnap=$((2 * npass))
+check "toyc --per-function ran 5,000 pass runs or more (10,000 events: $nsnap), dumping each" \
+	test "$nsnap" -ge 10000
+trace_args=(--per-function -o /dev/null "$TMP/fn.ir")
+ref=$TMP/fnref format=auto
+for i in 1 2; do
+	bad "kill -9 of GDB in a per-function trace"
+	kill_mid_trace gdb "gdb-fnkill$i"
+	check_killed_run "GDB per-function kill #$i"
+done
+bad "kill -9 of LLDB in a per-function trace"
+kill_mid_trace lldb "lldb-fnkill1"
+check_killed_run "LLDB per-function kill #1"
 bad_summary
 done_testing

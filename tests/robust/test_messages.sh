@@ -46,13 +46,12 @@ gdb_trace_toyc "$TMP/trace.log" --bug=assert "$DEMO"
 RUN=$(latest_run)
 H=$TMP/hostile-run
 cp -r "$RUN" "$H"
-python3 - "$H" <<'EOF'
-import json, os, sys
+PYTHONPATH=$IRSNAP_ROOT/tests python3 - "$H" <<'EOF'
+import json, os, sys, run_doc
 d = sys.argv[1]
 bad = "\x1b]0;owned\x07\x1b[2J\r"
 m = json.load(open(os.path.join(d, "manifest.json")))
-for e in m["events"]:
-    e["pass"] += bad
+run_doc.edit_events(d, lambda e: e.update({"pass": e["pass"] + bad}))
 m["debuggee"]["args"] = bad
 m["layout"]["name"] = bad
 json.dump(m, open(os.path.join(d, "manifest.json"), "w"))
@@ -70,7 +69,7 @@ check "show: the names shown escaped" grep -qF 'constfold\e]0;owned\x07\e[2J\r' 
 raw "validate: none in its problems either" "$TMP/validate.out"
 check "validate: the problem quotes the value escaped" \
 	grep -qF '$.run_id: "x\e]0;owned\x07\e[2J\r"' "$TMP/validate.out"
-t=$(json_get "$H/manifest.json" 'd["events"][0]["snapshot"]["text"]')
+t=$(run_json "$H" 'd["events"][0]["snapshot"]["text"]')
 printf '; \e[2J\r\n' >>"$H/$t"
 "$IRSNAP" diff "$H" 1 >"$TMP/diff.out" 2>&1
 raw "diff: none in the IR text it shows" "$TMP/diff.out"

@@ -82,7 +82,7 @@ damaged() {
 	else mkfifo "$d/$2"; fi
 	echo "$d"
 }
-snap=$(json_get "$RUN/manifest.json" 'd["events"][1]["snapshot"]["text"]')
+snap=$(run_json "$RUN" 'd["events"][1]["snapshot"]["text"]')
 for spec in "manifest.json:fifo" "manifest.json:chr" "$snap:fifo" "$snap:chr"; do
 	file=${spec%:*} kind=${spec#*:}
 	d=$(damaged "bad-$kind-$(basename "$file")" "$file" "$kind")

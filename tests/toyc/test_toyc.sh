@@ -164,6 +164,32 @@ check_eq "dumps: --passes= may repeat a pass" \
 	"$(printf '; *** IR Dump After %s ***\n' dce cse dce)" \
 	"$(grep '^; \*\*\* IR Dump' "$TMP/dumps")"
 
+# ---- --per-function ---------------------------------------------------------
+
+# The pipeline run over each function in turn, as LLVM's function pass
+# manager runs it: the same passes, each function alone.
+"$TOYC" --per-function --print-after-all "$TMP/gen.ir" >"$TMP/perfn" 2>"$TMP/dumps"
+check_files_eq "per-function: gives the output of the module pipeline" \
+	"$TMP/final" "$TMP/perfn"
+nfunc=$(grep -c '^func @' "$TMP/gen.ir")
+check_eq "per-function: one After banner per pass per function, naming it" \
+	"$((10 * nfunc)) $((10 * nfunc))" \
+	"$(grep -c '^; \*\*\* IR Dump After [a-z]* on @f[0-9]* \*\*\*$' "$TMP/dumps") $(grep -c '^; \*\*\* IR Dump' "$TMP/dumps")"
+first=$(grep -m1 '^func @' "$TMP/gen.ir" | sed 's/^func \(@[^(]*\).*/\1/')
+# (its second simplifycfg, the last pass of the pipeline)
+awk -v b="; *** IR Dump After simplifycfg on $first ***" \
+	'$0 == b { n++; next } /^; \*\*\* / { on = 0 } n == 2 && !done { on = 1; done = 1 }
+	 on' "$TMP/dumps" >"$TMP/f0.after"
+awk -v f="$first" 'index($0, "func " f "(") == 1 { on = 1; print ""; }
+	on { print } on && /^}$/ { exit }' "$TMP/final" >"$TMP/f0.want"
+check_files_eq "per-function: a dump is the function as the module prints it" \
+	"$TMP/f0.want" "$TMP/f0.after"
+check_eq "per-function: --verify checks each function after each pass" 0 \
+	"$(rc "$TOYC" --per-function --verify "$TMP/gen.ir")"
+check_eq "per-function: a pass that breaks a function is named" \
+	"1 toyc: the verifier found" \
+	"$(rc "$TOYC" --per-function --verify --bug=break-invariant "$DEMO") $(grep -o '^toyc: the verifier found' "$TMP/err" | head -1)"
+
 # ---- command line and bad inputs --------------------------------------------
 
 status=$(rc "$TOYC" --passes=constfold,nosuch "$DEMO")

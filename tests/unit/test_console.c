@@ -733,11 +733,13 @@ test_layout_and_break_list(void **state)
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 	assert_non_null(strstr(wruns(w, "ir-break", "--after '^cse$'"),
 		"irsnap: will stop after passes matching '^cse$' "
-		"(breakpoint at pm_run_pass)"));
-	assert_int_equal(irs_console_nbreaks(w->c), 1);
+		"(breakpoint at pm_run_pass, pm_run_function_pass)"));
+	assert_int_equal(irs_console_nbreaks(w->c), 2);
 	assert_string_equal(irs_console_break_function(w->c, 0),
 			    "pm_run_pass");
-	assert_null(irs_console_break_function(w->c, 1));
+	assert_string_equal(irs_console_break_function(w->c, 1),
+			    "pm_run_function_pass");
+	assert_null(irs_console_break_function(w->c, 2));
 	// The reason is the C library's regerror() text.
 	assert_true(strncmp(wfails(w, "ir-trace", "on '('"),
 			    "ir-trace: bad regex '(': ", 25) == 0);
@@ -747,7 +749,7 @@ test_layout_and_break_list(void **state)
 	wruns(w, "ir-break", "off");
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 	wruns(w, "ir-trace", "on");
-	assert_int_equal(irs_console_nbreaks(w->c), 1);
+	assert_int_equal(irs_console_nbreaks(w->c), 2);
 	wruns(w, "ir-trace", "off");
 	assert_int_equal(irs_console_nbreaks(w->c), 0);
 }
@@ -895,9 +897,10 @@ test_trace_events(void **state)
 	w->frames[0] = "pm_run_pass";
 
 	char path[200];
-	snprintf(path, sizeof(path), "%s/latest/manifest.json", w->dir);
-	json_t *man = json_load_file(path, 0, NULL);
-	assert_non_null(man);
+	struct irs_event_log_info info;
+	json_t *man;
+	snprintf(path, sizeof(path), "%s/latest", w->dir);
+	assert_null(irs_run_load(path, &man, &info));
 	json_t *events = json_object_get(man, "events");
 	assert_int_equal(json_array_size(events), 4);
 	const char *want[][2] = {{"cse", "before"}, {"cse", "after"},
@@ -915,7 +918,7 @@ test_trace_events(void **state)
 	assert_non_null(strstr(out, "irsnap: debuggee exited (status 0): 2 "
 			       "passes traced in "));
 	irs_free(out);
-	man = json_load_file(path, 0, NULL);
+	assert_null(irs_run_load(path, &man, &info));
 	assert_string_equal(json_string_value(json_object_get(man, "status")),
 			    "completed");
 	json_decref(man);

@@ -249,7 +249,31 @@ test_format_doc_examples_are_valid(void **state)
 		nexamples++;
 		p = end + 1;
 	}
-	assert_int_equal(nexamples, 8);	// irsnap's five, --json's three
+	assert_int_equal(nexamples, 9);	// irsnap's six, --json's three
+	free(doc);
+	// and each line of the event log's example, an irsnap.event/1
+	assert_null(irs_file_read("docs/formats.md", &doc, &len));
+	size_t nlines = 0;
+	for (char *p = doc; (p = strstr(p, "```jsonl\n")); ) {
+		p += 9;
+		char *end = strstr(p, "\n```");
+		assert_non_null(end);
+		*end = '\0';
+		for (char *line = strtok(p, "\n"); line;
+		     line = strtok(NULL, "\n")) {
+			json_t *j = parse(line);
+			uint32_t n;
+			char *out = problems("irsnap.event/1", j, &n);
+			if (n)
+				fail_msg("docs/formats.md event line:\n%s",
+					 out);
+			free(out);
+			json_decref(j);
+			nlines++;
+		}
+		p = end + 1;
+	}
+	assert_int_equal(nlines, 2);
 	free(doc);
 }
 

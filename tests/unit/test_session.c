@@ -215,12 +215,18 @@ load(const char *path)
 	return j;
 }
 
+// The run as readers see it: manifest.json with the events of its
+// events.jsonl as "events".
 static json_t *
 manifest(const struct fixture *f)
 {
-	char *p = run_file(f, "manifest.json");
-	json_t *j = load(p);
-	free(p);
+	json_t *j;
+	struct irs_event_log_info info;
+	struct irs_error *err = irs_run_load(irs_session_dir(f->s), &j, &info);
+	if (err)
+		fail_msg("%s", err->message);
+	assert_int_equal(info.torn_bytes, 0);
+	assert_int_equal(info.nbad, 0);
 	return j;
 }
 
@@ -1000,16 +1006,31 @@ test_pure_lua_rendering_is_copied(void **state)
 	free(b);
 }
 
-// The manifest keeps each event's text and splices them into the
-// document: what it writes is still exactly jansson's own rendering of the
-// whole document, through nested passes, a verifier result attached to an
-// event written long before, and the end of the run.
+static char *
+file_text(const struct fixture *f, const char *rel)
+{
+	char *p = run_file(f, rel), *text = NULL;
+	if (irs_file_read(p, &text, NULL))
+		text = NULL;
+	free(p);
+	return text;
+}
+
+// Each event is one line of events.jsonl, jansson's compact rendering of
+// the event and a newline, appended in order; a verifier's result on an
+// event begun long before is that event again, a later line the readers
+// put in its place. manifest.json is not written per event (here never
+// between the start and the end): the summary it gives at the end counts
+// the lines.
 static void
-test_manifest_text_is_the_document(void **state)
+test_event_lines_are_the_events(void **state)
 {
 	struct fixture *f = *state;
+	setenv("IRSNAP_MANIFEST_PERIOD", "1e9", 1);
 	create(f);
-	char *path = run_file(f, "manifest.json");
+	unsetenv("IRSNAP_MANIFEST_PERIOD");
+	char *mpath = run_file(f, "manifest.json");
+	char *first = file_text(f, "manifest.json");
 	uint32_t outer = begin(f, "module-pm");
 	for (int i = 0; i < 5; i++) {
 		uint32_t seq = begin(f, "fn-pass");
@@ -1018,24 +1039,54 @@ test_manifest_text_is_the_document(void **state)
 	}
 	assert_null(irs_session_verified(f->s, outer, "toyc_verify", 1,
 					 "a \"quoted\"\nline\n"));
+	char *still = file_text(f, "manifest.json");
+	assert_string_equal(first, still);	// 12 lines later
 	end(f, outer);
 	assert_null(irs_session_finish(f->s, 0));
-	char *text;
-	size_t len;
-	assert_null(irs_file_read(path, &text, &len));
-	json_t *doc = load(path);
-	char *want = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	assert_non_null(want);
-	assert_int_equal(len, strlen(want) + 1);
-	assert_memory_equal(text, want, strlen(want));
-	assert_int_equal(text[len - 1], '\n');
-	json_t *outer_before = json_array_get(json_object_get(doc, "events"), 0);
+
+	char *log = file_text(f, "events.jsonl");
+	size_t nlines = 0;
+	for (char *line = log, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		nlines++;
+		json_error_t je;
+		json_t *ev = json_loadb(line, (size_t)(nl - line), 0, &je);
+		assert_non_null(ev);
+		char *want = json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER |
+					JSON_REAL_PRECISION(10));
+		assert_int_equal(strlen(want), (size_t)(nl - line));
+		assert_memory_equal(want, line, strlen(want));
+		free(want);
+		json_decref(ev);
+	}
+	assert_int_equal(nlines, 13);	// 12 events and the outer one's
+	assert_int_equal(log[strlen(log) - 1], '\n');	// before again
+	json_t *m = manifest(f);
+	json_t *evs = json_object_get(m, "events");
+	assert_int_equal(json_array_size(evs), 12);
+	json_t *outer_before = json_array_get(evs, 0);
+	assert_string_equal(jstr(outer_before, "pass"), "module-pm");
 	assert_int_equal(json_array_size(json_object_get(outer_before,
 							 "verifiers")), 1);
-	free(want);
-	free(text);
-	free(path);
-	json_decref(doc);
+	json_t *sum = json_object_get(m, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sum, "events")), 13);
+	assert_int_equal(json_integer_value(json_object_get(sum, "passes")), 6);
+	assert_string_equal(jstr(m, "schema"), "irsnap.manifest/2");
+	assert_string_equal(jstr(m, "status"), "completed");
+	// when each event was recorded, in the order they were
+	double last = 0;
+	size_t i;
+	json_t *ev;
+	json_array_foreach(evs, i, ev) {
+		double at = json_number_value(json_object_get(ev, "at_s"));
+		assert_true(json_is_real(json_object_get(ev, "at_s")));
+		assert_true(at >= last);
+		last = at;
+	}
+	json_decref(m);
+	free(log);
+	free(first);
+	free(still);
+	free(mpath);
 	assert_valid(f);
 }
 
@@ -1502,25 +1553,19 @@ with_file_limit(struct fixture *f, rlim_t limit,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
 }
 
-static char *
-file_text(const struct fixture *f, const char *rel)
-{
-	char *p = run_file(f, rel), *text = NULL;
-	if (irs_file_read(p, &text, NULL))
-		text = NULL;
-	free(p);
-	return text;
-}
 
-// What the error of begin_on_full_disk() must say.
+// What the error of begin_on_full_disk() must say, and whether the
+// manifest stays as it was (it names the lost snapshot when it can).
 static const char *full_disk_want;
+static bool full_disk_manifest_same;
 
-// In the child: a pass whose snapshot or manifest cannot be written gives
-// an error naming the file and changes nothing on disk.
+// In the child: a pass whose snapshot or event line cannot be written
+// gives an error naming the file and changes nothing in the log.
 static bool
 begin_on_full_disk(struct fixture *f)
 {
 	char *before = file_text(f, "manifest.json");
+	char *log = file_text(f, "events.jsonl");
 	uint32_t seq = 0;
 	f->mem.nodes[0].value = 123456789;	// a longer text than before
 	struct irs_error *err = irs_session_pass_begin(f->s, f->m, "licm", BASE,
@@ -1532,45 +1577,56 @@ begin_on_full_disk(struct fixture *f)
 		fprintf(stderr, "child: %s\n", err ? err->message : "no error");
 	irs_error_destroy(err);
 	char *after = file_text(f, "manifest.json");
-	ok = ok && before && after && !strcmp(before, after);
+	char *log_after = file_text(f, "events.jsonl");
+	ok = ok && before && after && log && log_after &&
+	     !strcmp(log, log_after) &&
+	     (!full_disk_manifest_same || !strcmp(before, after)) &&
+	     (full_disk_manifest_same || strstr(after, "\"lost\"")) &&
+	     (full_disk_manifest_same || strstr(after, "licm"));
 	free(before);
 	free(after);
+	free(log);
+	free(log_after);
 	return ok;
 }
 
 static void
-test_full_disk_keeps_previous_manifest(void **state)
+test_full_disk_keeps_the_log(void **state)
 {
 	struct fixture *f = *state;
 	create(f);
-	end(f, begin(f, "dce"));
-	// Find how large the next writes are, then allow a bit less than the
-	// manifest needs (the snapshots are smaller), and then less than the
-	// snapshot needs.
-	char *man = file_text(f, "manifest.json");
-	size_t mlen = strlen(man);
-	free(man);
-	full_disk_want = "/manifest.json: write failed: File too large";
-	assert_int_equal(with_file_limit(f, mlen + 10, begin_on_full_disk), 0);
+	// a log longer than a snapshot's JSON (about a kilobyte)
+	for (int i = 0; i < 4; i++)
+		end(f, begin(f, "dce"));
+	// Room for the snapshots but not the event line: the error names
+	// the log, which keeps its lines whole; the manifest says what
+	// was lost.
+	char *log = file_text(f, "events.jsonl");
+	size_t llen = strlen(log);
+	free(log);
+	full_disk_want = "/events.jsonl: write failed: File too large";
+	full_disk_manifest_same = false;
+	assert_int_equal(with_file_limit(f, llen + 10, begin_on_full_disk), 0);
 	assert_valid(f);
 	assert_no_temp_files(f->dir);
-	assert_false(exists(f, "snapshots/0002-licm.before.ir"));
+	assert_false(exists(f, "snapshots/0005-licm.before.ir"));
 	// The snapshot's own files: the error names the one that could not
 	// be written, and why. Its text is tens of bytes, its JSON about a
 	// kilobyte: 8 bytes stop the text, 200 only the JSON.
-	full_disk_want = "/snapshots/0002-licm.before.ir: write failed: "
+	full_disk_manifest_same = true;
+	full_disk_want = "/snapshots/0005-licm.before.ir: write failed: "
 			 "File too large";
 	assert_int_equal(with_file_limit(f, 8, begin_on_full_disk), 0);
 	assert_valid(f);
 	assert_no_temp_files(f->dir);
-	full_disk_want = "/snapshots/0002-licm.before.json: write failed: "
+	full_disk_want = "/snapshots/0005-licm.before.json: write failed: "
 			 "File too large";
 	assert_int_equal(with_file_limit(f, 200, begin_on_full_disk), 0);
 	assert_valid(f);
 	assert_no_temp_files(f->dir);
-	assert_false(exists(f, "snapshots/0002-licm.before.ir"));
+	assert_false(exists(f, "snapshots/0005-licm.before.ir"));
 	// With room again, the session goes on where it was.
-	assert_int_equal(begin(f, "licm"), 2);
+	assert_int_equal(begin(f, "licm"), 5);
 	assert_valid(f);
 }
 
@@ -1678,7 +1734,7 @@ main(void)
 		T(test_nested_passes),
 		T(test_changed_only_skips_unchanged),
 		T(test_text_only_format),
-		T(test_manifest_text_is_the_document),
+		T(test_event_lines_are_the_events),
 		T(test_unchanged_memory_is_copied),
 		T(test_pure_lua_rendering_is_copied),
 		T(test_changed_memory_is_walked),
@@ -1698,7 +1754,7 @@ main(void)
 		T(test_failure_outside_passes),
 		T(test_backtrace_limits),
 		T(test_failure_kind_is_checked),
-		T(test_full_disk_keeps_previous_manifest),
+		T(test_full_disk_keeps_the_log),
 		T(test_full_disk_during_failure),
 		T(test_sigkill_leaves_valid_run),
 #undef T

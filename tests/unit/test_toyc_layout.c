@@ -134,6 +134,38 @@ test_generated_text_is_toyc_print(void **state)
 	}
 }
 
+// A walk rooted at one function (toyc --per-function's boundary) renders
+// it as toyc_print_function() does: its constants, in the module's table,
+// are found through the module its `parent` link names.
+static void
+test_function_root_is_toyc_print_function(void **state)
+{
+	struct fixture *f = *state;
+	Function *fn;
+	uint32_t n = 0;
+	f->m = unit_generated_module(3000, 2);
+	FOR_EACH_FUNC(fn, f->m) {
+		char *want, *got;
+		size_t want_len;
+		struct irs_snapshot *snap;
+		struct irs_snapshot_stats st;
+		FILE *fp = open_memstream(&want, &want_len);
+		toyc_print_function(f->m, fn, fp);
+		fclose(fp);
+		assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
+					      (uintptr_t)fn, "Function", NULL,
+					      &got, &snap));
+		irs_snapshot_get_stats(snap, &st);
+		assert_int_equal(st.nerrors, 0);
+		assert_string_equal(got, want);
+		n += strstr(want, ", 1") != NULL;	// a constant operand
+		free(got);
+		free(want);
+		irs_snapshot_destroy(snap);
+	}
+	assert_true(n > 0);
+}
+
 // After the whole default pipeline has rewritten the IR, still the same.
 static void
 test_optimized_text_is_toyc_print(void **state)
@@ -399,13 +431,18 @@ test_layout_answers_front_end(void **state)
 	struct irs_verifier_info vi;
 	assert_string_equal(irs_layout_name(f->lo), "toyc");
 	assert_string_equal(irs_layout_root_type(f->lo), "Module");
-	assert_int_equal(irs_layout_nboundaries(f->lo), 1);
+	assert_int_equal(irs_layout_nboundaries(f->lo), 2);
 	assert_null(irs_layout_boundary(f->lo, 0, &bi));
 	assert_string_equal(bi.function, "pm_run_pass");
 	assert_string_equal(bi.pass_expr, "pass->name");
 	assert_null(bi.pass_name);
 	assert_string_equal(bi.ir_expr, "m");
 	assert_string_equal(bi.ir_type, "Module");
+	// --per-function's: the function is the IR
+	assert_null(irs_layout_boundary(f->lo, 1, &bi));
+	assert_string_equal(bi.function, "pm_run_function_pass");
+	assert_string_equal(bi.ir_expr, "f");
+	assert_string_equal(bi.ir_type, "Function");
 	assert_int_equal(irs_layout_nverifiers(f->lo), 2);
 	assert_null(irs_layout_verifier(f->lo, 0, &vi));
 	assert_string_equal(vi.name, "toyc_verify");
@@ -567,6 +604,9 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_generated_text_is_toyc_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_function_root_is_toyc_print_function, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_optimized_text_is_toyc_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_nodes_and_parents,

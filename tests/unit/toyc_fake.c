@@ -79,6 +79,7 @@ register_nodes(struct fake_target *ft)
 	FAKE_PTR(ft, Function, params, "Instr *");
 	FAKE_ILIST(ft, Function, blocks);
 	FAKE_UINT(ft, Function, next_id);
+	FAKE_PTR(ft, Function, parent, "Module");
 
 	FAKE_TYPE(ft, Module);
 	FAKE_PTR(ft, Module, name, "Symbol");
