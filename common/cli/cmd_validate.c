@@ -19,8 +19,9 @@ static const char validate_help[] =
 	"Exit status: 0 valid, 1 invalid, 2 unreadable.\n"
 	"Example: irsnap validate irsnap-out/latest\n";
 
-// One problem line, "FILE: $.a.b: message" (or "FILE: message"), as an
-// object {file, where, message}; a line of another shape ("... 3 more
+// One problem line, "FILE: $.a.b: message" (or "FILE: message", or for
+// a line of an event log "FILE: line N: $.a.b: message"), as an object
+// {file, line, where, message}; a line of another shape ("... 3 more
 // problems") is its message alone.
 static json_t *
 problem_json(const char *line, size_t len)
@@ -32,10 +33,22 @@ problem_json(const char *line, size_t len)
 			break;
 		}
 	if (!sep)
-		return json_pack("{s:n, s:n, s:o}", "file", "where", "message",
+		return json_pack("{s:n, s:n, s:n, s:o}", "file", "line",
+				 "where", "message",
 				 json_stringn_nocheck(line, len));
 	const char *rest = sep + 2, *end = line + len;
 	const char *where_end = NULL;
+	json_int_t lineno = 0;
+	if (end - rest > 5 && !strncmp(rest, "line ", 5)) {
+		const char *p = rest + 5;
+		json_int_t n = 0;
+		while (p < end && *p >= '0' && *p <= '9' && n < INT32_MAX)
+			n = n * 10 + (*p++ - '0');
+		if (p > rest + 5 && end - p > 2 && p[0] == ':' && p[1] == ' ') {
+			lineno = n;
+			rest = p + 2;
+		}
+	}
 	if (*rest == '$')
 		for (const char *p = rest; p + 1 < end; p++)
 			if (p[0] == ':' && p[1] == ' ') {
@@ -43,9 +56,10 @@ problem_json(const char *line, size_t len)
 				break;
 			}
 	const char *msg = where_end ? where_end + 2 : rest;
-	return json_pack("{s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o}",
 			 "file", json_stringn_nocheck(line,
 						      (size_t)(sep - line)),
+			 "line", lineno ? json_integer(lineno) : json_null(),
 			 "where", where_end ? json_stringn_nocheck(rest,
 				(size_t)(where_end - rest)) : json_null(),
 			 "message", json_stringn_nocheck(msg,

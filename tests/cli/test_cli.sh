@@ -248,7 +248,7 @@ open(path, "w").write("\n".join(lines))
 PY
 expect_rc "v2: a later line of an event" 0 "$IRSNAP" show "$V2"
 check_eq "v2: ... stands for the earlier (7 problems, one row)" \
-	" 2 dce 500.0 5 30 no 7 problems" \
+	" 2 dce 500.0 3 30 no 7 problems" \
 	"$(grep -E '^ +2 +dce ' "$TMP/out" | tr -s ' ')"
 expect_rc "v2: ... and the run is valid" 0 "$IRSNAP" validate "$V2"
 

@@ -68,20 +68,22 @@ check_eq "... and with both graphs, the node changes (none)" "0 0" \
 check_eq "irsnap validate --json of the run: exit 0, valid, no problem" \
 	"0 True 0" "$? $(j "$TMP/valid.json" 'd["valid"]') $(j "$TMP/valid.json" 'len(d["problems"])')"
 cp -r "$RUN" "$TMP/bad"
-python3 - "$TMP/bad/manifest.json" <<'EOF'
+python3 - "$TMP/bad/events.jsonl" <<'EOF'
 import json, sys
-d = json.load(open(sys.argv[1]))
-d["events"][0]["hash"] = 5
-json.dump(d, open(sys.argv[1], "w"))
+lines = open(sys.argv[1]).read().splitlines()
+ev = json.loads(lines[0])
+ev["hash"] = 5
+lines[0] = json.dumps(ev, separators=(",", ":"))
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 EOF
 "$IRSNAP" validate --json "$TMP/bad" >"$TMP/bad.json" 2>&1
 check_eq "irsnap validate --json of a damaged copy: exit 1, not valid" \
 	"1 False" "$? $(j "$TMP/bad.json" 'd["valid"]')"
 check "... a document irsnap validate accepts (irsnap.validate/1)" \
 	"$IRSNAP" validate "$TMP/bad.json"
-check_eq "... naming the file, the JSON path and what is wrong" \
-	"$TMP/bad/manifest.json|\$.events[0].hash|expected string, got integer" \
-	"$(j "$TMP/bad.json" '"|".join([d["problems"][0]["file"], d["problems"][0]["where"], d["problems"][0]["message"]])')"
+check_eq "... naming the file, its line, the JSON path and what is wrong" \
+	"$TMP/bad/events.jsonl|1|\$.hash|expected string, got integer" \
+	"$(j "$TMP/bad.json" '"|".join([d["problems"][0]["file"], str(d["problems"][0]["line"]), d["problems"][0]["where"], d["problems"][0]["message"]])')"
 check_eq "... as many problems as the text counts" \
 	"$("$IRSNAP" validate "$TMP/bad" | sed -n 's/.*: invalid: \([0-9]*\) problems\? in .*/\1/p')" \
 	"$(j "$TMP/bad.json" 'd["problem_count"]')"
