@@ -85,7 +85,8 @@ parse_number(const char *s, double min, double *ret)
 {
 	char *end;
 	double v = strtod(s, &end);
-	if (end == s || *end || v < min || v > 1e9)
+	// NaN fails both comparisons: it is no number of anything.
+	if (end == s || *end || !(v >= min && v <= 1e9))
 		return false;
 	*ret = v;
 	return true;
@@ -134,14 +135,24 @@ cmd_replay(int argc, char **argv)
 			cfg.jobs = (uint32_t)num;
 		} else if ((v = opt_value(argc, argv, &i, "--shard",
 					  &missing))) {
-			unsigned k, n;
-			char end;
-			if (sscanf(v, "%u/%u%c", &k, &n, &end) != 2 || !n ||
-			    k >= n)
-				return replay_fail_usage("--shard needs K/N "
-					"with 0 <= K < N, not '%s'", v);
-			cfg.shard = k;
-			cfg.nshards = n;
+			// Checked as the other numbers are: sscanf's %u
+			// takes "-1" and wraps 2^32 and beyond.
+			const char *slash = strchr(v, '/');
+			char *k = slash ? strndup(v, (size_t)(slash - v))
+					: NULL;
+			double kn, nn;
+			bool ok = k && *k != '-' && slash[1] != '-' &&
+				  parse_number(k, 0, &kn) &&
+				  parse_number(slash + 1, 1, &nn) &&
+				  kn == (uint32_t)kn && nn == (uint32_t)nn &&
+				  kn < nn;
+			free(k);
+			if (!ok)
+				return replay_fail_usage("--shard needs K/N, "
+					"whole numbers with 0 <= K < N <= "
+					"1000000000, not '%s'", v);
+			cfg.shard = (uint32_t)kn;
+			cfg.nshards = (uint32_t)nn;
 		} else if ((v = opt_value(argc, argv, &i,
 					  "--stop-after-failures",
 					  &missing))) {

@@ -57,11 +57,21 @@ usage_cases=(
 	"--layout $LAYOUT --"
 	"-- $TOYC"
 	"--frobnicate --layout $LAYOUT -- $TOYC"
+	# --shard is checked like every other number (sscanf's %u wrapped)
+	"--shard 4294967296/4294967297 --layout $LAYOUT -- $TOYC"
+	"--shard -4294967295/4 --layout $LAYOUT -- $TOYC"
+	"--shard 0/99999999999999999999 --layout $LAYOUT -- $TOYC"
+	"--shard 4/4 --layout $LAYOUT -- $TOYC"
+	"--shard nan/4 --layout $LAYOUT -- $TOYC"
+	"--runs nan --layout $LAYOUT -- $TOYC"
 )
 for args in "${usage_cases[@]}"; do
 	# shellcheck disable=SC2086
 	check_eq "bad arguments '$args' exit 2" 2 "$(replay_status "$TMP/usage" $args)"
 done
+replay_status "$TMP/shard" --shard 4294967296/4294967297 --layout "$LAYOUT" -- "$TOYC" >/dev/null
+check "... saying in one line what --shard needs" \
+	grep -qx "irsnap replay: --shard needs K/N, whole numbers with 0 <= K < N <= 1000000000, not '4294967296/4294967297'" "$TMP/shard.out"
 rc=$(replay_status "$TMP/nolayout" --layout "$TMP/missing.lua" -- "$TOYC" "$DEMO")
 check_eq "a missing layout file exits 2" 2 "$rc"
 check "... naming the file" grep -q "missing.lua" "$TMP/nolayout.out"
