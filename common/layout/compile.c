@@ -959,6 +959,9 @@ compile_reduce(struct irs_cc *c, int decls, const struct ltype *root)
 	if (defs)
 		lo->defs = irs_cc_type(c, defs, line, "reduce")->name;
 	const char *rerun = irs_cc_str(c, r, "rerun", line, "reduce");
+	char why[200];
+	if (rerun && !irs_rerun_check(rerun, why, sizeof(why)))
+		irs_lua_raisef(L, line, "reduce: 'rerun': %s", why);
 	lo->rerun = rerun ? irs_cc_strdup(c, rerun) : NULL;
 	const char *input = irs_cc_str(c, r, "input", line, "reduce");
 	lo->reduce_program = input && !strcmp(input, "program");
