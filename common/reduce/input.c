@@ -46,7 +46,9 @@ dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-// The --test or --crash argument of a reduce command line.
+// The --test or --crash argument of a run's reduce command line: words
+// run without a shell (a run directory, and the layout that wrote it, are
+// untrusted; the layout's template could only say words).
 static struct irs_error *
 cmd_from_reduce_command(struct reduce_job *job, const char *line,
 			const char *where)
@@ -59,6 +61,7 @@ cmd_from_reduce_command(struct reduce_job *job, const char *line,
 	for (size_t i = 0; w[i] && w[i + 1] && !job->cmd; i++) {
 		if (!strcmp(w[i], "--crash") || !strcmp(w[i], "--test")) {
 			job->crash_mode = !strcmp(w[i], "--crash");
+			job->no_shell = true;
 			if (!(job->cmd = strdup(w[i + 1])))
 				err = &irs_enomem;
 		}
@@ -404,6 +407,7 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	err = run ? job_from_run(job, cfg) : job_from_file(job, cfg);
 	if (!err && (cfg->test_cmd || cfg->crash_cmd)) {
 		job->crash_mode = cfg->crash_cmd != NULL;
+		job->no_shell = false;	// the user's own: a shell's syntax
 		free(job->cmd);
 		job->cmd = NULL;
 		err = resolve_cmd(cfg->crash_cmd ? cfg->crash_cmd

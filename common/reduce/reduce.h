@@ -419,6 +419,8 @@ enum reduce_verdict {
 
 struct reduce_exec {
 	const char *cmd;	/* shell command; {} = candidate path */
+	bool no_shell;		/* cmd's words run as they are, no shell
+				   (a run directory's reduce command) */
 	bool crash_mode;	/* interesting = same crash signature */
 	struct reduce_crashsig want;	/* crash mode: the input's signature */
 	char *preload;		/* crash mode: libirsnap-crashsig.so */
@@ -493,6 +495,9 @@ struct reduce_job {
 	char *snapshot_dir;	/* --layout: scratch directory holding them */
 	char *cmd;		/* test or crash command */
 	bool crash_mode;
+	bool no_shell;		/* cmd came from a run directory (its layout's
+				   rerun template): its words are run without
+				   a shell */
 	char *output;		/* reduced file */
 	char *repro;		/* OUT.repro.sh, RUN/repro/repro.sh */
 	bool repro_foreign;	/* a file irsnap did not write is there:
