@@ -1,7 +1,7 @@
 // irsnap replay [--runs N] [-j N] [--shard K/N] [--stop-after-failures M]
 //               [--debugger gdb|lldb] --layout L [--trace REGEX]
-//               [--reduce auto|CMD] [--all] [--timeout S] [--dir DIR]
-//               -- PROG ARGS...
+//               [--reduce auto|CMD] [--trust] [--all] [--timeout S]
+//               [--dir DIR] -- PROG ARGS...
 // Exit status: 0 no failure found, 1 a failure found, 2 usage or input.
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +14,9 @@ static const char replay_usage[] =
 	"[--stop-after-failures M]\n"
 	"                     [--debugger gdb|lldb] --layout L "
 	"[--trace REGEX]\n"
-	"                     [--reduce auto|CMD] [--all] [--timeout S] "
-	"[--dir DIR] -- PROG ARGS...\n";
+	"                     [--reduce auto|CMD] [--trust] [--all] "
+	"[--timeout S]\n"
+	"                     [--dir DIR] -- PROG ARGS...\n";
 
 static const char replay_help[] =
 	"Runs PROG under the debugger in batch mode with ir-trace on, up to N "
@@ -32,6 +33,10 @@ static const char replay_help[] =
 	"  --reduce CMD   ... with `irsnap reduce RUN --crash CMD` ({} the "
 	"candidate,\n"
 	"                 {pass} the failing pass, {exe} PROG)\n"
+	"  --trust        let `irsnap reduce` run the command of a run it "
+	"would refuse\n"
+	"                 (one your group or others may write: see irsnap "
+	"reduce --help)\n"
 	"  --timeout S    seconds per attempt before it is killed (default "
 	"300)\n"
 	"  -j N           N attempts at once, each debugger in its own "
@@ -114,6 +119,8 @@ cmd_replay(int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--all")) {
 			cfg.all = true;
+		} else if (!strcmp(argv[i], "--trust")) {
+			cfg.trust = true;
 		} else if ((v = opt_value(argc, argv, &i, "--runs",
 					  &missing))) {
 			if (!parse_number(v, 1, &num) || num != (uint32_t)num)

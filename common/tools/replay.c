@@ -858,12 +858,11 @@ reduce_group(struct replay *rp, struct group *g)
 		 g->title, g->first, retries,
 		 g->reduce_cmd ? ", crash command: " : "",
 		 g->reduce_cmd ? g->reduce_cmd : "");
-	// --trust: this replay made the run a moment ago (its failure.json
-	// is the debugger's, not a stranger's), whatever the umask let others
-	// do to it since.
+	// No --trust of our own: the run's reduce command comes from the
+	// layout, which the user vouches for only by giving --trust.
 	err = irs_replay_reduce(rp->self, run, is_auto ? NULL : g->reduce_cmd,
-				retries, true, log, &interrupted, &g->reduce_status,
-				&g->reduce_line);
+				retries, rp->cfg->trust, log, &interrupted,
+				&g->reduce_status, &g->reduce_line);
 	if (!err) {
 		struct irs_buf line;
 		irs_buf_init(&line);
