@@ -125,7 +125,8 @@ class _Target(ctypes.Structure):
         ("set_break", _fn(_U32, ctypes.c_char_p, _BOOL, _U64)),
         ("delete_break", ctypes.CFUNCTYPE(None, _P, _U32)),
         ("global", _P),
-        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64)))]
+        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64))),
+        ("module", _fn(_U32, _P, _U64))]
 
 
 class IrsError(Exception):
@@ -560,6 +561,18 @@ def _cb_args(buf, length):
 
 
 @_guarded
+def _cb_module(index, buf, length):
+    # The files GDB loaded: the program and its shared libraries (not
+    # separate debug files, which have an owner, nor the vDSO).
+    files = [o.filename for o in gdb.objfiles()
+             if o.is_valid() and o.owner is None and o.filename and
+             o.filename.startswith("/")]
+    if index >= len(files):
+        raise IrsError(E_NOT_FOUND, "no more files")
+    _put(buf, length, files[index])
+
+
+@_guarded
 def _cb_disassemble(function, sink):
     function = _text(function)
     sym = gdb.lookup_global_symbol(function) or \
@@ -649,7 +662,8 @@ _target = _Target(**{name: dict(_Target._fields_)[name](fn) for name, fn in {
     "type_enumerator": _cb_type_enumerator, "eval_value": _cb_eval_value,
     "cfa": _cb_cfa, "stop_signal": _cb_stop_signal, "args": _cb_args,
     "disassemble": _cb_disassemble, "set_break": _cb_set_break,
-    "delete_break": _cb_delete_break, "symbol": _cb_symbol}.items()})
+    "delete_break": _cb_delete_break, "symbol": _cb_symbol,
+    "module": _cb_module}.items()})
 _console = _P()
 _state = {"core": None, "core_conn": None}
 

@@ -625,6 +625,24 @@ args_cb(void *arg, char *buf, uint64_t len)
 	});
 }
 
+// The files LLDB loaded for the target: its program and shared libraries.
+static struct irs_error *
+module_cb(void *arg, uint32_t index, char *buf, uint64_t len)
+{
+	return guard([&]() -> struct irs_error * {
+		lldb::SBTarget t = from(arg)->dbg.GetSelectedTarget();
+		if (index >= t.GetNumModules())
+			return irs_error_create(IRS_ERROR_NOT_FOUND,
+						"no more modules");
+		char path[4096] = "";
+		lldb::SBFileSpec f = t.GetModuleAtIndex(index).GetFileSpec();
+		if (f.IsValid())
+			f.GetPath(path, sizeof(path));
+		copy_name(buf, len, path[0] == '/' ? path : "");
+		return NULL;
+	});
+}
+
 void
 target_init(glue *gl)
 {
@@ -643,6 +661,7 @@ target_init(glue *gl)
 	gl->t.stop_signal = stop_signal_cb;
 	gl->t.args = args_cb;
 	gl->t.symbol = symbol_cb;
+	gl->t.module = module_cb;
 }
 
 }  // namespace irsnap_lldb

@@ -1048,6 +1048,7 @@ static const struct irs_abi_field abi[] = {
 	ROW(irs_target, args), ROW(irs_target, disassemble),
 	ROW(irs_target, set_break), ROW(irs_target, delete_break),
 	ROW(irs_target, global), ROW(irs_target, symbol),
+	ROW(irs_target, module),
 	{NULL, NULL, 0, 0},
 };
 
