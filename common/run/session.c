@@ -952,20 +952,31 @@ write_json(const char *path, const json_t *doc)
 // reduce { input = "program" }: a copy of the program the debuggee was
 // given, as input/NAME in the run, for the reducer: the run then holds
 // what it reduces, and `irsnap reduce RUN` reads nothing outside it.
-// NULL when there is no program or it cannot be read or copied (it may
-// have moved since, or be relative to another directory); the reduce
-// command is then null. Freed with free().
+// A relative name is the debuggee's, so it is read from the debuggee's
+// working directory (GDB's `set cwd`, a process attached to), not ours.
+// A core's command line is the core's word, not the user's: no file it
+// names is read. NULL when there is no program or it cannot be read or
+// copied (it may have moved since); the reduce command is then null.
+// Freed with free().
 static char *
 copy_program(struct irs_session *s)
 {
 	char *text = NULL, *rel = NULL, *dir = NULL, *path = NULL;
+	char *where = NULL;
 	size_t len;
+	if (s->cfg.args_from_core)
+		return NULL;
 	char *program = irs_failure_program(s->cfg.args);
 	if (!program)
 		return NULL;
 	const char *base = strrchr(program, '/');
 	base = base ? base + 1 : program;
-	struct irs_error *err = irs_file_read(program, &text, &len);
+	if (program[0] != '/' && s->cfg.pid > 0 && !s->cfg.pid_is_history &&
+	    asprintf(&where, "/proc/%lld/cwd/%s", (long long)s->cfg.pid,
+		     program) < 0)
+		where = NULL;
+	struct irs_error *err = irs_file_read(where ? where : program, &text,
+					      &len);
 	if (err || !*base || !strcmp(base, ".") || !strcmp(base, "..") ||
 	    asprintf(&rel, "input/%s", base) < 0) {
 		rel = NULL;
@@ -984,6 +995,7 @@ copy_program(struct irs_session *s)
 out:
 	irs_error_destroy(err);
 	free(program);
+	free(where);
 	free(text);
 	free(dir);
 	free(path);
