@@ -248,4 +248,36 @@ run=$replay/$(json "$RJ" 'd["groups"][0]["run"]')
 check_eq "lldb: the group was reduced" reduced "$(json "$RJ" 'd["groups"][0]["reduce"]["status"]')"
 check "lldb: into RUN/repro/" test -s "$run/repro/reduced.ir"
 
+# ---- PROG's arguments stay arguments (issue 32, 8) --------------------------
+# LLDB's driver turned `-- PROG ARGS` into command lines of its own: a line
+# break in an argument ran the rest as an LLDB command (platform shell),
+# and backquotes were evaluated. The hostile words are input file names
+# here: toyc reading and compiling them proves they arrived whole.
+# (LLDB's platform shell runs in the replay's directory, $TMP/args.)
+mkdir -p "$TMP/args" && cd "$TMP/args" || exit 1
+nl_arg=$'in\nplatform shell touch pwned-nl\n'
+bq_arg='`platform shell touch pwned-bq`'
+cp "$DEMO" "$nl_arg"
+cp "$DEMO" "$bq_arg"
+for dbg in gdb lldb; do
+	for arg in "$nl_arg" "$bq_arg"; do
+		what=$([ "$arg" = "$nl_arg" ] && echo "a line break" || echo "backquotes")
+		rm -rf "$TMP/hostile-$dbg"
+		rc=$(replay_status "$TMP/hostile-$dbg" --runs 1 --debugger $dbg \
+			--layout "$LAYOUT" -- "$TOYC" "$arg")
+		check "$dbg: an argument with $what runs no debugger command" \
+			test ! -e "$TMP/args/pwned-nl" -a ! -e "$TMP/args/pwned-bq"
+		run=$(ls -d "$TMP/hostile-$dbg"/replay-*/attempt-001/2* 2>/dev/null | head -1)
+		check_eq "$dbg: ... it reached toyc whole, which compiled that file ($rc)" \
+			"0 completed 10" \
+			"$rc $(json "$run/manifest.json" 'd["status"] + " " + str(len(set(e["seq"] for e in d["events"])))' 2>/dev/null)"
+	done
+done
+cd "$TMP" || exit 1
+rc=$(replay_status "$TMP/nl-layout" --runs 1 --debugger lldb \
+	--layout "$TMP/args/$nl_arg" -- "$TOYC" "$DEMO")
+check_eq "lldb: a --layout path with a line break is refused (exit 2)" 2 "$rc"
+check "... in one line saying why" \
+	grep -q "^irsnap: replay: --layout .* holds a line break, which LLDB would run as a command of its own" "$TMP/nl-layout.out"
+
 done_testing
