@@ -414,11 +414,15 @@ irs_manifest_event_json(struct irs_manifest *m, json_t *ev, const char *json,
 			forget_text(m, i);
 			break;
 		}
+	// The graph's walk errors are the event's (a graph written later,
+	// from the bytes kept, may miss fields its text did not show).
 	return !json_object_set_new(snap, "json", json_string(json)) &&
 	       !json_object_set_new(ev, "json_bytes",
 				    json_integer((json_int_t)st->json_bytes)) &&
 	       !json_object_set_new(ev, "bytes",
-				    json_integer((json_int_t)st->bytes));
+				    json_integer((json_int_t)st->bytes)) &&
+	       !json_object_set_new(ev, "walk_errors",
+				    json_integer((json_int_t)st->nerrors));
 }
 
 bool

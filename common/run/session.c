@@ -876,7 +876,8 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 // snapshot did (the same hash and nodes), so it is what a trace writing
 // both formats would have written; best effort otherwise.
 static void
-input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
+input_graph(struct irs_session *s, struct event *ev, struct irs_image *img,
+	    struct irs_memory *mem)
 {
 	struct irs_memory *fm = NULL;
 	struct irs_snapshot *snap = NULL;
@@ -885,13 +886,25 @@ input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
 	char *name = irs_rundir_snapshot_name(ev->seq, ev->pass, "before",
 					      "json");
 	char *path = name ? irs_path_join(s->dir, name) : NULL;
-	struct irs_error *err = path ? irs_image_memory(img, &fm) : &irs_enomem;
+	// Fields the text did not show were not kept; those in memory that
+	// nobody writes (strings in the program's .rodata) still read as
+	// they did. The others are walk errors of the graph, counted in
+	// its event (irs_manifest_event_json), each naming its field.
+	struct irs_proc_range *fixed = NULL;
+	size_t nfixed = 0;
+	if (mem && s->cfg.pid > 0 && !s->cfg.pid_is_history)
+		irs_error_destroy(irs_proc_fixed_ranges(s->cfg.pid, &fixed,
+							&nfixed));
+	struct irs_error *err = path ? irs_image_memory(img, mem, fixed,
+							nfixed, &fm)
+				     : &irs_enomem;
 	if (!err)
 		err = irs_snapshot_write_json(s->lo, fm, ev->root, ev->type,
 					      &s->cfg.limits, path,
 					      text ? text + 1 : ev->text,
 					      &snap);
 	irs_memory_destroy(fm);
+	free(fixed);
 	if (!err) {
 		irs_snapshot_get_stats(snap, &st);
 		irs_snapshot_destroy(snap);
@@ -1023,7 +1036,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
 		: ev->seq == s->ended_seq ? s->ended_image : NULL;
 	if (img && !ev->json && ev->before && s->lo)
-		input_graph(s, ev, img);
+		input_graph(s, ev, img, mem);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
 		if (!crash)
