@@ -698,15 +698,12 @@ read_allowed(struct core_source *c, const char *const *files)
 	return NULL;
 }
 
+// Whether allowed file @p a is @p path (its realpath @p real, or NULL).
 static bool
-same_path(const struct allowed_file *a, const char *path)
+same_path(const struct allowed_file *a, const char *path, const char *real)
 {
-	if (!strcmp(a->path, path))
-		return true;
-	char *real = realpath(path, NULL);
-	bool same = real && a->real && !strcmp(real, a->real);
-	free(real);
-	return same;
+	return !strcmp(a->path, path) ||
+	       (real && a->real && !strcmp(real, a->real));
 }
 
 // Decides, for each file NT_FILE names, which allowed file (if any) is
@@ -720,15 +717,17 @@ match_files(struct core_source *c)
 		uint8_t id[BUILD_ID_MAX];
 		size_t nid = core_build_id(c, i, id);
 		const struct allowed_file *by_id = NULL, *by_path = NULL;
+		char *real = c->nallowed ? realpath(f->path, NULL) : NULL;
 		for (size_t k = 0; k < c->nallowed; k++) {
 			const struct allowed_file *a = &c->allowed[k];
-			bool same = same_path(a, f->path);
+			bool same = same_path(a, f->path, real);
 			if (nid && a->nid == nid && !memcmp(a->id, id, nid) &&
 			    (!by_id || same))
 				by_id = a;
 			if (same && !by_path)
 				by_path = a;
 		}
+		free(real);
 		if (by_id || (!nid && by_path)) {
 			f->source = (by_id ? by_id : by_path)->path;
 			continue;

@@ -25,18 +25,21 @@ check_eq "counts past 2^63 saturate instead of wrapping" 9223372036854775807 \
 	"$(json_get "$TMP/huge-out/replay.json" 'd["failures"]')"
 
 # ---- 13: one group of 400,000 attempts over 8 shards; 40,000 groups -------
-python3 "$GEN" "$TMP/one" 8 1 50000
-t0=$SECONDS
-timeout 300 "$IRSNAP" merge -o "$TMP/one-out" "$TMP/one" >/dev/null 2>&1
-check_eq "merge of one group of 400,000 attempts from 8 shards ends (it ran for minutes)" 1 $?
-figure "merge of one group of 400,000 attempts: $((SECONDS - t0)) s"
+# big NAME WHAT GEN-ARGS...: a generated hunt merged into $TMP/NAME-out,
+# the merge bounded by a watchdog (it took minutes) and its time a figure.
+big() {
+	local name=$1 what=$2 t0; shift 2
+	python3 "$GEN" "$TMP/$name" "$@"
+	t0=$SECONDS
+	timeout 300 "$IRSNAP" merge -o "$TMP/$name-out" "$TMP/$name" \
+		>/dev/null 2>&1
+	check_eq "merge of $what ends" 1 $?
+	figure "merge of $what: $((SECONDS - t0)) s"
+}
+big one "one group of 400,000 attempts from 8 shards" 8 1 50000
 check_eq "... its attempts in number order, each once" "400000 True" \
 	"$(json_get "$TMP/one-out/replay.json" 'str(len(d["groups"][0]["attempts"])) + " " + str(d["groups"][0]["attempts"] == list(range(1, 400001)))')"
-python3 "$GEN" "$TMP/many" 1 40000 1
-t0=$SECONDS
-timeout 300 "$IRSNAP" merge -o "$TMP/many-out" "$TMP/many" >/dev/null 2>&1
-check_eq "merge of 40,000 groups ends" 1 $?
-figure "merge of 40,000 groups: $((SECONDS - t0)) s"
+big many "40,000 groups" 1 40000 1
 check_eq "... into 40,000 groups, in first-seen order" "40000 True" \
 	"$(json_get "$TMP/many-out/replay.json" 'str(len(d["groups"])) + " " + str([x["first_seen"]["attempt"] for x in d["groups"]] == list(range(1, 40001)))')"
 

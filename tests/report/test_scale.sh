@@ -64,17 +64,21 @@ check "report: ... a page under 8 MB (a diff per pass made it 20 MB)" \
 
 # ---- the pager in a browser ------------------------------------------------
 CHROMIUM=$(command -v chromium || true)
-if [ -z "$CHROMIUM" ]; then
-	not_ok "chromium is installed" "install it: apt-get install chromium"
-else
+# dom URL NAME: the DOM Chromium renders of URL into $TMP/NAME.html; its
+# console errors into $errs.
+dom() {
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 		--no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync \
 		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" \
 		--enable-logging=stderr --v=0 \
-		--dump-dom "file://$TMP/40k.html#page-40" \
-		>"$TMP/dom.html" 2>"$TMP/chrome.log"
-	errs=$(grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$TMP/chrome.log")
+		--dump-dom "$1" >"$TMP/$2.html" 2>"$TMP/$2.log"
+	errs=$(grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$TMP/$2.log")
+}
+if [ -z "$CHROMIUM" ]; then
+	not_ok "chromium is installed" "install it: apt-get install chromium"
+else
+	dom "file://$TMP/40k.html#page-40" dom
 	check_eq "the page loads without console errors" "" "$errs"
 	check "#page-40 shows the last page" \
 		grep -q '<span id="page-info">rows 39001–40000 of 40000' "$TMP/dom.html"
@@ -101,14 +105,7 @@ def bad(c): raise ValueError("not JSON: " + c)
 json.loads(data, parse_constant=bad)
 assert not re.search(r"\b(inf|nan)\b", page, re.I), "inf or nan in the page"
 ' "$TMP/huge-cpu.html"
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" \
-		--enable-logging=stderr --v=0 \
-		--dump-dom "file://$TMP/huge-cpu.html#page-2" \
-		>"$TMP/dom2.html" 2>"$TMP/chrome2.log"
-	errs=$(grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$TMP/chrome2.log")
+	dom "file://$TMP/huge-cpu.html#page-2" dom2
 	check_eq "... which loads without console errors" "" "$errs"
 	check "... and whose pager still turns to page 2" \
 		grep -q '<span id="page-info">rows 1001–1500 of 1500' "$TMP/dom2.html"
