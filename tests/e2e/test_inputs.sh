@@ -59,7 +59,9 @@ trace "$TMP/rerun.log" "$TMP/rerun.lua" on "$TOYC" --bug=crash "$DEMO"
 check_eq "a rerun template with shell syntax is one layout error at reduce's line" 1 \
 	"$(grep -c "rerun.lua:$rdecl: reduce: 'rerun': ';' is shell syntax: the template lists the command's words, run without a shell" "$TMP/rerun.log")"
 check "... and the debugger ended by itself" by_itself "$TMP/rerun.log"
-IRSNAP_DIR=$TMP/rerun-hunt "$IRSNAP" replay --runs 1 --debugger "$DEBUGGER" \
+lldb_wrapper "$TMP/lldb-bin"	# a sanitized plugin needs its runtimes
+PATH=$TMP/lldb-bin:$PATH IRSNAP_DIR=$TMP/rerun-hunt \
+	"$IRSNAP" replay --runs 1 --debugger "$DEBUGGER" \
 	--layout "$TMP/rerun.lua" --reduce auto -- "$TOYC" --bug=crash "$DEMO" \
 	>"$TMP/rerun-replay.log" 2>&1
 check "irsnap replay --reduce auto with that layout runs nothing" \
