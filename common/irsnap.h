@@ -316,6 +316,12 @@ typedef struct irs_error *(*irs_stop_signal_fn)(void *arg, int32_t *signo,
 						char *name, uint64_t len);
 /** The debuggee's arguments as one shell-quoted string. */
 typedef struct irs_error *(*irs_args_fn)(void *arg, char *buf, uint64_t len);
+/** The path of the @p index-th file the debugger loaded for the debuggee
+ *  (its program, its shared libraries) into @p buf; IRS_ERROR_NOT_FOUND
+ *  past the last. On a core, only these are read for the pages the core
+ *  left out, not whatever files the core names. */
+typedef struct irs_error *(*irs_module_fn)(void *arg, uint32_t index,
+					   char *buf, uint64_t len);
 /**
  * Reports every instruction of @p function through irs_insns_add(@p sink,
  * at, text): `at` is what the front end needs to break on it from the
@@ -385,7 +391,7 @@ struct irs_target {
 	irs_delete_break_fn delete_break;
 	irs_global_fn global;		/* a question, like field */
 	irs_symbol_fn symbol;		/* its fact */
-	irs_module_fn module;
+	irs_module_fn module;		/* the files the debugger loaded */
 	irs_load_types_fn load_types;
 };
 
@@ -401,13 +407,22 @@ IRS_API struct irs_error *irs_memory_create_pid(int64_t pid,
 						struct irs_memory **ret);
 /**
  * Reads an ELF core file directly: PT_LOAD segments, and for pages the core
- * left out, the files named in its NT_FILE note. Errors name the file.
+ * left out, the files named in its NT_FILE note, each read only from one of
+ * @p files (NULL-terminated; NULL: none), the program and libraries the
+ * user named or the debugger loaded, that is the file the process mapped
+ * (its build ID, or its path when the core kept no build ID); a core is
+ * untrusted. Errors name the file.
  */
 IRS_API struct irs_error *irs_memory_create_core(const char *core_path,
+						 const char *const *files,
 						 struct irs_memory **ret);
+/** A sentence for the user about what @p mem cannot read (a core whose
+ *  program was rebuilt since), or NULL; borrowed, valid while @p mem is. */
+IRS_API const char *irs_memory_notice(const struct irs_memory *mem);
 /**
- * Picks the fastest reader @p t allows: pid if live, else core file, else
- * the target's read callback.
+ * Picks the fastest reader @p t allows: pid if live, else core file (its
+ * mapped files read from t->exe_path and what t->module lists), else the
+ * target's read callback.
  */
 IRS_API struct irs_error *irs_memory_create_best(const struct irs_target *t,
 						 struct irs_memory **ret);
@@ -615,6 +630,9 @@ struct irs_session_config {
 				   process's, recorded, never read (/proc) */
 	bool attached;		/* the debugger attached to a running
 				   process (recorded in the manifest) */
+	bool args_from_core;	/* @p args are what a core file says, not
+				   what the user gave: no file they name is
+				   read (reduce { input = "program" }) */
 	const char *layout_path;
 	bool write_text;	/* formats: .ir and/or .json snapshots
 				   (both false: both) */
@@ -957,6 +975,16 @@ IRS_API bool irs_frontend_batch_mode(const char *flags);
 IRS_API void irs_frontend_debugger_version(const char *name,
 					   const char *banner, char *buf,
 					   size_t len);
+/**
+ * The program and its arguments a batch job left for the debugger in the
+ * file $IRSNAP_LAUNCH_ARGV names, read once (the variable is then unset):
+ * `irsnap replay` under LLDB, whose command line would run an argument's
+ * line breaks as commands and evaluate its backquotes. The file's
+ * NUL-terminated words, argv[0] the program, NULL-terminated; freed with
+ * irs_frontend_words_free(). *ret NULL when the variable is not set.
+ */
+IRS_API struct irs_error *irs_frontend_launch_argv(char ***ret);
+IRS_API void irs_frontend_words_free(char **words);
 /** The NULL-terminated words @p argv joined by blanks, each quoted where
  *  the console's splitter would otherwise split it (blanks, quotes,
  *  backslashes), for a debugger that hands a command its words unquoted.

@@ -370,9 +370,12 @@ def _from_donor(objfile):
 
 @_guarded
 def _cb_module(index, path, length):
+    # The files GDB loaded: the program and its shared libraries (not
+    # separate debug files, which have an owner, nor the vDSO, nor a type
+    # donor).
     files = [o.filename for o in gdb.objfiles()
-             if o.owner is None and o.filename and
-             o.filename not in _donors]
+             if o.is_valid() and o.owner is None and o.filename and
+             o.filename.startswith("/") and o.filename not in _donors]
     if index >= len(files):
         raise IrsError(E_NOT_FOUND, "no module #%d" % index)
     _put(path, length, files[index])

@@ -215,6 +215,40 @@ report_at_stop(glue *gl, lldb::SBCommandReturnObject &result)
 
 /* ==== Loading =========================================================== */
 
+// `irsnap replay` under LLDB: the program and its arguments from the file
+// $IRSNAP_LAUNCH_ARGV names, set through the SB API. Given after `--` on
+// LLDB's command line, they would become command lines of LLDB's own (a
+// line break in an argument starts another command; backquotes are
+// evaluated), so they never pass through LLDB's interpreter.
+static void
+launch_target(glue *gl)
+{
+	char **argv = NULL;
+	struct irs_error *err = irs_frontend_launch_argv(&argv);
+	if (err || !argv) {
+		if (err)
+			print_error(gl, err);
+		return;
+	}
+	err = guard([&]() -> struct irs_error * {
+		lldb::SBError e;
+		lldb::SBTarget t = gl->dbg.CreateTarget(argv[0], nullptr,
+							nullptr, true, e);
+		if (!t.IsValid())
+			return irs_error_format(IRS_ERROR_TARGET, "cannot make "
+						"a target of %s: %s", argv[0],
+						str(e.GetCString()).c_str());
+		gl->dbg.SetSelectedTarget(t);
+		lldb::SBLaunchInfo li = t.GetLaunchInfo();
+		li.SetArguments(const_cast<const char **>(argv + 1), false);
+		t.SetLaunchInfo(li);
+		return NULL;
+	});
+	irs_frontend_words_free(argv);
+	if (err)
+		print_error(gl, err);
+}
+
 static void
 add_commands(glue *gl)
 {
@@ -281,6 +315,7 @@ lldb::PluginInitialize(lldb::SBDebugger debugger)
 		print_error(gl, err);
 	g = gl;
 	add_commands(gl);
+	launch_target(gl);
 	if (gl->batch)
 		atexit(at_exit);
 	return true;

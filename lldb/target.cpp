@@ -657,6 +657,8 @@ is_donor(glue *gl, const std::string &path)
 	return false;
 }
 
+// The files LLDB loaded for the target: its program and shared libraries
+// (not a type donor).
 static struct irs_error *
 module_cb(void *arg, uint32_t index, char *path, uint64_t len)
 {
@@ -666,7 +668,8 @@ module_cb(void *arg, uint32_t index, char *path, uint64_t len)
 		uint32_t k = 0;
 		for (uint32_t i = 0; i < target.GetNumModules(); i++) {
 			std::string p = module_path(target.GetModuleAtIndex(i));
-			if (p.empty() || is_donor(gl, p) || k++ != index)
+			if (p.empty() || p[0] != '/' || is_donor(gl, p) ||
+			    k++ != index)
 				continue;
 			copy_name(path, len, p);
 			return NULL;

@@ -81,6 +81,9 @@ static const char help[] =
 	"yourself).\n"
 	"  --trust        run the command of a RUN that is not yours or that "
 	"others may\n                 write\n"
+	"  --no-shell     run the --test, --crash or --verifier command's "
+	"words as they\n                 are, without a shell (a RUN's "
+	"command always is)\n"
 	"  --comment C    the line comment marker of plain text (default: "
 	"the one of\n"
 	"                 ';', '#', '//', '--' that starts the most lines)\n"
@@ -240,6 +243,8 @@ cmd_reduce(int argc, char **argv)
 					   "number of seconds", v);
 		} else if (!strcmp(a, "--trust")) {
 			cfg.trust = true;
+		} else if (!strcmp(a, "--no-shell")) {
+			cfg.no_shell = true;
 		} else if (a[0] == '-' && a[1]) {
 			return bad("unknown option '%s'", a);
 		} else if (cfg.input) {

@@ -1,7 +1,7 @@
 // irsnap replay [--runs N] [-j N] [--shard K/N] [--stop-after-failures M]
 //               [--debugger gdb|lldb] --layout L [--trace REGEX]
-//               [--reduce auto|CMD] [--all] [--timeout S] [--dir DIR]
-//               -- PROG ARGS...
+//               [--reduce auto|CMD] [--trust] [--all] [--timeout S]
+//               [--dir DIR] -- PROG ARGS...
 // Exit status: 0 no failure found, 1 a failure found, 2 usage or input.
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +14,9 @@ static const char replay_usage[] =
 	"[--stop-after-failures M]\n"
 	"                     [--debugger gdb|lldb] --layout L "
 	"[--trace REGEX]\n"
-	"                     [--reduce auto|CMD] [--all] [--timeout S] "
-	"[--dir DIR] -- PROG ARGS...\n";
+	"                     [--reduce auto|CMD] [--trust] [--all] "
+	"[--timeout S]\n"
+	"                     [--dir DIR] -- PROG ARGS...\n";
 
 static const char replay_help[] =
 	"Runs PROG under the debugger in batch mode with ir-trace on, up to N "
@@ -32,6 +33,10 @@ static const char replay_help[] =
 	"  --reduce CMD   ... with `irsnap reduce RUN --crash CMD` ({} the "
 	"candidate,\n"
 	"                 {pass} the failing pass, {exe} PROG)\n"
+	"  --trust        let `irsnap reduce` run the command of a run it "
+	"would refuse\n"
+	"                 (one your group or others may write: see irsnap "
+	"reduce --help)\n"
 	"  --timeout S    seconds per attempt before it is killed (default "
 	"300)\n"
 	"  -j N           N attempts at once, each debugger in its own "
@@ -66,7 +71,8 @@ parse_number(const char *s, double min, double *ret)
 {
 	char *end;
 	double v = strtod(s, &end);
-	if (end == s || *end || v < min || v > 1e9)
+	// NaN fails both comparisons: it is no number of anything.
+	if (end == s || *end || !(v >= min && v <= 1e9))
 		return false;
 	*ret = v;
 	return true;
@@ -94,6 +100,8 @@ cmd_replay(int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--all")) {
 			cfg.all = true;
+		} else if (!strcmp(argv[i], "--trust")) {
+			cfg.trust = true;
 		} else if ((v = cli_opt_value(argc, argv, &i, "--runs",
 					  &missing))) {
 			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
@@ -116,14 +124,24 @@ cmd_replay(int argc, char **argv)
 			cfg.jobs = (uint32_t)num;
 		} else if ((v = cli_opt_value(argc, argv, &i, "--shard",
 					  &missing))) {
-			unsigned k, n;
-			char end;
-			if (sscanf(v, "%u/%u%c", &k, &n, &end) != 2 || !n ||
-			    k >= n)
-				return replay_fail_usage("--shard needs K/N "
-					"with 0 <= K < N, not '%s'", v);
-			cfg.shard = k;
-			cfg.nshards = n;
+			// Checked as the other numbers are: sscanf's %u
+			// takes "-1" and wraps 2^32 and beyond.
+			const char *slash = strchr(v, '/');
+			char *k = slash ? strndup(v, (size_t)(slash - v))
+					: NULL;
+			double kn, nn;
+			bool ok = k && *k != '-' && slash[1] != '-' &&
+				  parse_number(k, 0, &kn) &&
+				  parse_number(slash + 1, 1, &nn) &&
+				  kn == (uint32_t)kn && nn == (uint32_t)nn &&
+				  kn < nn;
+			free(k);
+			if (!ok)
+				return replay_fail_usage("--shard needs K/N, "
+					"whole numbers with 0 <= K < N <= "
+					"1000000000, not '%s'", v);
+			cfg.shard = (uint32_t)kn;
+			cfg.nshards = (uint32_t)nn;
 		} else if ((v = cli_opt_value(argc, argv, &i,
 					  "--stop-after-failures",
 					  &missing))) {

@@ -94,6 +94,52 @@ irs_frontend_join_words(const char *const *argv)
 	return take(&b);
 }
 
+struct irs_error *
+irs_frontend_launch_argv(char ***ret)
+{
+	*ret = NULL;
+	const char *path = getenv("IRSNAP_LAUNCH_ARGV");
+	if (!path || !*path)
+		return NULL;
+	char *text;
+	size_t len;
+	struct irs_error *err = irs_file_read(path, &text, &len);
+	// Read once: the debuggee inherits our environment.
+	unsetenv("IRSNAP_LAUNCH_ARGV");
+	if (err)
+		return irs_error_prefix(err, "IRSNAP_LAUNCH_ARGV");
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\0';
+	if (!len || text[len - 1] != '\0') {
+		free(text);
+		return irs_error_format(IRS_ERROR_FORMAT, "IRSNAP_LAUNCH_ARGV: "
+					"%s: not NUL-terminated words", path);
+	}
+	char **argv = calloc(n + 1, sizeof(*argv));
+	for (size_t i = 0, k = 0; argv && i < len; k++) {
+		if (!(argv[k] = strdup(text + i))) {
+			irs_frontend_words_free(argv);
+			argv = NULL;
+			break;
+		}
+		i += strlen(text + i) + 1;
+	}
+	free(text);
+	if (!argv)
+		return &irs_enomem;
+	*ret = argv;
+	return NULL;
+}
+
+void
+irs_frontend_words_free(char **words)
+{
+	for (size_t i = 0; words && words[i]; i++)
+		free(words[i]);
+	free(words);
+}
+
 // Drops "error: " and clang's "<user expression 0>:1:1: " from the line
 // [s, s + n) and trailing blanks; appends the rest to @p b.
 static void

@@ -147,6 +147,7 @@ console_session(struct irs_console *c, struct irs_session **ret)
 		return err;
 	char *args = console_frontend_args(c);
 	int64_t pid = c->t->pid;
+	bool args_from_core = false;
 	if (!pid && c->t->core_path) {
 		// A core: the debugger runs nothing, but the core says which
 		// process it was and how it was started.
@@ -161,6 +162,7 @@ console_session(struct irs_console *c, struct irs_session **ret)
 		if (core_args && (!args || !*args)) {
 			free(args);
 			args = core_args;
+			args_from_core = true;
 		} else {
 			free(core_args);
 		}
@@ -179,6 +181,7 @@ console_session(struct irs_console *c, struct irs_session **ret)
 		.pid = pid,
 		.pid_is_history = !c->t->pid && c->t->core_path,
 		.attached = attached,
+		.args_from_core = args_from_core,
 		.layout_path = c->layout_path,
 		.write_text = c->set.text,
 		.write_json = c->set.json && !c->set.format_auto,

@@ -527,6 +527,8 @@ console_cmd_dump(struct irs_console *c, const struct console_args *a,
 	}
 	if (!json_only)
 		summary(&r, snap, now() - t0, out);
+	if (!json_only && irs_memory_notice(mem))	// a rebuilt program
+		irs_buf_printf(out, "ir-dump: %s\n", irs_memory_notice(mem));
 	irs_snapshot_destroy(snap);
 out:
 	free(r.expr);
@@ -673,6 +675,8 @@ console_cmd_report(struct irs_console *c, const struct console_args *a,
 			       info.signame ? info.signame : "signal",
 			       pass ? " in pass '" : "", pass ? pass : "",
 			       pass ? "'" : "", irs_session_dir(s));
+	if (!err && irs_memory_notice(mem))
+		irs_buf_printf(out, "ir-report: %s\n", irs_memory_notice(mem));
 	free(pass);
 	return err ? irs_error_prefix(err, "ir-report") : NULL;
 }

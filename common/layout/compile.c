@@ -1015,6 +1015,11 @@ compile_verifier_rerun(struct irs_cc *c, int v, struct lverifier *lv)
 			irs_lua_raisef(c->L, lv->line, "verifier '%s': %s "
 				       "'%s' is no extended regular "
 				       "expression", lv->name, keys[k], s);
+		// the rerun is reduce's rerun: words, run without a shell
+		char why[200];
+		if (!k && s && !irs_rerun_check(s, why, sizeof(why)))
+			irs_lua_raisef(c->L, lv->line, "verifier '%s': "
+				       "'rerun': %s", lv->name, why);
 		*dst[k] = s ? irs_cc_strdup(c, s) : NULL;
 	}
 }
@@ -1163,6 +1168,9 @@ compile_reduce(struct irs_cc *c, int decls, const struct ltype *root)
 	if (defs)
 		lo->defs = irs_cc_type(c, defs, line, "reduce")->name;
 	const char *rerun = irs_cc_str(c, r, "rerun", line, "reduce");
+	char why[200];
+	if (rerun && !irs_rerun_check(rerun, why, sizeof(why)))
+		irs_lua_raisef(L, line, "reduce: 'rerun': %s", why);
 	lo->rerun = rerun ? irs_cc_strdup(c, rerun) : NULL;
 	const char *input = irs_cc_str(c, r, "input", line, "reduce");
 	lo->reduce_program = input && !strcmp(input, "program");

@@ -700,6 +700,16 @@ void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
 const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 				uint32_t line, const char *qual);
 
+/* ---- rerun.c: reduce { rerun = TEMPLATE } -------------------------------- */
+
+/**
+ * Whether @p tmpl is a rerun template: blank-separated words of characters
+ * no shell reads as syntax, and the placeholders {exe} (the first word),
+ * {flags} (a word of its own), {pass} and {input} (at least once). Else
+ * false, and why (one line, no file or line) in @p why.
+ */
+bool irs_rerun_check(const char *tmpl, char *why, size_t len);
+
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 
 /** Whether @p expr only reads the debuggee: no call of a function (or of

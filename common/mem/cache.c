@@ -895,13 +895,57 @@ irs_memory_create_pid(int64_t pid, struct irs_memory **ret)
 }
 
 struct irs_error *
-irs_memory_create_core(const char *core_path, struct irs_memory **ret)
+irs_memory_create_core(const char *core_path, const char *const *files,
+		       struct irs_memory **ret)
 {
 	struct irs_mem_source *src;
-	struct irs_error *err = irs_mem_core_source(core_path, &src);
+	struct irs_error *err = irs_mem_core_source(core_path, files, &src);
 	if (err)
 		return err;
 	return irs_memory_create_source(src, ret);
+}
+
+const char *
+irs_memory_notice(const struct irs_memory *mem)
+{
+	return mem->src->notice;
+}
+
+// The files a core's mapped pages may be read from: the program the user
+// named, then what the debugger loaded. NULL-terminated, freed with
+// irs_shell_words_free(); NULL on OOM.
+static char **
+target_files(const struct irs_target *t)
+{
+	size_t n = 0, cap = 8;
+	char **v = calloc(cap + 1, sizeof(*v));
+	if (v && t->exe_path && *t->exe_path && !(v[n++] = strdup(t->exe_path)))
+		goto oom;
+	for (uint32_t i = 0; v && t->module && i < 65536; i++) {
+		char path[4096] = "";
+		struct irs_error *err = t->module(t->arg, i, path, sizeof(path));
+		if (err) {
+			irs_error_destroy(err);	// NOT_FOUND: the last one
+			break;
+		}
+		path[sizeof(path) - 1] = '\0';
+		if (!*path)
+			continue;
+		if (n == cap) {
+			char **nv = realloc(v, (2 * cap + 1) * sizeof(*v));
+			if (!nv)
+				goto oom;
+			v = nv;
+			cap *= 2;
+		}
+		if (!(v[n++] = strdup(path)))
+			goto oom;
+		v[n] = NULL;
+	}
+	return v;
+oom:
+	irs_shell_words_free(v);
+	return NULL;
 }
 
 // create_best passes over a reader that failed; says why under
@@ -923,7 +967,12 @@ irs_memory_create_best(const struct irs_target *t, struct irs_memory **ret)
 	// A core file first: GDB still reports the dead process's pid, and
 	// that pid may belong to someone else by now.
 	if (t->core_path && *t->core_path) {
-		err = irs_memory_create_core(t->core_path, ret);
+		char **files = target_files(t);
+		if (!files)
+			return &irs_enomem;
+		err = irs_memory_create_core(t->core_path,
+					     (const char *const *)files, ret);
+		irs_shell_words_free(files);
 		if (!err || !t->read)
 			return err;
 		passed_over(err, "the core file directly");

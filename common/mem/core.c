@@ -4,6 +4,15 @@
 // files its NT_FILE note names, at the mapping's file offset. libelf reads
 // the headers and notes; segment data is read with pread, never mapped, so
 // a core truncated or shrunk under us is an error, not a SIGBUS.
+//
+// A core is untrusted: its NT_FILE note may name any file (a secret read
+// as the program's .rodata), and a genuine core's program may have been
+// rebuilt since. So a mapped file is read only from the files the caller
+// vouches for (the program and libraries the user named or the debugger
+// loaded), and only when it is the file the process mapped: its build ID
+// is the one in the core's copy of its ELF headers (the kernel and gcore
+// keep a mapping's first page), or, when the core kept none, its path is
+// the note's. Anything else is not read, and says why.
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -31,9 +40,22 @@ struct mapping {		// an NT_FILE entry
 };
 
 struct mapped_file {
-	char *path;
+	char *path;		// as NT_FILE names it
+	const char *source;	// the file read for it (an allowed one's
+				// path), or NULL: not read, see why
+	char *why;		// why not (NULL while source is set)
 	int fd;			// -1 until opened
 	int err;		// errno of a failed open, then 0 never again
+};
+
+// IDs longer than this (SHA-1's 20 bytes is the usual) are cut.
+#define BUILD_ID_MAX 64
+
+struct allowed_file {		// a file the caller vouches for
+	char *path;
+	char *real;		// its realpath, or NULL
+	uint8_t id[BUILD_ID_MAX];
+	size_t nid;		// 0: it has no build ID we could read
 };
 
 struct core_source {
@@ -47,6 +69,9 @@ struct core_source {
 	size_t nmaps;
 	struct mapped_file *files;
 	size_t nfiles;
+	struct allowed_file *allowed;
+	size_t nallowed;
+	char *notice;		// the first file that differs, in a sentence
 	const char *note_problem;	// NT_FILE may be incomplete: why
 	uint64_t claimed;	// where its segments end, by their headers
 	int64_t pid;		// NT_PRPSINFO's, 0 when none
@@ -111,6 +136,8 @@ intern_file(struct core_source *c, const char *name, uint32_t *ret)
 	f[c->nfiles].path = strdup(name);
 	if (!f[c->nfiles].path)
 		return &irs_enomem;
+	f[c->nfiles].source = NULL;
+	f[c->nfiles].why = NULL;
 	f[c->nfiles].fd = -1;
 	f[c->nfiles].err = 0;
 	*ret = (uint32_t)c->nfiles++;
@@ -443,11 +470,15 @@ read_mapped(struct core_source *c, const struct mapping *m, uint64_t addr,
 	struct mapped_file *f = &c->files[m->file];
 
 	*got = 0;
+	if (!f->source)
+		return irs_error_fault(addr, "left out of core file %s, and "
+				       "its mapped file %s is not read: %s",
+				       c->path, f->path, f->why ? f->why
+				       : "not a file the debugger loaded");
 	if (f->fd < 0 && !f->err) {
-		// The core names these files: a FIFO or a device there is
-		// not waited on nor read.
+		// A FIFO or a device there is not waited on nor read.
 		struct stat st;
-		f->fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		f->fd = open(f->source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (f->fd < 0)
 			f->err = errno;
 		else if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -459,7 +490,7 @@ read_mapped(struct core_source *c, const struct mapping *m, uint64_t addr,
 	if (f->fd < 0)
 		return irs_error_fault(addr, "left out of core file %s, and "
 				       "its mapped file %s cannot be opened: "
-				       "%s", c->path, f->path,
+				       "%s", c->path, f->source,
 				       f->err < 0 ? "not a regular file"
 				       : strerror(f->err));
 	uint64_t off = m->offset + (addr - m->start);
@@ -470,7 +501,7 @@ read_mapped(struct core_source *c, const struct mapping *m, uint64_t addr,
 	if (errno)
 		return irs_error_fault(addr + *got, "left out of core file %s,"
 				       " and its mapped file %s: %s", c->path,
-				       f->path, strerror(errno));
+				       f->source, strerror(errno));
 	// The file ends here. The kernel maps its last page with zeros after
 	// the end; a page wholly past it would have raised SIGBUS.
 	uint64_t eof = off + *got;
@@ -485,7 +516,7 @@ read_mapped(struct core_source *c, const struct mapping *m, uint64_t addr,
 past_end:
 	return irs_error_fault(addr + *got, "left out of core file %s, and "
 			       "past the end of its mapped file %s", c->path,
-			       f->path);
+			       f->source);
 }
 
 static uint64_t
@@ -554,6 +585,177 @@ core_read(struct irs_mem_source *src, uint64_t address, void *buf,
 
 /* }=========== */
 
+/* {=========== which mapped files are read ================================= */
+
+// NT_GNU_BUILD_ID of the ELF image @p elf (a file, or the first page of a
+// mapping as the core kept it): its PT_NOTE segments, as far as the image
+// holds them. The length into *len (0: none found).
+static void
+elf_build_id(Elf *elf, uint8_t *id, size_t *len)
+{
+	size_t phnum;
+	*len = 0;
+	if (elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum) != 0)
+		return;
+	for (size_t i = 0; i < phnum && i < 256 && !*len; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    ph.p_filesz > 65536)
+			continue;
+		Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+						   ph.p_filesz, ELF_T_NHDR);
+		GElf_Nhdr nh;
+		size_t pos = 0, name_off, desc_off;
+		while (d && (pos = gelf_getnote(d, pos, &nh, &name_off,
+						&desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU",
+				   4) || !nh.n_descsz)
+				continue;
+			*len = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz
+							   : BUILD_ID_MAX;
+			memcpy(id, (const uint8_t *)d->d_buf + desc_off, *len);
+			break;
+		}
+	}
+}
+
+// The build ID of mapped file @p f as the process mapped it, from the
+// core's copy of the first page of its mapping at file offset 0 (core
+// bytes only: never the file itself). 0 when the core kept none.
+static size_t
+core_build_id(struct core_source *c, uint32_t f, uint8_t *id)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < c->nmaps && !len; i++) {
+		const struct mapping *m = &c->maps[i];
+		uint64_t next;
+		const struct segment *s = find_segment(c, m->start, &next);
+		if (m->file != f || m->offset != 0 || !s ||
+		    m->start - s->vaddr >= s->filesz)
+			continue;
+		uint64_t in = m->start - s->vaddr, n = s->filesz - in, got;
+		if (n > 16 * IRS_PAGE_SIZE)
+			n = 16 * IRS_PAGE_SIZE;
+		if (n > m->end - m->start)
+			n = m->end - m->start;
+		char *page = malloc(n);
+		struct irs_error *err = page ? read_core_bytes(c, m->start,
+				page, n, s->offset + in, &got) : NULL;
+		if (page && !err) {
+			Elf *elf = elf_memory(page, n);
+			if (elf) {
+				elf_build_id(elf, id, &len);
+				elf_end(elf);
+			}
+		}
+		irs_error_destroy(err);
+		free(page);
+	}
+	return len;
+}
+
+static void
+hex(char *out, const uint8_t *id, size_t len)
+{
+	for (size_t i = 0; i < len && i < BUILD_ID_MAX; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * (len < BUILD_ID_MAX ? len : BUILD_ID_MAX)] = '\0';
+}
+
+// The files the caller vouches for, with their build IDs.
+static struct irs_error *
+read_allowed(struct core_source *c, const char *const *files)
+{
+	size_t n = 0;
+	while (files && files[n])
+		n++;
+	if (!n)
+		return NULL;
+	if (!(c->allowed = calloc(n, sizeof(*c->allowed))))
+		return &irs_enomem;
+	for (size_t i = 0; i < n; i++) {
+		struct allowed_file *a = &c->allowed[c->nallowed];
+		if (!*files[i])
+			continue;
+		if (!(a->path = strdup(files[i])))
+			return &irs_enomem;
+		a->real = realpath(files[i], NULL);
+		c->nallowed++;
+		struct stat st;
+		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+			Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+			if (elf) {
+				elf_build_id(elf, a->id, &a->nid);
+				elf_end(elf);
+			}
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
+// Whether allowed file @p a is @p path (its realpath @p real, or NULL).
+static bool
+same_path(const struct allowed_file *a, const char *path, const char *real)
+{
+	return !strcmp(a->path, path) ||
+	       (real && a->real && !strcmp(real, a->real));
+}
+
+// Decides, for each file NT_FILE names, which allowed file (if any) is
+// read for it, or why none is. Notes the first file that differs from
+// the one the process mapped.
+static struct irs_error *
+match_files(struct core_source *c)
+{
+	for (uint32_t i = 0; i < c->nfiles; i++) {
+		struct mapped_file *f = &c->files[i];
+		uint8_t id[BUILD_ID_MAX];
+		size_t nid = core_build_id(c, i, id);
+		const struct allowed_file *by_id = NULL, *by_path = NULL;
+		char *real = c->nallowed ? realpath(f->path, NULL) : NULL;
+		for (size_t k = 0; k < c->nallowed; k++) {
+			const struct allowed_file *a = &c->allowed[k];
+			bool same = same_path(a, f->path, real);
+			if (nid && a->nid == nid && !memcmp(a->id, id, nid) &&
+			    (!by_id || same))
+				by_id = a;
+			if (same && !by_path)
+				by_path = a;
+		}
+		free(real);
+		if (by_id || (!nid && by_path)) {
+			f->source = (by_id ? by_id : by_path)->path;
+			continue;
+		}
+		if (!by_path)
+			continue;	// not a file the debugger loaded
+		char was[2 * BUILD_ID_MAX + 1], is[2 * BUILD_ID_MAX + 1];
+		hex(was, id, nid);
+		hex(is, by_path->id, by_path->nid);
+		if (asprintf(&f->why, "it is not the file the process mapped "
+			     "(build ID %s in the core, %s on disk: rebuilt "
+			     "since?)", was, by_path->nid ? is : "none") < 0) {
+			f->why = NULL;
+			return &irs_enomem;
+		}
+		if (!c->notice && asprintf(&c->notice, "core file %s: %s %s: "
+					   "the pages the core left out of it "
+					   "are not read", c->path, f->path,
+					   f->why + 3) < 0) {
+			c->notice = NULL;
+			return &irs_enomem;
+		}
+	}
+	return NULL;
+}
+
+/* }=========== */
+
 static void
 core_destroy(struct irs_mem_source *src)
 {
@@ -562,8 +764,15 @@ core_destroy(struct irs_mem_source *src)
 		if (c->files[i].fd >= 0)
 			close(c->files[i].fd);
 		free(c->files[i].path);
+		free(c->files[i].why);
 	}
 	free(c->files);
+	for (size_t i = 0; i < c->nallowed; i++) {
+		free(c->allowed[i].path);
+		free(c->allowed[i].real);
+	}
+	free(c->allowed);
+	free(c->notice);
 	free(c->maps);
 	free(c->segs);
 	free(c->auxv);
@@ -579,7 +788,7 @@ static const struct irs_mem_source_ops core_ops = {
 };
 
 static struct irs_error *
-core_open(struct core_source *c)
+core_open(struct core_source *c, const char *const *files)
 {
 	struct stat st;
 
@@ -605,11 +814,17 @@ core_open(struct core_source *c)
 		return format_error(c, elf_errmsg(-1));
 	struct irs_error *err = parse_elf(c, elf);
 	elf_end(elf);
+	if (!err)
+		err = read_allowed(c, files);
+	if (!err)
+		err = match_files(c);
+	c->base.notice = c->notice;
 	return err;
 }
 
 struct irs_error *
-irs_mem_core_source(const char *path, struct irs_mem_source **ret)
+irs_mem_core_source(const char *path, const char *const *files,
+		    struct irs_mem_source **ret)
 {
 	if (!path || !*path)
 		return irs_error_format(IRS_ERROR_USAGE, "no core file named");
@@ -624,7 +839,7 @@ irs_mem_core_source(const char *path, struct irs_mem_source **ret)
 		core_destroy(&c->base);
 		return &irs_enomem;
 	}
-	struct irs_error *err = core_open(c);
+	struct irs_error *err = core_open(c, files);
 	if (err) {
 		core_destroy(&c->base);
 		return err;
@@ -638,7 +853,7 @@ irs_mem_core_truncation(const char *path)
 {
 	struct irs_mem_source *src;
 	char *msg = NULL;
-	struct irs_error *err = irs_mem_core_source(path, &src);
+	struct irs_error *err = irs_mem_core_source(path, NULL, &src);
 	if (err) {
 		// cut before its headers end: the opening says so already
 		if (strstr(irs_error_get_message(err), "truncated"))
@@ -762,7 +977,7 @@ irs_mem_core_process(const char *path, int64_t *pid_ret, char **argv_ret,
 		     size_t *len_ret)
 {
 	struct irs_mem_source *src;
-	struct irs_error *err = irs_mem_core_source(path, &src);
+	struct irs_error *err = irs_mem_core_source(path, NULL, &src);
 	if (err)
 		return err;
 	struct core_source *c = (struct core_source *)src;

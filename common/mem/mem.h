@@ -67,6 +67,8 @@ struct irs_mem_source_ops {
 struct irs_mem_source {
 	const struct irs_mem_source_ops *ops;
 	const char *kind;	/* "process", "core", "target": for debug */
+	const char *notice;	/* a sentence to show the user once (a core
+				   whose program was rebuilt), or NULL */
 };
 
 /**
@@ -238,11 +240,17 @@ bool irs_mem_pid_matches(int64_t pid, const char *exe_path);
 
 /* ---- core.c: an ELF core file -------------------------------------------- */
 
-/** A source over the ELF core file @p path: PT_LOAD segments, then the files
- *  of its NT_FILE note for pages the core left out. Errors name the file:
+/** A source over the ELF core file @p path: PT_LOAD segments, then, for
+ *  pages the core left out, the files of its NT_FILE note, each read only
+ *  from one of @p files (NULL-terminated, or NULL: none; the program and
+ *  libraries the user named or the debugger loaded) that is the file the
+ *  process mapped: the same build ID as the core's copy of its headers,
+ *  or, when the core kept none, the same path. A file of @p files that
+ *  differs is not read, and src->notice says so. Errors name the file:
  *  IRS_ERROR_NOT_FOUND / IRS_ERROR_IO when it cannot be opened,
  *  IRS_ERROR_FORMAT when it is not a usable ELF core. */
 struct irs_error *irs_mem_core_source(const char *path,
+				      const char *const *files,
 				      struct irs_mem_source **ret);
 /** When core file @p path is shorter than its program headers say (cut
  *  while it was written, a full disk), a sentence saying so, freed with

@@ -150,6 +150,43 @@ reduce_expand_cmd(const char *cmd, const char *path)
 	return irs_buf_steal(&b);
 }
 
+// The words of @p cmd (split as sh would, no expansion) with every {} in
+// them replaced by @p path: a run directory's command, run without a
+// shell. NULL-terminated, freed with irs_shell_words_free().
+static struct irs_error *
+cmd_argv(const char *cmd, const char *path, char ***ret)
+{
+	char **w;
+	struct irs_error *err = irs_shell_split(cmd, &w);
+	if (err)
+		return err;
+	if (!w[0]) {
+		irs_shell_words_free(w);
+		return irs_error_format(IRS_ERROR_USAGE, "empty command");
+	}
+	for (size_t i = 0; w[i]; i++) {
+		if (!strstr(w[i], "{}"))
+			continue;
+		struct irs_buf b;
+		irs_buf_init(&b);
+		irs_buf_puts(&b, "");
+		for (const char *p = w[i]; *p; p++)
+			if (p[0] == '{' && p[1] == '}')
+				irs_buf_puts(&b, path), p++;
+			else
+				irs_buf_append(&b, p, 1);
+		if (b.oom) {
+			irs_buf_deinit(&b);
+			irs_shell_words_free(w);
+			return &irs_enomem;
+		}
+		free(w[i]);
+		w[i] = irs_buf_steal(&b);
+	}
+	*ret = w;
+	return NULL;
+}
+
 // Our environment with the crash-signature library preloaded and told
 // where to write, for crash mode.
 static char **
@@ -200,10 +237,14 @@ slot_start(struct reduce_exec *x, struct slot *s, uint32_t cand,
 	}
 	if (irs_debug('R'))
 		fprintf(stderr, "reduce: test %u: %s\n", serial, s->cmdline);
-	char *argv[] = {"sh", "-c", s->cmdline, NULL};
+	char *sh_argv[] = {"sh", "-c", s->cmdline, NULL};
+	char **words = NULL;
+	if (x->no_shell && (err = cmd_argv(x->cmd, path, &words)))
+		goto fail;
 	char **envp = s->env ? s->env : environ;
 	pid_t pid = fork();
 	if (pid < 0) {
+		irs_shell_words_free(words);
 		err = irs_error_format(IRS_ERROR_IO, "fork: %s",
 				       strerror(errno));
 		goto fail;
@@ -222,10 +263,15 @@ slot_start(struct reduce_exec *x, struct slot *s, uint32_t cand,
 			dup2(null, 1);
 			dup2(errfd >= 0 ? errfd : null, 2);
 		}
-		if (chdir(s->dir) == 0)
-			execve("/bin/sh", argv, envp);
-		_exit(127);
+		if (chdir(s->dir) != 0)
+			_exit(127);
+		if (words)
+			execvpe(words[0], words, envp);
+		else
+			execve("/bin/sh", sh_argv, envp);
+		_exit(errno == ENOENT ? 127 : 126);	// as sh says it
 	}
+	irs_shell_words_free(words);
 	setpgid(pid, pid);	// both sides, so no kill() races the child
 	s->pid = pid;
 	s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

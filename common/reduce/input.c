@@ -49,8 +49,10 @@ dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-// The --test, --crash or --verifier argument of a reduce command line
-// (and a --verifier's --problem and --broken).
+// The --test, --crash or --verifier argument of a run's reduce command
+// line (and a --verifier's --problem and --broken): words run without a
+// shell (a run directory, and the layout that wrote it, are untrusted; the
+// layout's template could only say words).
 static struct irs_error *
 cmd_from_reduce_command(struct reduce_job *job, const char *line,
 			const char *where)
@@ -70,6 +72,8 @@ cmd_from_reduce_command(struct reduce_job *job, const char *line,
 			continue;
 		if (dst == &job->cmd)
 			job->crash_mode = !strcmp(w[i], "--crash");
+		if (dst == &job->cmd || dst == &job->verifier)
+			job->no_shell = true;
 		if (!(*dst = strdup(w[++i])))
 			err = &irs_enomem;
 	}
@@ -396,7 +400,7 @@ static struct irs_error *
 verifier_test(struct reduce_job *job, double timeout)
 {
 	struct reduce_verifier v = {job->cmd, job->problem, job->broken,
-				    timeout};
+				    timeout, job->no_shell};
 	char *test, *check;
 	struct irs_error *err = reduce_verifier_test(&v, job->input, &test,
 						     &check);
@@ -446,6 +450,8 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	err = run ? job_from_run(job, cfg) : job_from_file(job, cfg);
 	if (!err && (cfg->test_cmd || cfg->crash_cmd || cfg->verifier_cmd)) {
 		job->crash_mode = cfg->crash_cmd != NULL;
+		job->no_shell = cfg->no_shell;	// the user's own: a shell's
+						// syntax, unless told
 		free(job->cmd);
 		job->cmd = NULL;
 		err = resolve_cmd(cfg->crash_cmd ? cfg->crash_cmd

@@ -2354,6 +2354,7 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 				    r->job.input, jobs, cfg->timeout,
 				    cfg->retries, &interrupted)))
 		return err;
+	r->exec.no_shell = r->job.no_shell;
 	if (r->job.log && !(r->log = fopen(r->job.log, "w")))
 		return irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
 					r->job.log, strerror(errno));

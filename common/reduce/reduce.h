@@ -73,6 +73,9 @@ struct irs_reduce_config {
 				   each candidate: run the --verifier command
 				   once on INPUT, succeed when it reports
 				   this check; no reduction */
+	bool no_shell;		/* --no-shell: the command's words are run
+				   as they are, without a shell (what a run
+				   directory's commands get) */
 	bool trust;		/* --trust: run the command a run directory's
 				   failure.json names even when the directory
 				   is not the caller's own or others may
@@ -432,6 +435,8 @@ enum reduce_verdict {
 
 struct reduce_exec {
 	const char *cmd;	/* shell command; {} = candidate path */
+	bool no_shell;		/* cmd's words run as they are, no shell
+				   (a run directory's reduce command) */
 	bool crash_mode;	/* interesting = same crash signature */
 	struct reduce_crashsig want;	/* crash mode: the input's signature */
 	char *preload;		/* crash mode: libirsnap-crashsig.so */
@@ -503,6 +508,7 @@ struct reduce_verifier {
 	const char *problem;	/* regex of a problem line, or NULL */
 	const char *broken;	/* regex the output must match, or NULL */
 	double timeout;		/* seconds; 0: 60 */
+	bool no_shell;		/* cmd's words run as they are, no shell */
 };
 
 /** The name of a check from the text @p s (@p len bytes) a problem line
@@ -547,6 +553,9 @@ struct reduce_job {
 				   the caller's), made into a test command
 				   by reduce_verifier_test(); or NULL */
 	char *problem, *broken;	/* its regexes, or NULL */
+	bool no_shell;		/* cmd came from a run directory (its layout's
+				   rerun template): its words are run without
+				   a shell */
 	char *output;		/* reduced file */
 	char *repro;		/* OUT.repro.sh, RUN/repro/repro.sh */
 	bool repro_foreign;	/* a file irsnap did not write is there:

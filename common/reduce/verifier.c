@@ -95,6 +95,59 @@ expand(const char *cmd, const char *file)
 	return irs_buf_steal(&b);
 }
 
+// The words of @p cmd with {} and {input} replaced by @p file, or the file
+// added last when it names neither: a run directory's command, run without
+// a shell. NULL-terminated, freed with irs_shell_words_free().
+static struct irs_error *
+words_of(const char *cmd, const char *file, char ***ret)
+{
+	char **w;
+	struct irs_error *err = irs_shell_split(cmd, &w);
+	if (err)
+		return err;
+	size_t n = 0;
+	bool placed = false;
+	for (; w[n]; n++) {
+		struct irs_buf b;
+		irs_buf_init(&b);
+		irs_buf_puts(&b, "");
+		for (const char *p = w[n]; *p; ) {
+			size_t k = !strncmp(p, "{}", 2) ? 2
+				   : !strncmp(p, "{input}", 7) ? 7 : 0;
+			if (k) {
+				irs_buf_puts(&b, file);
+				placed = true;
+				p += k;
+			} else {
+				irs_buf_append(&b, p++, 1);
+			}
+		}
+		if (b.oom) {
+			irs_buf_deinit(&b);
+			irs_shell_words_free(w);
+			return &irs_enomem;
+		}
+		free(w[n]);
+		w[n] = irs_buf_steal(&b);
+	}
+	if (!n) {
+		irs_shell_words_free(w);
+		return irs_error_format(IRS_ERROR_USAGE, "empty verifier "
+					"command");
+	}
+	if (!placed) {
+		char **more = realloc(w, (n + 2) * sizeof(*w));
+		if (!more || !(more[n] = strdup(file))) {
+			irs_shell_words_free(more ? more : w);
+			return &irs_enomem;
+		}
+		more[n + 1] = NULL;
+		w = more;
+	}
+	*ret = w;
+	return NULL;
+}
+
 // Runs @p v's command on @p file, its output into a scratch file;
 // *out_ret that output (freed with free()), *status_ret the wait status
 // (-1: timed out, then killed). The shell stays in our process group, so
@@ -111,6 +164,9 @@ run(const struct reduce_verifier *v, const char *file, char **out_ret,
 		free(cmd);
 		return &irs_enomem;
 	}
+	char **words = NULL;
+	if (v->no_shell && (err = words_of(v->cmd, file, &words)))
+		goto out;
 	int fd = mkstemp(log);
 	if (fd < 0) {
 		err = irs_error_format(IRS_ERROR_IO, "%s: %s", log,
@@ -131,7 +187,10 @@ run(const struct reduce_verifier *v, const char *file, char **out_ret,
 			dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		if (words)
+			execvp(words[0], words);
+		else
+			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
 	double limit = v->timeout > 0 ? v->timeout : 60;
@@ -168,6 +227,7 @@ run(const struct reduce_verifier *v, const char *file, char **out_ret,
 	if (!*out_ret)
 		err = &irs_enomem;
 out:
+	irs_shell_words_free(words);
 	free(log);
 	free(cmd);
 	return err;
@@ -292,7 +352,8 @@ struct irs_error *
 reduce_verifier_expect(const struct irs_reduce_config *cfg)
 {
 	struct reduce_verifier v = {cfg->verifier_cmd, cfg->problem,
-				    cfg->broken, cfg->timeout};
+				    cfg->broken, cfg->timeout,
+				    cfg->no_shell};
 	char *check, *why;
 	struct irs_error *err = reduce_verifier_check(&v, cfg->input,
 						      cfg->expect_check,
@@ -348,6 +409,8 @@ reduce_verifier_test(const struct reduce_verifier *v, const char *input,
 	}
 	if (v->timeout > 0)
 		irs_buf_printf(&b, " --timeout %g", v->timeout);
+	if (v->no_shell)
+		irs_buf_puts(&b, " --no-shell");
 	irs_buf_puts(&b, " --expect-check ");
 	irs_shell_quote(&b, check);
 	bool oom = b.oom || inner.oom;

@@ -113,8 +113,53 @@ irs_failure_program(const char *args)
 	return program;
 }
 
-// "irsnap reduce BEFORE OPT 'RERUN'", RERUN the template filled in, then
-// each of @p extra's pairs (option, value) whose value is set.
+// One word of template @p rerun (checked when the layout loaded:
+// irs_rerun_check), [@p w, @p w + @p len), into @p cmd: each literal piece
+// and each value shell-quoted, {input} as the reducer's {}, so the word
+// stays one word whatever the values hold.
+static void
+put_word(struct irs_buf *cmd, const char *w, size_t len, const char *exe,
+	 const char *pass)
+{
+	static const struct { const char *name; int what; } ph[] = {
+		{"{exe}", 'e'}, {"{pass}", 'p'}, {"{input}", 'i'},
+	};
+	const char *end = w + len, *lit = w;
+	while (w < end) {
+		size_t k = 0, n = 0;
+		for (; k < ARRAY_SIZE(ph); k++) {
+			n = strlen(ph[k].name);
+			if ((size_t)(end - w) >= n && !strncmp(w, ph[k].name, n))
+				break;
+		}
+		if (k == ARRAY_SIZE(ph)) {
+			w++;
+			continue;
+		}
+		if (w > lit) {
+			char *piece = strndup(lit, (size_t)(w - lit));
+			if (!piece || !irs_shell_quote(cmd, piece))
+				cmd->oom = true;
+			free(piece);
+		}
+		if (ph[k].what == 'i')
+			irs_buf_puts(cmd, "{}");	// reducer's candidate
+		else
+			irs_shell_quote(cmd, ph[k].what == 'e' ? exe ? exe : ""
+					: pass ? pass : "");
+		w += n;
+		lit = w;
+	}
+	if (w > lit) {
+		char *piece = strndup(lit, (size_t)(w - lit));
+		if (!piece || !irs_shell_quote(cmd, piece))
+			cmd->oom = true;
+		free(piece);
+	}
+}
+
+// "irsnap reduce BEFORE OPT 'RERUN'", RERUN the template filled in word by
+// word, then each of @p extra's pairs (option, value) whose value is set.
 static char *
 reduce_command(const char *rerun, const char *exe, const char *args,
 	       const char *pass, const char *before, const char *opt,
@@ -123,27 +168,25 @@ reduce_command(const char *rerun, const char *exe, const char *args,
 	struct irs_buf cmd, b;
 
 	irs_buf_init(&cmd);
+	irs_buf_puts(&cmd, "");
 	for (const char *p = rerun; *p; ) {
-		if (!strncmp(p, "{exe}", 5)) {
-			irs_shell_quote(&cmd, exe ? exe : "");
-			p += 5;
-		} else if (!strncmp(p, "{flags}", 7)) {
-			size_t len = cmd.len;
+		p += strspn(p, " \t");
+		size_t len = strcspn(p, " \t");
+		if (!len)
+			break;
+		size_t at = cmd.len;
+		if (at)
+			irs_buf_puts(&cmd, " ");
+		size_t word = cmd.len;
+		if (len == 7 && !strncmp(p, "{flags}", 7))
 			put_flags(&cmd, rerun, args);
-			p += 7;
-			// No flags: no double space where they would be.
-			if (cmd.len == len && *p == ' ' &&
-			    (!len || cmd.data[len - 1] == ' '))
-				p++;
-		} else if (!strncmp(p, "{pass}", 6)) {
-			irs_shell_quote(&cmd, pass ? pass : "");
-			p += 6;
-		} else if (!strncmp(p, "{input}", 7)) {
-			irs_buf_puts(&cmd, "{}");	// reducer's candidate
-			p += 7;
-		} else {
-			irs_buf_append(&cmd, p++, 1);
+		else
+			put_word(&cmd, p, len, exe, pass);
+		if (cmd.len == word && !cmd.oom) {
+			cmd.len = at;	// {flags} of none: no blank for it
+			cmd.data[at] = '\0';
 		}
+		p += len;
 	}
 	irs_buf_init(&b);
 	irs_buf_puts(&b, "irsnap reduce ");

@@ -197,7 +197,21 @@ irs_image_matches(const struct irs_image *img, const struct irs_mem_print *p,
 struct image_source {
 	struct irs_mem_source base;
 	struct irs_image *img;		// a reference
+	struct irs_memory *live;	// or NULL: see irs_image_memory()
+	const struct irs_proc_range *fixed;
+	size_t nfixed;
 };
+
+// Whether [addr, addr + n) lies in one of @p is's fixed ranges.
+static bool
+in_fixed(const struct image_source *is, uint64_t addr, uint64_t n)
+{
+	for (size_t i = 0; i < is->nfixed; i++)
+		if (addr >= is->fixed[i].start && addr < is->fixed[i].end &&
+		    n <= is->fixed[i].end - addr)
+			return true;
+	return false;
+}
 
 // The span holding @p addr, or NULL.
 static const struct span *
@@ -221,13 +235,31 @@ static struct irs_error *
 image_read(struct irs_mem_source *src, uint64_t address, void *buf,
 	   uint64_t count, uint64_t *done)
 {
-	const struct irs_image *img = ((struct image_source *)src)->img;
+	const struct image_source *is = (struct image_source *)src;
+	const struct irs_image *img = is->img;
 	uint64_t got = 0;
 	while (got < count) {
-		const struct span *s = find(img, address + got);
-		if (!s)
-			break;
-		uint64_t off = address + got - s->addr;
+		uint64_t at = address + got;
+		const struct span *s = find(img, at);
+		if (!s) {
+			// Not kept, but in memory nobody writes (the
+			// program's .rodata): it reads now as it did then.
+			// To the end of the page at most: the rest may be
+			// kept.
+			uint64_t k = IRS_PAGE_SIZE - (at & (IRS_PAGE_SIZE - 1));
+			k = k < count - got ? k : count - got;
+			if (!is->live || !in_fixed(is, at, k))
+				break;
+			struct irs_error *err = irs_memory_read(
+				is->live, at, (uint8_t *)buf + got, k);
+			if (err) {
+				irs_error_destroy(err);
+				break;
+			}
+			got += k;
+			continue;
+		}
+		uint64_t off = at - s->addr;
 		uint64_t k = s->len - off < count - got ? s->len - off
 							: count - got;
 		memcpy((uint8_t *)buf + got, s->data + off, k);
@@ -236,7 +268,9 @@ image_read(struct irs_mem_source *src, uint64_t address, void *buf,
 	*done = got;
 	if (got == count)
 		return NULL;
-	return irs_error_fault(address + got, "not read at the pass's entry");
+	return irs_error_fault(address + got, "not kept from the pass's "
+			       "entry (format auto keeps what its text read; "
+			       "format both keeps every field)");
 }
 
 static void
@@ -254,7 +288,9 @@ static const struct irs_mem_source_ops image_ops = {
 };
 
 struct irs_error *
-irs_image_memory(struct irs_image *img, struct irs_memory **ret)
+irs_image_memory(struct irs_image *img, struct irs_memory *live,
+		 const struct irs_proc_range *fixed, size_t nfixed,
+		 struct irs_memory **ret)
 {
 	struct image_source *is = calloc(1, sizeof(*is));
 	if (!is)
@@ -262,6 +298,9 @@ irs_image_memory(struct irs_image *img, struct irs_memory **ret)
 	is->base.ops = &image_ops;
 	is->base.kind = "image";
 	is->img = irs_image_ref(img);
+	is->live = live;
+	is->fixed = fixed;
+	is->nfixed = nfixed;
 	return irs_memory_create_source(&is->base, ret);	// owns is
 }
 

@@ -290,11 +290,15 @@ irs_manifest_event_json(json_t *ev, const char *json,
 	json_t *snap = json_object_get(ev, "snapshot");
 	if (!json_is_object(snap))
 		return false;
+	// The graph's walk errors are the event's (a graph written later,
+	// from the bytes kept, may miss fields its text did not show).
 	return !json_object_set_new(snap, "json", json_string(json)) &&
 	       !json_object_set_new(ev, "json_bytes",
 				    json_integer((json_int_t)st->json_bytes)) &&
 	       !json_object_set_new(ev, "bytes",
-				    json_integer((json_int_t)st->bytes));
+				    json_integer((json_int_t)st->bytes)) &&
+	       !json_object_set_new(ev, "walk_errors",
+				    json_integer((json_int_t)st->nerrors));
 }
 
 bool

@@ -111,6 +111,52 @@ irs_proc_attached(int64_t pid)
 	return parent != self && parent_of(parent) != self;
 }
 
+struct irs_error *
+irs_proc_fixed_ranges(int64_t pid, struct irs_proc_range **ret,
+		      size_t *n_ret)
+{
+	char path[64], *text;
+	size_t len, n = 0, cap = 0;
+	struct irs_proc_range *r = NULL;
+
+	*ret = NULL;
+	*n_ret = 0;
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
+	struct irs_error *err = irs_file_read(path, &text, &len);
+	if (err)
+		return err;
+	for (char *line = text; line && line < text + len;) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line));
+		if (nl)
+			*nl = '\0';
+		unsigned long long lo, hi;
+		char perms[8];
+		int at = 0;
+		// "lo-hi perms offset dev inode   path"
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi,
+			   perms, &at) == 3 && at > 0 && line[at] == '/' &&
+		    perms[1] != 'w' && perms[3] == 'p' && hi > lo) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				struct irs_proc_range *nr =
+					realloc(r, cap * sizeof(*r));
+				if (!nr) {
+					free(r);
+					free(text);
+					return &irs_enomem;
+				}
+				r = nr;
+			}
+			r[n++] = (struct irs_proc_range){lo, hi};
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	*ret = r;
+	*n_ret = n;
+	return NULL;
+}
+
 char *
 irs_cmdline_args(const char *argv, size_t len)
 {

@@ -183,6 +183,17 @@ void irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len);
  *  this debugger (neither its parent, as GDB is, nor its grandparent, as
  *  LLDB is through lldb-server). */
 bool irs_proc_attached(int64_t pid);
+/** An address range [start, end). */
+struct irs_proc_range {
+	uint64_t start, end;
+};
+/** The mappings of live process @p pid that nobody writes: private
+ *  mappings of a file, without write permission (.text, .rodata,
+ *  .data.rel.ro after relocation), from /proc/PID/maps. *ret freed with
+ *  free(); none (and *n_ret 0) when they cannot be read. */
+struct irs_error *irs_proc_fixed_ranges(int64_t pid,
+					struct irs_proc_range **ret,
+					size_t *n_ret);
 /** The arguments after argv[0] of @p argv, @p len bytes of NUL-separated
  *  strings as in /proc/PID/cmdline, as one shell-quoted string; NULL when
  *  out of memory. Freed with free(). */
@@ -338,11 +349,16 @@ void irs_image_unref(struct irs_image *img);
 uint64_t irs_image_bytes(const struct irs_image *img);
 /**
  * A memory reading @p img (it takes a reference of its own): the bytes
- * captured read as they did, any other byte faults. *ret freed with
- * irs_memory_destroy().
+ * captured read as they did; a byte not captured reads from @p live when
+ * it lies in one of the @p nfixed ranges @p fixed (memory nobody writes,
+ * irs_proc_fixed_ranges(), so it reads as it did at the capture; both
+ * borrowed, may be NULL), else faults saying it was not kept. *ret freed
+ * with irs_memory_destroy(), before @p live and @p fixed.
  */
 struct irs_error *irs_image_memory(struct irs_image *img,
-				   struct irs_memory **ret);
+				   struct irs_memory *live,
+				   const struct irs_proc_range *fixed,
+				   size_t nfixed, struct irs_memory **ret);
 
 /* ---- failure.c: failure.json --------------------------------------------- */
 

@@ -1002,7 +1002,8 @@ name_graph(struct irs_session *s, struct event *ev, const char *name,
 // snapshot did (the same hash and nodes), so it is what a trace writing
 // both formats would have written; best effort otherwise.
 static void
-input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
+input_graph(struct irs_session *s, struct event *ev, struct irs_image *img,
+	    struct irs_memory *mem)
 {
 	struct irs_memory *fm = NULL;
 	struct irs_snapshot *snap = NULL;
@@ -1011,13 +1012,25 @@ input_graph(struct irs_session *s, struct event *ev, struct irs_image *img)
 	char *name = irs_rundir_snapshot_name(ev->seq, ev->pass, "before",
 					      "json");
 	char *path = name ? irs_path_join(s->dir, name) : NULL;
-	struct irs_error *err = path ? irs_image_memory(img, &fm) : &irs_enomem;
+	// Fields the text did not show were not kept; those in memory that
+	// nobody writes (strings in the program's .rodata) still read as
+	// they did. The others are walk errors of the graph, counted in
+	// its event (irs_manifest_event_json), each naming its field.
+	struct irs_proc_range *fixed = NULL;
+	size_t nfixed = 0;
+	if (mem && s->cfg.pid > 0 && !s->cfg.pid_is_history)
+		irs_error_destroy(irs_proc_fixed_ranges(s->cfg.pid, &fixed,
+							&nfixed));
+	struct irs_error *err = path ? irs_image_memory(img, mem, fixed,
+							nfixed, &fm)
+				     : &irs_enomem;
 	if (!err)
 		err = irs_snapshot_write_json(s->lo, fm, ev->root, ev->type,
 					      &s->cfg.limits, path,
 					      text ? text + 1 : ev->text,
 					      &snap);
 	irs_memory_destroy(fm);
+	free(fixed);
 	if (!err) {
 		irs_snapshot_get_stats(snap, &st);
 		irs_snapshot_destroy(snap);
@@ -1075,20 +1088,31 @@ write_json(const char *path, const json_t *doc)
 // reduce { input = "program" }: a copy of the program the debuggee was
 // given, as input/NAME in the run, for the reducer: the run then holds
 // what it reduces, and `irsnap reduce RUN` reads nothing outside it.
-// NULL when there is no program or it cannot be read or copied (it may
-// have moved since, or be relative to another directory); the reduce
-// command is then null. Freed with free().
+// A relative name is the debuggee's, so it is read from the debuggee's
+// working directory (GDB's `set cwd`, a process attached to), not ours.
+// A core's command line is the core's word, not the user's: no file it
+// names is read. NULL when there is no program or it cannot be read or
+// copied (it may have moved since); the reduce command is then null.
+// Freed with free().
 static char *
 copy_program(struct irs_session *s)
 {
 	char *text = NULL, *rel = NULL, *dir = NULL, *path = NULL;
+	char *where = NULL;
 	size_t len;
+	if (s->cfg.args_from_core)
+		return NULL;
 	char *program = irs_failure_program(s->cfg.args);
 	if (!program)
 		return NULL;
 	const char *base = strrchr(program, '/');
 	base = base ? base + 1 : program;
-	struct irs_error *err = irs_file_read(program, &text, &len);
+	if (program[0] != '/' && s->cfg.pid > 0 && !s->cfg.pid_is_history &&
+	    asprintf(&where, "/proc/%lld/cwd/%s", (long long)s->cfg.pid,
+		     program) < 0)
+		where = NULL;
+	struct irs_error *err = irs_file_read(where ? where : program, &text,
+					      &len);
 	if (err || !*base || !strcmp(base, ".") || !strcmp(base, "..") ||
 	    asprintf(&rel, "input/%s", base) < 0) {
 		rel = NULL;
@@ -1107,6 +1131,7 @@ copy_program(struct irs_session *s)
 out:
 	irs_error_destroy(err);
 	free(program);
+	free(where);
 	free(text);
 	free(dir);
 	free(path);
@@ -1153,7 +1178,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	struct irs_image *img = !ev ? NULL : ev->image ? ev->image
 		: ev->seq == s->ended_seq ? s->ended_image : NULL;
 	if (img && !ev->json && ev->lines[0] && s->lo)
-		input_graph(s, ev, img);
+		input_graph(s, ev, img, mem);
 	if (info->ir_root && mem && s->lo) {
 		crash = crash_snapshot(s, mem, info, ev, pass, &n);
 		if (!crash)

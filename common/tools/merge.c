@@ -12,6 +12,7 @@
 //   reduce       `irsnap reduce RUN` for each signature's first failure
 //   write        OUT/replay.json, and the summary table
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,23 +26,28 @@
 
 #include "tools/tools.h"
 
+// Counts are 64-bit and add up saturating at COUNT_MAX: a schema-valid
+// shard may claim any count JSON's integers hold, and a sum must not wrap.
+#define COUNT_MAX ((uint64_t)INT64_MAX)
+
 struct shard {
 	char *dir;		// absolute
 	json_t *doc;		// its replay.json
 	uint32_t index, count;
 	const char *host, *status;
-	uint32_t attempts, failures, timeouts;
+	uint64_t attempts, failures, timeouts;
 };
 
 struct bucket {
 	const char *signature;	// borrowed from a shard's doc
 	json_t *group;		// the first-seen shard's group object
-	uint32_t count;
-	uint32_t *per_shard;	// indexed like merge->shards
+	uint64_t count;
+	uint64_t *per_shard;	// indexed like merge->shards
 	uint32_t first_attempt;	// lowest attempt number over all shards
 	uint32_t first_shard;	// index into merge->shards
 	const char *first_run;	// relative to that shard's directory
-	json_t *attempts;	// attempt numbers, ascending
+	uint32_t *attempts;	// attempt numbers, sorted once all are in
+	size_t nattempts, capattempts;
 	char *reduce_cmd, *reduce_status, *reduce_line;
 };
 
@@ -50,9 +56,11 @@ struct merge {
 	struct shard *shards;
 	uint32_t nshards;
 	struct bucket *buckets;
-	uint32_t nbuckets;
+	uint32_t nbuckets, capbuckets;
+	json_t *by_signature;	// signature -> index into buckets
 	json_t *problems;	// one string per line
-	uint32_t attempts, failures, timeouts, runs;
+	uint64_t attempts, failures, timeouts;
+	uint32_t runs;
 	char *out;		// output directory, absolute
 	char *self;
 };
@@ -101,6 +109,20 @@ count_of(json_t *doc, const char *key)
 {
 	json_int_t v = json_integer_value(json_object_get(doc, key));
 	return v > 0 && v < (json_int_t)UINT32_MAX ? (uint32_t)v : 0;
+}
+
+// A count of failures or attempts, whatever its size (0 when it is none).
+static uint64_t
+count64_of(json_t *doc, const char *key)
+{
+	json_int_t v = json_integer_value(json_object_get(doc, key));
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static void
+add_count(uint64_t *sum, uint64_t n)
+{
+	*sum = n > COUNT_MAX - *sum ? COUNT_MAX : *sum + n;
 }
 
 // Whether shard @p b belongs to the same hunt as the first one, @p a:
@@ -177,10 +199,9 @@ read_shard(struct merge *m, const char *dir)
 	sh.count = count_of(shard, "count");
 	sh.host = json_string_value(json_object_get(doc, "host"));
 	sh.status = json_string_value(json_object_get(doc, "status"));
-	sh.attempts = (uint32_t)json_array_size(json_object_get(doc,
-								"attempts"));
-	sh.failures = count_of(doc, "failures");
-	sh.timeouts = count_of(doc, "timeouts");
+	sh.attempts = json_array_size(json_object_get(doc, "attempts"));
+	sh.failures = count64_of(doc, "failures");
+	sh.timeouts = count64_of(doc, "timeouts");
 	if (m->nshards && !same_hunt(&m->shards[0], &sh)) {
 		err = problem(m, "%s: another hunt (its command, layout or "
 			      "shard count differ from %s's): not merged",
@@ -197,7 +218,7 @@ read_shard(struct merge *m, const char *dir)
 	}
 	if (sh.status && strcmp(sh.status, "completed"))
 		err = problem(m, "%s: shard %u/%u did not finish (status %s, "
-			      "%u attempts recorded): merged what it "
+			      "%" PRIu64 " attempts recorded): merged what it "
 			      "recorded", dir, sh.index, sh.count, sh.status,
 			      sh.attempts);
 	if (err)
@@ -305,38 +326,62 @@ missing_shards(struct merge *m)
 
 /* {==== Bucketing by signature =========================================== */
 
+// The bucket of @p signature, new when none has it: found by hash, so
+// that bucketing stays linear in the groups of all shards.
 static struct bucket *
 bucket_for(struct merge *m, const char *signature)
 {
-	for (uint32_t i = 0; i < m->nbuckets; i++)
-		if (!strcmp(m->buckets[i].signature, signature))
-			return &m->buckets[i];
-	struct bucket *bs = realloc(m->buckets,
-				    (m->nbuckets + 1) * sizeof(*bs));
-	if (!bs)
-		return NULL;
-	m->buckets = bs;
-	struct bucket *b = &bs[m->nbuckets];
+	json_t *at = json_object_get(m->by_signature, signature);
+	if (at)
+		return &m->buckets[json_integer_value(at)];
+	if (m->nbuckets == m->capbuckets) {
+		uint32_t cap = m->capbuckets ? 2 * m->capbuckets : 16;
+		struct bucket *bs = realloc(m->buckets, cap * sizeof(*bs));
+		if (!bs)
+			return NULL;
+		m->buckets = bs;
+		m->capbuckets = cap;
+	}
+	struct bucket *b = &m->buckets[m->nbuckets];
 	*b = (struct bucket){.signature = signature,
 			     .first_attempt = UINT32_MAX};
 	b->per_shard = calloc(m->nshards, sizeof(*b->per_shard));
-	b->attempts = json_array();
-	if (!b->per_shard || !b->attempts) {
+	if (!b->per_shard || json_object_set_new(m->by_signature, signature,
+			json_integer((json_int_t)m->nbuckets))) {
 		free(b->per_shard);
-		json_decref(b->attempts);
 		return NULL;
 	}
 	m->nbuckets++;
 	return b;
 }
 
-static void
-insert_sorted(json_t *a, uint32_t n)
+static uint32_t
+attempt_number(json_t *a)
 {
-	size_t i = json_array_size(a);
-	while (i && json_integer_value(json_array_get(a, i - 1)) > n)
-		i--;
-	json_array_insert_new(a, i, json_integer(n));
+	json_int_t v = json_integer_value(a);
+	return v > 0 && v < (json_int_t)UINT32_MAX ? (uint32_t)v : 0;
+}
+
+static bool
+add_attempt(struct bucket *b, uint32_t n)
+{
+	if (b->nattempts == b->capattempts) {
+		size_t cap = b->capattempts ? 2 * b->capattempts : 8;
+		uint32_t *a = realloc(b->attempts, cap * sizeof(*a));
+		if (!a)
+			return false;
+		b->attempts = a;
+		b->capattempts = cap;
+	}
+	b->attempts[b->nattempts++] = n;
+	return true;
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
 }
 
 static int
@@ -352,11 +397,13 @@ bucket_cmp(const void *a, const void *b)
 static struct irs_error *
 bucket(struct merge *m)
 {
+	if (!(m->by_signature = json_object()))
+		return &irs_enomem;
 	for (uint32_t s = 0; s < m->nshards; s++) {
 		struct shard *sh = &m->shards[s];
-		m->attempts += sh->attempts;
-		m->failures += sh->failures;
-		m->timeouts += sh->timeouts;
+		add_count(&m->attempts, sh->attempts);
+		add_count(&m->failures, sh->failures);
+		add_count(&m->timeouts, sh->timeouts);
 		uint32_t runs = count_of(sh->doc, "runs");
 		if (runs > m->runs)
 			m->runs = runs;
@@ -368,10 +415,10 @@ bucket(struct merge *m)
 			struct bucket *b = bucket_for(m, sig);
 			if (!b)
 				return &irs_enomem;
-			uint32_t count = count_of(g, "count");
+			uint64_t count = count64_of(g, "count");
 			uint32_t first = count_of(g, "first_attempt");
-			b->count += count;
-			b->per_shard[s] += count;
+			add_count(&b->count, count);
+			add_count(&b->per_shard[s], count);
 			if (first < b->first_attempt) {
 				b->first_attempt = first;
 				b->first_shard = s;
@@ -382,10 +429,17 @@ bucket(struct merge *m)
 			json_t *as = json_object_get(g, "attempts"), *a;
 			size_t k;
 			json_array_foreach(as, k, a)
-				insert_sorted(b->attempts,
-					      (uint32_t)json_integer_value(a));
+				if (!add_attempt(b, attempt_number(a)))
+					return &irs_enomem;
 		}
 	}
+	// Sorted once, not kept sorted while they come: a group of a
+	// million attempts costs n log n, not n^2.
+	for (uint32_t i = 0; i < m->nbuckets; i++)
+		if (m->buckets[i].nattempts)
+			qsort(m->buckets[i].attempts,
+			      m->buckets[i].nattempts,
+			      sizeof(*m->buckets[i].attempts), u32_cmp);
 	qsort(m->buckets, m->nbuckets, sizeof(*m->buckets), bucket_cmp);
 	return NULL;
 }
@@ -406,6 +460,36 @@ retries_for(const struct merge *m, const struct bucket *b)
 	return runs > 31 ? 30 : (uint32_t)runs - 1;
 }
 
+// The run directory of bucket @p b's first failure, as validate takes it:
+// inside its shard, through no link (attempt-001 -> elsewhere would have
+// the reducer write repro/ there), a directory. *ret NULL, and a problem
+// line saying why, when it is not one.
+static struct irs_error *
+bucket_run(struct merge *m, const struct bucket *b, char **ret)
+{
+	const char *dir = m->shards[b->first_shard].dir;
+	char *run = NULL;
+	struct stat st;
+
+	*ret = NULL;
+	struct irs_error *err = irs_rundir_file(dir, b->first_run, &run);
+	if (err == &irs_enomem)
+		return err;
+	if (err) {
+		struct irs_error *p = problem(m, "%s: not reduced",
+					      irs_error_get_message(err));
+		irs_error_destroy(err);
+		return p;
+	}
+	if (lstat(run, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		free(run);
+		return problem(m, "%s/%s: no run directory there: not reduced",
+			       dir, b->first_run);
+	}
+	*ret = run;
+	return NULL;
+}
+
 static struct irs_error *
 reduce_buckets(struct merge *m)
 {
@@ -413,14 +497,13 @@ reduce_buckets(struct merge *m)
 	bool is_auto = !strcmp(m->cfg->reduce, "auto");
 	for (uint32_t i = 0; !err && i < m->nbuckets && !stop; i++) {
 		struct bucket *b = &m->buckets[i];
-		char *run = irs_path_join(m->shards[b->first_shard].dir,
-					  b->first_run);
-		char *log = NULL;
-		if (asprintf(&log, "%s/reduce-%u.out", m->out, i + 1) < 0)
-			log = NULL;
-		if (!run || !log) {
+		char *log = NULL, *run = NULL;
+		if ((err = bucket_run(m, b, &run)))
+			return err;
+		if (!run)
+			continue;	// said why in a problem line
+		if (asprintf(&log, "%s/reduce-%u.out", m->out, i + 1) < 0) {
 			free(run);
-			free(log);
 			return &irs_enomem;
 		}
 		if (is_auto)
@@ -455,7 +538,7 @@ reduce_buckets(struct merge *m)
 static json_t *
 shard_json(const struct shard *sh)
 {
-	return json_pack("{s:o, s:o, s:o, s:{s:i, s:i}, s:o, s:i, s:i, s:i}",
+	return json_pack("{s:o, s:o, s:o, s:{s:I, s:I}, s:o, s:I, s:I, s:I}",
 			 "dir", irs_json_text(sh->dir),
 			 "replay_id", irs_json_text(json_string_value(
 				 json_object_get(sh->doc, "replay_id"))),
@@ -475,7 +558,7 @@ bucket_json(const struct merge *m, const struct bucket *b)
 	json_t *per = json_array();
 	for (uint32_t s = 0; s < m->nshards; s++)
 		if (b->per_shard[s])
-			json_array_append_new(per, json_pack("{s:i, s:o, s:i}",
+			json_array_append_new(per, json_pack("{s:I, s:o, s:I}",
 				"shard", (json_int_t)m->shards[s].index,
 				"host", irs_json_text(m->shards[s].host),
 				"count", (json_int_t)b->per_shard[s]));
@@ -485,8 +568,15 @@ bucket_json(const struct merge *m, const struct bucket *b)
 		"crash_command", irs_json_text(b->reduce_cmd),
 		"summary", irs_json_text(b->reduce_line)) : json_null();
 	json_t *g = b->group;
-	json_t *doc = json_pack("{s:o, s:O, s:O, s:O, s:i, s:o, s:{s:i, s:i, "
-				"s:o, s:o}, s:O, s:o}",
+	json_t *attempts = json_array();
+	for (size_t k = 0; attempts && k < b->nattempts; k++)
+		if (json_array_append_new(attempts,
+				json_integer((json_int_t)b->attempts[k]))) {
+			json_decref(attempts);
+			attempts = NULL;
+		}
+	json_t *doc = json_pack("{s:o, s:O, s:O, s:O, s:I, s:o, s:{s:I, s:I, "
+				"s:o, s:o}, s:o, s:o}",
 		"signature", irs_json_text(b->signature),
 		"signal", json_object_get(g, "signal"),
 		"pass", json_object_get(g, "pass"),
@@ -496,7 +586,7 @@ bucket_json(const struct merge *m, const struct bucket *b)
 		"shard", (json_int_t)first->index,
 		"host", irs_json_text(first->host),
 		"run", irs_json_text(run),
-		"attempts", b->attempts, "reduce", reduce);
+		"attempts", attempts, "reduce", reduce);
 	free(run);
 	return doc;
 }
@@ -510,8 +600,8 @@ write_hunt(const struct merge *m)
 	for (uint32_t i = 0; i < m->nbuckets; i++)
 		json_array_append_new(groups, bucket_json(m, &m->buckets[i]));
 	json_t *d0 = m->shards[0].doc;
-	json_t *doc = json_pack("{s:s, s:O, s:O, s:O, s:i, s:i, s:o, s:o, "
-				"s:i, s:i, s:i, s:o}",
+	json_t *doc = json_pack("{s:s, s:O, s:O, s:O, s:I, s:I, s:o, s:o, "
+				"s:I, s:I, s:I, s:o}",
 		"schema", "irsnap.hunt/1",
 		"command", json_object_get(d0, "command"),
 		"layout", json_object_get(d0, "layout"),
@@ -530,18 +620,20 @@ summary(const struct merge *m)
 {
 	struct irs_buf b;
 	irs_buf_init(&b);
-	irs_buf_printf(&b, "hunt %s: %u shard%s of %u, %u attempt%s, ", m->out,
+	irs_buf_printf(&b, "hunt %s: %u shard%s of %u, %" PRIu64 " attempt%s, ",
+		       m->out,
 		       m->nshards, m->nshards == 1 ? "" : "s",
 		       m->shards[0].count, m->attempts,
 		       m->attempts == 1 ? "" : "s");
 	if (!m->failures)
 		irs_buf_puts(&b, "no failure");
 	else
-		irs_buf_printf(&b, "%u failure%s in %u group%s", m->failures,
+		irs_buf_printf(&b, "%" PRIu64 " failure%s in %u group%s",
+			       m->failures,
 			       m->failures == 1 ? "" : "s", m->nbuckets,
 			       m->nbuckets == 1 ? "" : "s");
 	if (m->timeouts)
-		irs_buf_printf(&b, ", %u timed out", m->timeouts);
+		irs_buf_printf(&b, ", %" PRIu64 " timed out", m->timeouts);
 	size_t np = json_array_size(m->problems);
 	if (np)
 		irs_buf_printf(&b, ", %zu problem%s", np, np == 1 ? "" : "s");
@@ -558,7 +650,7 @@ summary(const struct merge *m)
 		uint32_t nsh = 0;
 		for (uint32_t s = 0; s < m->nshards; s++)
 			nsh += k->per_shard[s] > 0;
-		irs_buf_printf(&b, "%-*s  %5u  %6u  %5u  %s/%s\n", w,
+		irs_buf_printf(&b, "%-*s  %5" PRIu64 "  %6u  %5u  %s/%s\n", w,
 			       k->signature, k->count, nsh, k->first_attempt,
 			       m->shards[k->first_shard].dir, k->first_run);
 		if (k->reduce_status)
@@ -655,8 +747,12 @@ irs_merge_run(const struct irs_merge_config *cfg,
 		err = &irs_enomem;
 	if (!err) {
 		*ret = (struct irs_merge_result){
-			.shards = m.nshards, .attempts = m.attempts,
-			.failures = m.failures, .groups = m.nbuckets,
+			.shards = m.nshards,
+			.attempts = m.attempts > UINT32_MAX ? UINT32_MAX
+							    : (uint32_t)m.attempts,
+			.failures = m.failures > UINT32_MAX ? UINT32_MAX
+							    : (uint32_t)m.failures,
+			.groups = m.nbuckets,
 			.problems = (uint32_t)json_array_size(m.problems),
 			.dir = strdup(m.out), .summary = text};
 		if (!ret->dir) {
@@ -671,12 +767,13 @@ irs_merge_run(const struct irs_merge_config *cfg,
 	free(m.shards);
 	for (uint32_t i = 0; i < m.nbuckets; i++) {
 		free(m.buckets[i].per_shard);
-		json_decref(m.buckets[i].attempts);
+		free(m.buckets[i].attempts);
 		free(m.buckets[i].reduce_cmd);
 		free(m.buckets[i].reduce_status);
 		free(m.buckets[i].reduce_line);
 	}
 	free(m.buckets);
+	json_decref(m.by_signature);
 	json_decref(m.problems);
 	free(m.out);
 	free(m.self);

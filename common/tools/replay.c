@@ -241,7 +241,9 @@ with_attempt(const char *const *argv, const char *num)
 //   gdb -batch -nx -ex 'source irsnap.py' -ex 'set irsnap dir D'
 //       -ex 'ir-layout load L' -ex 'ir-trace on [RE]' -ex run --args P A..
 //   lldb -b -o 'plugin load P.so' -o 'ir-set dir D' -o 'ir-layout load L'
-//        -o 'ir-trace on [RE]' -o run -- P A..
+//        -o 'ir-trace on [RE]' -o run
+// LLDB gets P A.. from the file $IRSNAP_LAUNCH_ARGV names (launch_file()):
+// after --, its driver would turn them into command lines of its own.
 // Strings it allocates are added to @p owned for the caller to free.
 static char **
 debugger_argv(const struct replay *rp, const char *adir, uint32_t attempt,
@@ -286,7 +288,11 @@ debugger_argv(const struct replay *rp, const char *adir, uint32_t attempt,
 	}
 	v[n++] = (char *)opt;
 	v[n++] = "run";
-	v[n++] = gdb ? "--args" : "--";
+	if (!gdb) {
+		v[n] = NULL;
+		return v;
+	}
+	v[n++] = "--args";
 	v[n++] = rp->prog;
 	// PROG's arguments with {attempt} replaced, NUL-separated in one
 	// string (owned[k - 1]).
@@ -593,10 +599,40 @@ hunt_failures(const struct replay *rp)
 /* }==== */
 
 // One attempt under way: its debugger, its files, its attempt index.
+// LLDB's attempt: PROG and its arguments ({attempt} replaced), each ending
+// in a NUL, into @p adir/argv, for the plugin to set through the SB API
+// (irs_frontend_launch_argv). *ret: "IRSNAP_LAUNCH_ARGV=PATH", freed with
+// free().
+static struct irs_error *
+launch_file(const struct replay *rp, const char *adir, uint32_t attempt,
+	    char **ret)
+{
+	char num[16], *path = irs_path_join(adir, "argv");
+	snprintf(num, sizeof(num), "%u", attempt);
+	char *args = with_attempt(rp->cfg->argv, num);
+	struct irs_buf b;
+	irs_buf_init(&b);
+	irs_buf_append(&b, rp->prog, strlen(rp->prog) + 1);
+	for (size_t i = 1, at = 0; args && rp->cfg->argv[i]; i++) {
+		size_t len = strlen(args + at) + 1;
+		irs_buf_append(&b, args + at, len);
+		at += len;
+	}
+	struct irs_error *err = !path || !args || b.oom ? &irs_enomem
+		: irs_file_write(path, b.data, b.len);
+	if (!err && asprintf(ret, "IRSNAP_LAUNCH_ARGV=%s", path) < 0)
+		err = &irs_enomem;
+	irs_buf_deinit(&b);
+	free(args);
+	free(path);
+	return err;
+}
+
 struct slot {
 	struct irs_child child;	// pid 0: free
 	uint32_t index;		// in rp->attempts
 	char *adir, *log, *owned[5], **argv;
+	char *launch;		// LLDB: IRSNAP_LAUNCH_ARGV=adir/argv
 	double t0;
 };
 
@@ -608,6 +644,7 @@ slot_clear(struct slot *sl)
 	free(sl->argv);
 	free(sl->log);
 	free(sl->adir);
+	free(sl->launch);
 	*sl = (struct slot){0};
 }
 
@@ -637,7 +674,9 @@ attempt_start(struct replay *rp, struct slot *sl, uint32_t n)
 	snprintf(env_attempt, sizeof(env_attempt), "IRSNAP_ATTEMPT=%u", n);
 	snprintf(env_shard, sizeof(env_shard), "IRSNAP_SHARD=%u/%u",
 		 rp->shard, rp->nshards);
-	const char *env[] = {env_attempt, env_shard, NULL};
+	if (!err && strcmp(rp->debugger, "gdb"))
+		err = launch_file(rp, sl->adir, n, &sl->launch);
+	const char *env[] = {env_attempt, env_shard, sl->launch, NULL};
 	double timeout = rp->cfg->timeout > 0 ? rp->cfg->timeout : 300;
 	sl->t0 = now();
 	if (!err)
@@ -868,12 +907,11 @@ reduce_group(struct replay *rp, struct group *g)
 		 g->title, g->first, retries,
 		 g->reduce_cmd ? ", crash command: " : "",
 		 g->reduce_cmd ? g->reduce_cmd : "");
-	// --trust: this replay made the run a moment ago (its failure.json
-	// is the debugger's, not a stranger's), whatever the umask let others
-	// do to it since.
+	// No --trust of our own: the run's reduce command comes from the
+	// layout, which the user vouches for only by giving --trust.
 	err = irs_replay_reduce(rp->self, run, is_auto ? NULL : g->reduce_cmd,
-				retries, true, log, &interrupted, &g->reduce_status,
-				&g->reduce_line);
+				retries, rp->cfg->trust, log, &interrupted,
+				&g->reduce_status, &g->reduce_line);
 	if (!err) {
 		struct irs_buf line;
 		irs_buf_init(&line);
@@ -1088,6 +1126,22 @@ check_config(const struct irs_replay_config *cfg)
 	return NULL;
 }
 
+// LLDB reads each -o command as a line of its own (GDB takes an -ex
+// whole): a line break in what goes into one would start a command of
+// the caller's choosing. The program's arguments never go there.
+static struct irs_error *
+check_lldb_line(const struct replay *rp, const char *what, const char *s)
+{
+	if (strcmp(rp->debugger, "lldb") || !s || !strpbrk(s, "\n\r"))
+		return NULL;
+	char *shown = irs_printable(s, false);
+	struct irs_error *err = irs_error_format(IRS_ERROR_USAGE, "replay: %s "
+		"%s holds a line break, which LLDB would run as a command of "
+		"its own", what, shown ? shown : "");
+	free(shown);
+	return err;
+}
+
 static struct irs_error *
 replay_prepare(struct replay *rp)
 {
@@ -1097,6 +1151,18 @@ replay_prepare(struct replay *rp)
 	if (!err)
 		err = irs_frontend_find(rp->debugger, rp->self,
 					&rp->frontend);
+	if (!err)
+		err = check_lldb_line(rp, "the front end", rp->frontend);
+	if (!err)
+		err = check_lldb_line(rp, "--layout", rp->layout);
+	if (!err)
+		err = check_lldb_line(rp, "--trace", rp->cfg->trace);
+	char *root = err ? NULL : absolute(irs_rundir_root(rp->cfg->dir));
+	if (!err && !root)
+		err = &irs_enomem;
+	if (!err)
+		err = check_lldb_line(rp, "the output directory", root);
+	free(root);
 	if (!err)
 		err = make_replay_dir(rp);
 	return err;

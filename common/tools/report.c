@@ -257,6 +257,21 @@ check_run(struct run *r)
 	return err;
 }
 
+// A pass's CPU seconds, when @p v holds a number the page can show: from 0
+// to 10^12 s (30,000 years). A run directory may claim 1e308 s, whose
+// milliseconds are inf, which would end the page's data (JSON has no inf)
+// and its bars; within the bound, sums of any number of passes stay
+// finite. False otherwise: shown as unknown.
+static bool
+cpu_seconds(const json_t *v, double *ret)
+{
+	double s = json_number_value(v);
+	if (!json_is_number(v) || !(s >= 0 && s <= 1e12))
+		return false;
+	*ret = s;
+	return true;
+}
+
 // Pairs before and after events by sequence number (one sort, so a run of
 // 40,000 passes costs no more than its events).
 static struct irs_error *
@@ -282,8 +297,9 @@ collect_rows(struct run *r)
 				 i);
 			return damaged(r, "manifest.json", what);
 		}
-		double cpu = json_number_value(json_object_get(ev, "cpu_s"));
-		if (cpu > r->max_cpu)
+		double cpu;
+		if (cpu_seconds(json_object_get(ev, "cpu_s"), &cpu) &&
+		    cpu > r->max_cpu)
 			r->max_cpu = cpu;
 	}
 	struct irs_manifest_pass *p;
@@ -346,9 +362,9 @@ run_load(struct run *r, const char *dir)
 		err = check_schema(r, "failure.json", r->failure,
 				   "irsnap.failure/1");
 	// the crashed pass's time counts for the bars too
-	double cpu = json_number_value(json_object_get(json_object_get(
-		r->failure, "pass"), "cpu_s"));
-	if (!err && cpu > r->max_cpu)
+	double cpu;
+	if (!err && cpu_seconds(json_object_get(json_object_get(r->failure,
+				"pass"), "cpu_s"), &cpu) && cpu > r->max_cpu)
 		r->max_cpu = cpu;
 	return err;
 }
@@ -624,8 +640,8 @@ put_timeline_row(struct irs_buf *b, const struct run *r,
 			       "\">", row->seq);
 	irs_html_str(b, row->name);
 	irs_buf_puts(b, shown ? "</a></td>" : "</td>");
-	if (json_is_number(cpu)) {
-		double s = json_number_value(cpu);
+	double s;
+	if (cpu_seconds(cpu, &s)) {
 		double pct = r->max_cpu > 0 ? 100 * s / r->max_cpu : 0;
 		irs_buf_printf(b, "<td class=\"num\">%.*f</td>"
 			       "<td class=\"bar\"><span style=\"width:%.1f%%\">"
@@ -720,8 +736,8 @@ put_by_name(struct irs_buf *b, const struct run *r)
 				.name = row->name ? row->name : "",
 				.first = order[k] };
 		struct by_name_group *cur = &g[ng - 1];
-		double cpu = json_number_value(json_object_get(row->after,
-							       "cpu_s"));
+		double cpu = 0;
+		cpu_seconds(json_object_get(row->after, "cpu_s"), &cpu);
 		cur->runs++;
 		cur->changed += json_is_true(json_object_get(row->after,
 							     "changed"));
@@ -835,8 +851,9 @@ put_rows_data(struct irs_buf *b, const struct run *r)
 		irs_verdict_text(&v, verdict, sizeof(verdict));
 		irs_buf_printf(b, "%s[%" JSON_INTEGER_FORMAT ",%zu,", i ? ","
 			       : "", row->seq, name_of[i]);
-		if (json_is_number(cpu))
-			irs_buf_printf(b, "%.3f", json_number_value(cpu) * 1000);
+		double s;
+		if (cpu_seconds(cpu, &s))
+			irs_buf_printf(b, "%.3f", s * 1000);
 		else
 			irs_buf_puts(b, "null");
 		irs_buf_printf(b, ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT

@@ -163,6 +163,9 @@ struct irs_replay_config {
 				   {} the candidate */
 	const char *dir;	/* output root; NULL: $IRSNAP_DIR or
 				   ./irsnap-out */
+	bool trust;		/* --reduce: `irsnap reduce --trust`, which
+				   only the user may grant (the run's command
+				   comes from the layout) */
 	const char *irsnap_exe;	/* the irsnap tool, run for `irsnap reduce`
 				   and used to find gdb/irsnap.py and the
 				   LLDB plugin ($IRSNAP_ROOT overrides);
@@ -243,7 +246,7 @@ struct irs_error *irs_merge_run(const struct irs_merge_config *cfg,
 /**
  * Runs `irsnap reduce RUN --retries R [--trust] [--crash CMD]` (@p self
  * the irsnap executable; @p crash_cmd NULL: the run's own reduce command;
- * @p trust for a run this process made itself) with its
+ * @p trust only when the user gave --trust) with its
  * output in @p log, killed when *@p stop becomes non-zero. *status_ret is
  * "reduced" or "failed (how; see LOG)", *line_ret the reducer's last line
  * (or NULL); both freed with free().

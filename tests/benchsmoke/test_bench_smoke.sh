@@ -15,6 +15,7 @@ export BENCH_REDUCE_INSTRUCTIONS=1000 BENCH_RUNS=2 BENCH_PY_RUNS=1
 # Lua 5.4's step builds luac from Debian's source when build/real lacks
 # it; a small chunk keeps the smoke run short.
 export BENCH_LUA54_LINES=2000
+export BENCH_MERGE_ATTEMPTS=2000 BENCH_MERGE_GROUPS=200
 export BENCH_OUT=$out/bench.json BENCH_README=$out/bench-readme.md
 export BENCH_WORK=$work BENCH_KEEP=1
 # The reducer's corpus (scripts/bench-reduce) on its smallest case only:
@@ -38,7 +39,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump merge_attempts_4x merge_attempts merge_groups_4x merge_groups peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -59,7 +60,8 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "lua54_luac_l_s lua54_lines walk_toyc_s walk_plain_s "
 	        "walk_toyc_nodes_per_s trace_pure_copied trace_one_function_s "
 	        "full_walk_s ratio_trace_one_function_to_full_walk luajit_trace_s "
-	        "luajit_jdump_s luajit_traces luajit_traced").split()
+	        "luajit_jdump_s luajit_traces luajit_traced merge_attempts_s "
+	        "merge_attempts_4x_s merge_groups_s merge_groups_4x_s").split()
 	bad = []
 	for k in keys:
 	    v = d.get(k, "missing")

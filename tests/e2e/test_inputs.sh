@@ -45,6 +45,30 @@ check "an ir expression calling system() runs nothing" test ! -e pwned
 check_eq "... it is one layout error naming the boundary's line" 1 \
 	"$(grep -c "system.lua:$bline: boundary: .*system" "$TMP/system.log")"
 
+# A rerun template is the command's words, not a shell's (issue 32, 3):
+# "...{input}; touch PWNED #" went into failure.json's reduce_command and
+# `irsnap replay --reduce auto` ran it. Refused when the layout loads.
+fresh rerun
+rline=$(grep -n 'rerun = ' "$FIXTURES/toyc/toyc.lua" | cut -d: -f1)
+rdecl=$(grep -n '^reduce {' "$FIXTURES/toyc/toyc.lua" | cut -d: -f1)
+toyc_layout_with "$TMP/rerun.lua" \
+	"s|--passes={pass} {input}|--passes={pass} {input}; touch $TMP/pwned-rerun #|"
+check "the hostile template is in the layout (line $rline)" \
+	grep -q "touch $TMP/pwned-rerun" "$TMP/rerun.lua"
+trace "$TMP/rerun.log" "$TMP/rerun.lua" on "$TOYC" --bug=crash "$DEMO"
+check_eq "a rerun template with shell syntax is one layout error at reduce's line" 1 \
+	"$(grep -c "rerun.lua:$rdecl: reduce: 'rerun': ';' is shell syntax: the template lists the command's words, run without a shell" "$TMP/rerun.log")"
+check "... and the debugger ended by itself" by_itself "$TMP/rerun.log"
+lldb_wrapper "$TMP/lldb-bin"	# a sanitized plugin needs its runtimes
+PATH=$TMP/lldb-bin:$PATH IRSNAP_DIR=$TMP/rerun-hunt \
+	"$IRSNAP" replay --runs 1 --debugger "$DEBUGGER" \
+	--layout "$TMP/rerun.lua" --reduce auto -- "$TOYC" --bug=crash "$DEMO" \
+	>"$TMP/rerun-replay.log" 2>&1
+check "irsnap replay --reduce auto with that layout runs nothing" \
+	test ! -e "$TMP/pwned-rerun"
+check "... and says why in the attempt's line" \
+	grep -q "reduce: 'rerun': ';' is shell syntax" "$TMP/rerun-replay.log"
+
 fresh hook
 tiny_layout "$TMP/hook.lua" '"((*hook)(), n)"'
 trace "$TMP/hook.log" "$TMP/hook.lua" on "$TMP/tiny"

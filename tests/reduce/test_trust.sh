@@ -17,10 +17,12 @@ hostile() {	# NAME: a copy of the run whose reduce command touches $TMP/ran-NAME
 	local d=$TMP/$1
 	rm -rf "$d"; cp -r "$RUN" "$d"; chmod -R go-w "$d"
 	python3 - "$d/failure.json" "$TMP/ran-$1" <<-'EOF'
-	import json, sys
+	import json, shlex, sys
 	doc = json.load(open(sys.argv[1]))
-	doc["reduce_command"] = ("irsnap reduce RUN --test 'touch %s; printf \"\033[2J\"; false {}'"
-	                         % sys.argv[2])
+	# run without a shell: the command names sh itself
+	test = "sh -c %s {}" % shlex.quote('touch %s; printf "\033[2J"; false'
+	                                   % sys.argv[2])
+	doc["reduce_command"] = "irsnap reduce RUN --test " + shlex.quote(test)
 	json.dump(doc, open(sys.argv[1], "w"))
 	EOF
 	chmod go-w "$d/failure.json"
@@ -37,7 +39,7 @@ d=$(hostile own)
 rc=$(reduce own)
 check "your own run directory: its command runs" test -e "$TMP/ran-own"
 check "... printed first, naming where it comes from" \
-	grep -q "^irsnap reduce: running the --test command from $d/failure.json: touch $TMP/ran-own" "$TMP/own.out"
+	grep -q "^irsnap reduce: running the --test command from $d/failure.json: sh -c 'touch $TMP/ran-own" "$TMP/own.out"
 check "... with its control characters shown, not sent to the terminal" \
 	grep -qF 'printf "\e[2J"' "$TMP/own.out"
 check_eq "... and the reducer says the input is not interesting (exit 1)" 1 "$rc"
@@ -62,6 +64,38 @@ for spec in "group-writable:chmod g+w DIR" \
 	check "... printed first" grep -q "^irsnap reduce: running the --test command from" "$TMP/$name.out"
 	chown -R "$(id -u)" "$d" 2>/dev/null
 done
+
+# A run's command runs without a shell (issue 32, 3): its words are the
+# program and its arguments, so shell syntax in them is only text.
+d=$(hostile noshell)
+python3 - "$d/failure.json" "$TMP/pwned-noshell" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["reduce_command"] = ("irsnap reduce RUN --test '/bin/echo {}; touch %s "
+                         "$(touch %s) `touch %s` #'" % ((sys.argv[2],) * 3))
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+rc=$(reduce noshell)
+check "a run's command with shell syntax in its words runs no shell" \
+	test ! -e "$TMP/pwned-noshell"
+check "... its words go to the program as they are" \
+	grep -q "^irsnap reduce: running the --test command from $d/failure.json: /bin/echo {}; touch" "$TMP/noshell.out"
+
+# irsnap replay --reduce auto grants no trust the user did not give: with
+# a umask that lets the group write the run, its reduction is refused
+# unless replay is given --trust (it used to pass --trust itself).
+(umask 002; IRSNAP_DIR=$TMP/hunt "$IRSNAP" replay --runs 1 --reduce auto \
+	--layout "$LAYOUT" -- "$TOYC" --bug=crash "$DEMO" >"$TMP/hunt.out" 2>&1)
+check_eq "replay --reduce auto of a group-writable run, no --trust: failure found (exit 1)" \
+	1 $?
+check "... its reduction refused, saying why and about --trust" \
+	grep -q "reduce failed (exit status 2" "$TMP/hunt.out"
+check "... in the reducer's own words" bash -c \
+	"grep -q 'is group-writable: its reduce_command could run anything; refusing' $TMP/hunt/replay-*/attempt-001/reduce.out"
+check "... and nothing was reduced" bash -c \
+	"! ls -d $TMP/hunt/replay-*/attempt-001/*/repro/reduced.ir 2>/dev/null"
+check "replay --help offers --trust" bash -c \
+	"'$IRSNAP' replay --help | grep -q -- '--trust'"
 
 d=$(hostile given); chmod o+w "$d"
 rc=$(reduce given --test 'false {}')

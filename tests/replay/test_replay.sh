@@ -57,11 +57,21 @@ usage_cases=(
 	"--layout $LAYOUT --"
 	"-- $TOYC"
 	"--frobnicate --layout $LAYOUT -- $TOYC"
+	# --shard is checked like every other number (sscanf's %u wrapped)
+	"--shard 4294967296/4294967297 --layout $LAYOUT -- $TOYC"
+	"--shard -4294967295/4 --layout $LAYOUT -- $TOYC"
+	"--shard 0/99999999999999999999 --layout $LAYOUT -- $TOYC"
+	"--shard 4/4 --layout $LAYOUT -- $TOYC"
+	"--shard nan/4 --layout $LAYOUT -- $TOYC"
+	"--runs nan --layout $LAYOUT -- $TOYC"
 )
 for args in "${usage_cases[@]}"; do
 	# shellcheck disable=SC2086
 	check_eq "bad arguments '$args' exit 2" 2 "$(replay_status "$TMP/usage" $args)"
 done
+replay_status "$TMP/shard" --shard 4294967296/4294967297 --layout "$LAYOUT" -- "$TOYC" >/dev/null
+check "... saying in one line what --shard needs" \
+	grep -qx "irsnap replay: --shard needs K/N, whole numbers with 0 <= K < N <= 1000000000, not '4294967296/4294967297'" "$TMP/shard.out"
 rc=$(replay_status "$TMP/nolayout" --layout "$TMP/missing.lua" -- "$TOYC" "$DEMO")
 check_eq "a missing layout file exits 2" 2 "$rc"
 check "... naming the file" grep -q "missing.lua" "$TMP/nolayout.out"
@@ -239,5 +249,37 @@ check_eq "lldb: --reduce CMD got {exe} and {pass} filled in" \
 run=$replay/$(json "$RJ" 'd["groups"][0]["run"]')
 check_eq "lldb: the group was reduced" reduced "$(json "$RJ" 'd["groups"][0]["reduce"]["status"]')"
 check "lldb: into RUN/repro/" test -s "$run/repro/reduced.ir"
+
+# ---- PROG's arguments stay arguments (issue 32, 8) --------------------------
+# LLDB's driver turned `-- PROG ARGS` into command lines of its own: a line
+# break in an argument ran the rest as an LLDB command (platform shell),
+# and backquotes were evaluated. The hostile words are input file names
+# here: toyc reading and compiling them proves they arrived whole.
+# (LLDB's platform shell runs in the replay's directory, $TMP/args.)
+mkdir -p "$TMP/args" && cd "$TMP/args" || exit 1
+nl_arg=$'in\nplatform shell touch pwned-nl\n'
+bq_arg='`platform shell touch pwned-bq`'
+cp "$DEMO" "$nl_arg"
+cp "$DEMO" "$bq_arg"
+for dbg in gdb lldb; do
+	for arg in "$nl_arg" "$bq_arg"; do
+		what=$([ "$arg" = "$nl_arg" ] && echo "a line break" || echo "backquotes")
+		rm -rf "$TMP/hostile-$dbg"
+		rc=$(replay_status "$TMP/hostile-$dbg" --runs 1 --debugger $dbg \
+			--layout "$LAYOUT" -- "$TOYC" "$arg")
+		check "$dbg: an argument with $what runs no debugger command" \
+			test ! -e "$TMP/args/pwned-nl" -a ! -e "$TMP/args/pwned-bq"
+		run=$(ls -d "$TMP/hostile-$dbg"/replay-*/attempt-001/2* 2>/dev/null | head -1)
+		check_eq "$dbg: ... it reached toyc whole, which compiled that file ($rc)" \
+			"0 completed 10" \
+			"$rc $(json "$run/manifest.json" 'd["status"] + " " + str(len(set(e["seq"] for e in d["events"])))' 2>/dev/null)"
+	done
+done
+cd "$TMP" || exit 1
+rc=$(replay_status "$TMP/nl-layout" --runs 1 --debugger lldb \
+	--layout "$TMP/args/$nl_arg" -- "$TOYC" "$DEMO")
+check_eq "lldb: a --layout path with a line break is refused (exit 2)" 2 "$rc"
+check "... in one line saying why" \
+	grep -q "^irsnap: replay: --layout .* holds a line break, which LLDB would run as a command of its own" "$TMP/nl-layout.out"
 
 done_testing

@@ -98,6 +98,45 @@ else
 	done_testing; exit 1
 fi
 
+# ---- hostile names: refused, or quoted as sbatch reads them --------------
+# A line break in --dir made the rest of the name a line of the batch
+# script (and ended sbatch's #SBATCH lines there).
+(cd "$TMP" && "$IRSNAP_ROOT/scripts/slurm-replay" -N 2 \
+	--dir $'hunt\ntouch INJECTED #' -- --runs 1 --layout "$LAYOUT" \
+	-- "${PROG[@]}") >"$TMP/nl.out" 2>"$TMP/nl.err"
+check_eq "slurm-replay refuses a --dir with a line break (exit 2)" 2 $?
+check_eq "... in one line naming it" \
+	"slurm-replay: --dir holds a line break, which cannot go into a line of the batch file: \$'hunt\\ntouch INJECTED #'" \
+	"$(cat "$TMP/nl.err")"
+check "... and writes no batch file and no directory" \
+	test ! -e "$TMP/hunt"$'\n'"touch INJECTED #" -a ! -e "$TMP/INJECTED"
+"$IRSNAP_ROOT/scripts/slurm-replay" -N 2 --dir "$TMP/h" \
+	--sbatch $'--time=5\nexit 0' -- --runs 1 --layout "$LAYOUT" \
+	-- "${PROG[@]}" >/dev/null 2>&1
+check_eq "... nor an --sbatch option with one" 2 $?
+"$IRSNAP_ROOT/scripts/slurm-replay" -N 2 --dir "$TMP/back\\slash" \
+	-- --runs 1 --layout "$LAYOUT" -- "${PROG[@]}" >/dev/null 2>"$TMP/bs.err"
+check_eq "... nor a --dir with a backslash (sbatch's escape in paths)" \
+	"slurm-replay: --dir holds a backslash, which sbatch reads as an escape in an #SBATCH path: $TMP/back\\\\slash" \
+	"$(cat "$TMP/bs.err")"
+# Blanks, quotes and % in the directory: one word each time, as a job
+# shows (a stand-in irsnap prints where it ran and its words).
+odd="$TMP/odd dir 100% \"q\""
+printf '#!/bin/sh\npwd\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done\n' \
+	>"$TMP/show-args"
+chmod +x "$TMP/show-args"
+batch=$(cd "$TMP" && "$IRSNAP_ROOT/scripts/slurm-replay" -N 1 --dir "$odd" \
+	--irsnap "$TMP/show-args" -- --runs 1 --layout "$LAYOUT" -- "${PROG[@]}")
+if timeout 120 sbatch --wait "$batch" >"$TMP/odd.out" 2>&1; then
+	ok "sbatch runs the batch file of an odd --dir"
+else not_ok "sbatch runs the batch file of an odd --dir" "$(cat "$TMP/odd.out")" "$(cat "$batch")"; fi
+out=$(ls "$odd"/slurm-*_0.out 2>/dev/null | head -1)
+check "... writing its output into that very directory (% kept, quotes read)" \
+	test -n "$out"
+check_eq "... running where slurm-replay ran, with --dir one word" \
+	"$TMP|[--dir]|[$odd]" \
+	"$(sed -n '1p;/^\[--dir\]$/{p;n;p}' "$out" 2>/dev/null | paste -sd'|')"
+
 # ---- the hunt: scripts/slurm-replay writes the array job ------------------
 batch=$(scripts/slurm-replay -N 4 --dir "$TMP/hunt" -- --runs $RUNS --all \
 	--layout "$LAYOUT" -- "${PROG[@]}")

@@ -64,22 +64,51 @@ check "report: ... a page under 8 MB (a diff per pass made it 20 MB)" \
 
 # ---- the pager in a browser ------------------------------------------------
 CHROMIUM=$(command -v chromium || true)
-if [ -z "$CHROMIUM" ]; then
-	not_ok "chromium is installed" "install it: apt-get install chromium"
-else
+# dom URL NAME: the DOM Chromium renders of URL into $TMP/NAME.html; its
+# console errors into $errs.
+dom() {
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 		--no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync \
 		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" \
 		--enable-logging=stderr --v=0 \
-		--dump-dom "file://$TMP/40k.html#page-40" \
-		>"$TMP/dom.html" 2>"$TMP/chrome.log"
-	errs=$(grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$TMP/chrome.log")
+		--dump-dom "$1" >"$TMP/$2.html" 2>"$TMP/$2.log"
+	errs=$(grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$TMP/$2.log")
+}
+if [ -z "$CHROMIUM" ]; then
+	not_ok "chromium is installed" "install it: apt-get install chromium"
+else
+	dom "file://$TMP/40k.html#page-40" dom
 	check_eq "the page loads without console errors" "" "$errs"
 	check "#page-40 shows the last page" \
 		grep -q '<span id="page-info">rows 39001–40000 of 40000' "$TMP/dom.html"
 	check "... its last row pass 40000, linked to its diff" \
 		grep -q '<td class="num">40000</td><td><a href="#pass-40000">pass0</a>' "$TMP/dom.html"
+
+	# A run claiming 1e308 CPU seconds for a pass (valid JSON, valid
+	# schema): the page's data stays JSON (it said "max":inf, which
+	# JSON.parse throws on, so the pager stopped).
+	python3 "$GEN" "$TMP/huge-cpu" 1500
+	python3 - "$TMP/huge-cpu/manifest.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["events"][3]["cpu_s"] = 1e308
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	"$IRSNAP" report "$TMP/huge-cpu" -o "$TMP/huge-cpu.html" >/dev/null 2>&1
+	check_eq "report of a pass claiming 1e308 CPU seconds" 0 "$?"
+	check "... embeds data that is JSON (no inf, no NaN)" python3 -c '
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = re.search(r"<script type=\"application/json\" id=\"rows\">(.*?)</script>", page, re.S).group(1)
+def bad(c): raise ValueError("not JSON: " + c)
+json.loads(data, parse_constant=bad)
+assert not re.search(r"\b(inf|nan)\b", page, re.I), "inf or nan in the page"
+' "$TMP/huge-cpu.html"
+	dom "file://$TMP/huge-cpu.html#page-2" dom2
+	check_eq "... which loads without console errors" "" "$errs"
+	check "... and whose pager still turns to page 2" \
+		grep -q '<span id="page-info">rows 1001–1500 of 1500' "$TMP/dom2.html"
 fi
 
 done_testing

@@ -236,6 +236,82 @@ test_reduce_syntax(void **state)
 	}
 }
 
+// reduce { rerun = T }: a layout lists the command's words, never a
+// shell's syntax (issue 32: "...{input}; touch PWNED #" ran), and runs no
+// program but {exe}; refused at its line, in one line.
+static void
+test_rerun_template(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	static const char *const good[] = {
+		"{exe} {flags} --passes={pass} {input}",
+		"{exe} {flags} {input}",
+		"{exe}\\t-O2 --pass-pipeline={pass} -o /dev/null {input}",
+		"{exe} --in={input},x@y%z+1:2",
+	};
+	static const char *const good_loaded[] = {
+		"{exe} {flags} --passes={pass} {input}",
+		"{exe} {flags} {input}",
+		"{exe}\t-O2 --pass-pipeline={pass} -o /dev/null {input}",
+		"{exe} --in={input},x@y%z+1:2",
+	};
+	char src[512];
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		snprintf(src, sizeof(src), HEAD "struct \"Pt\" { }\n"
+			 "reduce { rerun = \"%s\" }\n", good[i]);
+		struct irs_error *err = load(f, src);
+		if (err)
+			fail_msg("%s: %s", good[i], err->message);
+		assert_string_equal(irs_layout_rerun(f->lo), good_loaded[i]);
+	}
+	static const struct {
+		const char *tmpl, *msg;
+	} bad[] = {
+		{"{exe} {flags} --passes={pass} {input}; touch PWNED #",
+		 "';' is shell syntax: the template lists the command's words, "
+		 "run without a shell"},
+		{"{exe} {input} | tee log", "'|' is shell syntax"},
+		{"{exe} {input} && rm -rf ~", "'&' is shell syntax"},
+		{"{exe} $(id) {input}", "'$' is shell syntax"},
+		{"{exe} `id` {input}", "'`' is shell syntax"},
+		{"{exe} '{input}'", "''' is shell syntax"},
+		{"{exe} \\\"{input}\\\"", "'\"' is shell syntax"},
+		{"{exe} a\\\\b {input}", "'\\' is shell syntax"},
+		{"{exe} {input} >out", "'>' is shell syntax"},
+		{"{exe} *.ir {input}", "'*' is shell syntax"},
+		{"{exe} ~/x {input}", "'~' is shell syntax"},
+		{"{exe} {input}\\nid", "a control character (\\x0a)"},
+		{"{exe} {input} {foo}", "'{' outside a placeholder"},
+		{"{exe} --flags={flags} {input}", "{flags} stands for several "
+		 "words: it must be a word of its own"},
+		{"sh -c {input}", "the command must start with the word {exe}"},
+		{"{exe}x {input}", "the command must start with the word {exe}"},
+		{"{exe} --passes={pass}", "no {input}"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(src, sizeof(src), HEAD "struct \"Pt\" { }\n"
+			 "reduce { rerun = \"%s\" }\n", bad[i].tmpl);
+		struct irs_error *err = load(f, src);
+		assert_non_null(err);
+		if (strncmp(err->message, "t.lua:3: reduce: 'rerun': ", 26) ||
+		    !strstr(err->message, bad[i].msg) ||
+		    strchr(err->message, '\n'))
+			fail_msg("%s: %s", bad[i].tmpl, err->message);
+		irs_error_destroy(err);
+		// a verifier's rerun is the same template, held to the same
+		snprintf(src, sizeof(src), HEAD "struct \"Pt\" { }\n"
+			 "verifier { name = \"v\", call = \"v({ir})\", "
+			 "rerun = \"%s\" }\n", bad[i].tmpl);
+		err = load(f, src);
+		assert_non_null(err);
+		if (strncmp(err->message, "t.lua:3: verifier 'v': 'rerun': ",
+			    32) || !strstr(err->message, bad[i].msg))
+			fail_msg("verifier %s: %s", bad[i].tmpl,
+				 err->message);
+		irs_error_destroy(err);
+	}
+}
+
 // ir = { "fn", "f" }: every name kept, in order, shown, and checked.
 static void
 test_boundary_ir_names(void **state)
@@ -1120,6 +1196,7 @@ main(void)
 		T(test_root_defaults_to_first_struct),
 		T(test_boundaries_verifiers_reduce),
 		T(test_reduce_syntax),
+		T(test_rerun_template),
 		T(test_describe_shows_offsets),
 		T(test_describe_shows_first_overlap_past),
 		T(test_explicit_offsets_need_no_debug_info),

@@ -33,6 +33,41 @@
 
 #define PAGE ((uint64_t)4096)
 
+// The files a core's mapped pages may be read from, as a debugger lists
+// what it loaded (a compound literal: valid in the calling block).
+#define BIN_ONLY(bin) ((const char *const[]){(bin), NULL})
+#define CHILD_FILES(c) child_files(c)
+
+// Every file the child maps (its program, libraries and test file), as a
+// debugger that loaded them would list them; kept until the next call.
+static const char *const *
+child_files(const struct memory_child *c)
+{
+	static char paths[64][512];
+	static const char *list[65];
+	char maps[64], line[1024];
+	size_t n = 0;
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)c->pid);
+	FILE *fp = fopen(maps, "r");
+	while (fp && n < 64 && fgets(line, sizeof(line), fp)) {
+		char *path = strchr(line, '/');
+		if (!path)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = !strcmp(paths[i], path);
+		if (!seen)
+			snprintf(paths[n++], sizeof(paths[0]), "%s", path);
+	}
+	if (fp)
+		fclose(fp);
+	for (size_t i = 0; i < n; i++)
+		list[i] = paths[i];
+	list[n] = NULL;
+	return list;
+}
+
 /* {=========== a counting fake target ==================================== */
 
 struct hole {
@@ -560,7 +595,7 @@ test_core_segment_tail_and_nt_file(void **state)
 	struct irs_error *err;
 
 	write_synthetic_core(core, bin, false);
-	assert_null(irs_memory_create_core(core, &sy->mem));
+	assert_null(irs_memory_create_core(core, BIN_ONLY(bin), &sy->mem));
 	mem = sy->mem;
 	assert_string_equal(irs_memory_kind(mem), "core");
 
@@ -592,7 +627,7 @@ test_core_segment_tail_and_nt_file(void **state)
 
 	// The mapped file is gone: its pages fault naming it and the core.
 	write_synthetic_core(core, bin, true);
-	assert_null(irs_memory_create_core(core, &sy->mem));
+	assert_null(irs_memory_create_core(core, BIN_ONLY(bin), &sy->mem));
 	mem = sy->mem;
 	assert_null(read_page(mem, 0x10000, page));
 	err = read_page(mem, 0x11000, page);
@@ -662,7 +697,9 @@ setup_live(void **state)
 	if (l->pt.fd < 0 ||
 	    (err = irs_memory_create_pid(l->child.pid, &l->readers[0])) ||
 	    (err = irs_memory_create_target(&l->pt.t, &l->readers[1])) ||
-	    (err = irs_memory_create_core(l->child.core, &l->readers[2]))) {
+	    (err = irs_memory_create_core(l->child.core,
+					  CHILD_FILES(&l->child),
+					  &l->readers[2]))) {
 		fprintf(stderr, "cannot create the readers\n");
 		return -1;
 	}
@@ -982,8 +1019,10 @@ test_core_missing_mapped_file(void **state)
 	struct irs_memory *mem;
 
 	snprintf(away, sizeof(away), "%s.away", l->child.file);
+	const char *const *loaded = child_files(&l->child);	// then gone
 	assert_int_equal(rename(l->child.file, away), 0);
-	struct irs_error *cerr = irs_memory_create_core(l->child.core, &mem);
+	struct irs_error *cerr = irs_memory_create_core(l->child.core, loaded,
+							&mem);
 	if (cerr)
 		rename(away, l->child.file);
 	assert_null(cerr);
@@ -1002,11 +1041,42 @@ test_core_missing_mapped_file(void **state)
 	irs_memory_destroy(mem);
 }
 
+// A core is untrusted (issue 32, 4): the files its NT_FILE note names are
+// read only when the caller vouches for them (the debugger loaded them).
+// The child's mapped file exists, and the core names it, but nobody gave
+// it: its pages fault saying why, in one line; the core's own pages read.
+static void
+test_core_reads_only_files_given(void **state)
+{
+	struct live *l = *state;
+	uint8_t buf[64];
+	struct irs_memory *mem;
+	const char *const exe_only[] = {l->child.exe, NULL};
+
+	for (int i = 0; i < 2; i++) {
+		assert_null(irs_memory_create_core(l->child.core,
+						   i ? exe_only : NULL, &mem));
+		struct irs_error *err = irs_memory_read(
+			mem, l->child.info.mapped + 8, buf, 8);
+		assert_null(irs_memory_read(mem, l->child.info.array, buf,
+					    64));
+		assert_non_null(err);
+		assert_int_equal(err->address, l->child.info.mapped + 8);
+		if (!strstr(err->message, l->child.file) ||
+		    !strstr(err->message, "is not read: not a file the "
+			    "debugger loaded") || strchr(err->message, '\n'))
+			fail_msg("%s", err->message);
+		irs_error_destroy(err);
+		assert_null(irs_memory_notice(mem));
+		irs_memory_destroy(mem);
+	}
+}
+
 static void
 assert_bad_core(const char *path, int code, const char *what)
 {
 	struct irs_memory *mem = NULL;
-	struct irs_error *err = irs_memory_create_core(path, &mem);
+	struct irs_error *err = irs_memory_create_core(path, NULL, &mem);
 	assert_non_null(err);
 	assert_null(mem);
 	assert_int_equal(err->code, code);
@@ -1049,7 +1119,7 @@ test_truncated_core(void **state)
 	snprintf(cut, sizeof(cut), "%s/cut.core", l->child.dir);
 	assert_int_equal(stat(l->child.core, &st), 0);
 	copy_prefix(l->child.core, cut, st.st_size / 2);
-	assert_null(irs_memory_create_core(cut, &mem));
+	assert_null(irs_memory_create_core(cut, CHILD_FILES(&l->child), &mem));
 	int lost = 0, kept = 0;
 	for (uint64_t off = 0; off < MEMORY_CHILD_ARRAY; off += 256 * PAGE) {
 		uint64_t addr = l->child.info.array + off;
@@ -1099,6 +1169,19 @@ test_bad_core_files(void **state)
 	assert_bad_core(l->child.dir, IRS_ERROR_FORMAT, "not a regular file");
 }
 
+// The files a debugger says it loaded (irs_target.module).
+static const char *modules[2];
+
+static struct irs_error *
+list_modules(void *arg, uint32_t index, char *buf, uint64_t len)
+{
+	(void)arg;
+	if (index >= 1 || !modules[index])
+		return irs_error_create(IRS_ERROR_NOT_FOUND, "no more");
+	snprintf(buf, len, "%s", modules[index]);
+	return NULL;
+}
+
 // create_best: a core file wins over a pid, a pid that is the debuggee
 // gives the process reader, a pid that is not gives the callback, and a
 // core that will not open falls back to the callback.
@@ -1118,7 +1201,20 @@ test_create_best_picks_the_reader(void **state)
 	t.core_path = l->child.core;
 	assert_null(irs_memory_create_best(&t, &mem));
 	assert_string_equal(irs_memory_kind(mem), "core");
+	// ... which reads a mapped file only when the debugger loaded it
+	uint8_t byte;
+	struct irs_error *ferr = irs_memory_read(mem, l->child.info.mapped,
+						 &byte, 1);
+	assert_non_null(ferr);
+	irs_error_destroy(ferr);
 	irs_memory_destroy(mem);
+	modules[0] = l->child.file;
+	t.module = list_modules;
+	assert_null(irs_memory_create_best(&t, &mem));
+	assert_null(irs_memory_read(mem, l->child.info.mapped, &byte, 1));
+	assert_int_equal(byte, memory_child_file_byte(0));
+	irs_memory_destroy(mem);
+	t.module = NULL;
 
 	t.core_path = "/bin/true";	// GDB opened it somehow: ask GDB
 	assert_null(irs_memory_create_best(&t, &mem));
@@ -1275,6 +1371,7 @@ main(void)
 			test_live_fault_names_first_unreadable_address),
 		cmocka_unit_test(test_guard_page),
 		cmocka_unit_test(test_core_missing_mapped_file),
+		cmocka_unit_test(test_core_reads_only_files_given),
 		cmocka_unit_test(test_truncated_core),
 		cmocka_unit_test(test_bad_core_files),
 		cmocka_unit_test(test_create_best_picks_the_reader),

@@ -1317,6 +1317,68 @@ test_failure_graph_of_the_input(void **state)
 	unlink(want);
 }
 
+// Live memory apart from the fixture's: 64 KiB at FAR, 0xee each (its
+// first page, below, is memory nobody writes, as the program's .rodata).
+#define FAR 0x900000u
+
+static struct irs_error *
+far_read(void *arg, uint64_t address, void *buf, uint64_t count)
+{
+	(void)arg;
+	if (address < FAR || address + count > FAR + 0x10000)
+		return irs_error_fault(address, "nothing at 0x%llx",
+				       (unsigned long long)address);
+	memset(buf, 0xee, count);
+	return NULL;
+}
+
+// The bytes kept at a pass's entry (format auto's image) read as they
+// were kept; a byte not kept reads from the live memory only inside the
+// fixed ranges (issue 32, 10: a field the text did not show, a char *
+// into .rodata, read as "unreadable" in the failure's graph), and
+// anywhere else it faults saying it was not kept, not "unreadable".
+static void
+test_image_reads_fixed_memory_only(void **state)
+{
+	struct fixture *f = *state;
+	struct irs_mem_print p = {0};
+	uint8_t buf[8];
+	irs_memory_record(f->m, &p);
+	assert_null(irs_memory_read(f->m, BASE, buf, 4));
+	irs_memory_record(f->m, NULL);
+	struct irs_image *img;
+	assert_null(irs_image_capture(f->m, &p, NULL, &img));
+	irs_mem_print_deinit(&p);
+	f->mem.nodes[0].value = 99;		// the pass changes the IR
+
+	struct irs_target far = { .read = far_read };
+	struct irs_memory *live, *im;
+	assert_null(irs_memory_create_target(&far, &live));
+	const struct irs_proc_range fixed[] = {{FAR, FAR + 4096}};
+	assert_null(irs_image_memory(img, live, fixed, 1, &im));
+	uint32_t v;
+	assert_null(irs_memory_read(im, BASE, &v, 4));
+	assert_int_equal(v, 10);		// as kept, not the 99
+	assert_null(irs_memory_read(im, FAR + 100, buf, 8));
+	assert_int_equal(buf[7], 0xee);		// fixed: read now
+	struct irs_error *err = irs_memory_read(im, FAR + 4096, buf, 8);
+	assert_non_null(err);			// live, but may change
+	assert_int_equal(err->address, FAR + 4096);
+	if (!strstr(err->message, "not kept from the pass's entry (format "
+		    "auto keeps what its text read; format both keeps every "
+		    "field)"))
+		fail_msg("%s", err->message);
+	irs_error_destroy(err);
+	irs_memory_destroy(im);
+	assert_null(irs_image_memory(img, NULL, NULL, 0, &im));
+	err = irs_memory_read(im, FAR + 100, buf, 8);	// no live memory
+	assert_non_null(err);
+	irs_error_destroy(err);
+	irs_memory_destroy(im);
+	irs_memory_destroy(live);
+	irs_image_unref(img);
+}
+
 // Format text (failure_json off): a failure writes no graph at all.
 static void
 test_failure_text_only(void **state)
@@ -1748,6 +1810,7 @@ main(void)
 		T(test_signal_failure_report),
 		T(test_failure_graph_of_the_input),
 		T(test_failure_text_only),
+		T(test_image_reads_fixed_memory_only),
 		T(test_copy_is_a_hard_link),
 		T(test_crash_snapshot_of_broken_ir),
 		T(test_verifier_failure_report),
