@@ -350,6 +350,50 @@ test_json_spans_and_refs(void **state)
 	graph_free(&g);
 }
 
+// toyc.lua with Symbol made a node (issue 32 item 9): a constant an
+// operand names by index renders the symbol it points at, which the
+// module owns through its constants. The JSON record of an instruction
+// must refer to that node, not walk it from inside its own record: the
+// graph stays valid JSON, each Symbol once, its parent the Module or the
+// Function that owns it, with no walk error.
+static void
+test_symbol_node_json_is_valid(void **state)
+{
+	struct fixture *f = *state;
+	char path[4096];
+	char *src;
+	size_t len;
+	assert_null(irs_file_read(toyc_fake_path(
+		"tests/fixtures/toyc/toyc.lua", path, sizeof(path)), &src,
+		&len));
+	char *nf = strstr(src, "node = false,");
+	assert_non_null(nf);	// Symbol's, the first
+	memset(nf, ' ', strlen("node = false,"));
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	assert_null(irs_layout_create(src, strlen(src), "toyc.lua",
+				      &f->ft.target, &f->lo));
+	free(src);
+	f->m = unit_demo_module();
+	struct graph g;
+	snapshot_both(f, &g);	// parses, no walk error
+	json_t *nodes = json_object_get(g.doc, "nodes");
+	size_t i, nsym = 0;
+	json_t *n;
+	json_array_foreach(nodes, i, n) {
+		if (strcmp(str(n, "type"), "Symbol"))
+			continue;
+		nsym++;
+		json_t *p = json_object_get(g.byid, str(n, "parent"));
+		assert_non_null(p);
+		assert_true(!strcmp(str(p, "type"), "Module") ||
+			    !strcmp(str(p, "type"), "Function"));
+	}
+	assert_true(nsym > 2);
+	assert_int_equal(json_object_size(g.byid), json_array_size(nodes));
+	graph_free(&g);
+}
+
 /* }====================================================== */
 
 // The layout's Lua verifier finds nothing in a good module, and a use of
@@ -573,6 +617,8 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_spans_and_refs,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_symbol_node_json_is_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_verifier_finds_foreign_def, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_layout_answers_front_end,
