@@ -134,6 +134,13 @@ typedef struct Phi {
 typedef struct Abs {
 	int32_t at, val;
 } Abs;
+// Deltas of 64 bits, whose sums wrap.
+typedef struct BigFn {
+	int64_t base;
+	int64_t *deltas;
+	int32_t n;
+	Item *items;
+} BigFn;
 typedef struct Fn {
 	int32_t base, n, nabs, pick;
 	int8_t *deltas;
@@ -255,6 +262,11 @@ register_types(struct fake_target *ft)
 	FAKE_TYPE(ft, Abs);
 	FAKE_INT(ft, Abs, at);
 	FAKE_INT(ft, Abs, val);
+	FAKE_TYPE(ft, BigFn);
+	FAKE_INT(ft, BigFn, base);
+	FAKE_PTR(ft, BigFn, deltas, "int64_t");
+	FAKE_INT(ft, BigFn, n);
+	FAKE_PTR(ft, BigFn, items, "Item");
 	FAKE_TYPE(ft, Fn);
 	FAKE_INT(ft, Fn, base);
 	FAKE_INT(ft, Fn, n);
@@ -1119,6 +1131,30 @@ test_delta_field(void **state)
 		field(node_at(f, &fn), "items"), 0), "line")));
 }
 
+// Deltas whose sum leaves 64 bits wrap as C's unsigned arithmetic does, as
+// {=EXPR} does (issue 32 item 18: the sum overflowed a signed integer,
+// which the sanitized build stops at).
+static void
+test_delta_sum_wraps(void **state)
+{
+	struct fixture *f = *state;
+	Item items[3] = { { .v = 0 } };
+	int64_t deltas[3] = { INT64_MAX, 2, INT64_MIN };
+	BigFn fn = { .base = 1, .n = 3, .deltas = deltas, .items = items };
+	load(f, "layout { name = \"w\", root = \"BigFn\" }\n"
+	     "struct \"Item\" { node = false, fields = {\n"
+	     " line = delta { of = \"BigFn.deltas\", base = \"base\" } },\n"
+	     " text = \"{line}\" }\n"
+	     "struct \"BigFn\" { fields = { base = scalar \"base\",\n"
+	     " deltas = array { ptr = \"deltas\", count = \"n\", of = i64 {} },\n"
+	     " items = array { ptr = \"items\", count = \"n\", of = \"Item\" } },"
+	     "\n text = \"{items*,}|\" }\n");
+	walk(f, &fn, NULL);
+	assert_string_equal(f->text, "-9223372036854775808,"
+			    "-9223372036854775806,2|");
+	assert_int_equal(f->st.nerrors, 0);
+}
+
 // index() names a value by its type's ref template when it has one (its
 // text is how the sequence itself lists it), and a pointer to a node by
 // the node's ref, not its whole text.
@@ -1919,6 +1955,7 @@ main(void)
 		T(test_template_arithmetic),
 		T(test_lua_format),
 		T(test_delta_field),
+		T(test_delta_sum_wraps),
 		T(test_index_renders_refs),
 		T(test_field_without_json),
 		T(test_raw_reads_by_path),
