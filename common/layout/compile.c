@@ -165,26 +165,127 @@ normalize_bits(struct lloc *l)
 	l->size = (uint8_t)((l->bit_off + l->bit_size + 7) / 8);
 }
 
+// Member @p path of type @p type (a dotted path, or "" for the type
+// itself) from debug info; raises naming @p whole, the path as written.
+static void
+member(struct irs_cc *c, const char *type, const char *path,
+       const char *whole, uint32_t line, const char *qual,
+       struct irs_field_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (!c->t || !c->t->field)
+		irs_lua_raisef(c->L, line, "%s: no debug info to find '%s' in "
+			       "%s (give { offset = N })", qual, whole, type);
+	struct irs_error *err = c->t->field(c->t->arg, type, path, info);
+	if (err) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		if (!*path)
+			irs_lua_raisef(c->L, line, "%s: '%s': its elements are "
+				       "of type '%s', which debug info does not "
+				       "name (an anonymous struct?): give their "
+				       "member's offset, { offset = N } (debug "
+				       "info: %s)", qual, whole, type, msg);
+		irs_lua_raisef(c->L, line, "%s: no field '%s' in struct %s "
+			       "(debug info: %s)", qual, path, type, msg);
+	}
+}
+
+// "const T" -> "T": how debug info is asked for a type.
+static const char *
+unqualified(const char *type)
+{
+	for (;;) {
+		if (!strncmp(type, "const ", 6))
+			type += 6;
+		else if (!strncmp(type, "volatile ", 9))
+			type += 9;
+		else
+			return type;
+	}
+}
+
+// A location with subscripts ("arg[0]", "ops[2].kind", "m[1][2]"): the
+// members up to each subscript are an inline array of owner's type (not
+// a pointer: a location lies inside the struct), whose element type the
+// rest is looked up in.
+static void
+lookup_elements(struct irs_cc *c, const struct ltype *owner, const char *path,
+		uint32_t line, const char *qual, struct irs_field_info *info)
+{
+	struct lpath lp;
+	char why[300], type[300], dotted[300] = "";
+	uint64_t base = 0;
+	if (!irs_path_parse(path, strlen(path), &lp, why, sizeof(why)))
+		irs_lua_raisef(c->L, line, "%s: %s", qual, why);
+	snprintf(type, sizeof(type), "%s", owner->ctype);
+	for (uint32_t i = 0; i < lp.n; i++) {
+		const struct lpc *k = &lp.c[i];
+		size_t dl = strlen(dotted);
+		if (k->kind == LPC_NAME) {
+			snprintf(dotted + dl, sizeof(dotted) - dl, "%s%.*s",
+				 dl ? "." : "", (int)k->n, k->s);
+			continue;
+		}
+		if (k->kind != LPC_INDEX || !dl)
+			irs_lua_raisef(c->L, line, "%s: '%s': a location is "
+				       "members and subscripts [N] (^, slices "
+				       "and the previous element are for "
+				       "templates)", qual, path);
+		if (k->lo < 0)
+			irs_lua_raisef(c->L, line, "%s: '%s': a location's "
+				       "subscript is 0 or more (one from the "
+				       "end, [-1], is for templates)", qual,
+				       path);
+		struct irs_field_info a;
+		member(c, type, dotted, path, line, qual, &a);
+		if (a.kind == IRS_TYPE_POINTER)
+			irs_lua_raisef(c->L, line, "%s: '%s': '%s' is a pointer, "
+				       "and a location lies inside the struct "
+				       "(what it points to is read by array { "
+				       "ptr = \"%s\", ... } or ptr(...))", qual,
+				       path, dotted, dotted);
+		if (a.kind != IRS_TYPE_ARRAY || a.bit_size)
+			irs_lua_raisef(c->L, line, "%s: '%s': '%s' is '%s', not "
+				       "an array to subscript", qual, path,
+				       dotted, a.type_name);
+		if (a.count && (uint64_t)k->lo >= a.count)
+			irs_lua_raisef(c->L, line, "%s: '%s': subscript %lld is "
+				       "outside its %llu elements", qual, path,
+				       (long long)k->lo,
+				       (unsigned long long)a.count);
+		uint64_t stride = 0;
+		char elem[300];
+		snprintf(elem, sizeof(elem), "%s",
+			 unqualified(a.target_name));
+		if (a.count) {
+			stride = a.size / a.count;
+		} else if (c->t->type_size) {
+			struct irs_error *err = c->t->type_size(c->t->arg, elem,
+								&stride);
+			irs_error_destroy(err);
+		}
+		if (!stride)
+			irs_lua_raisef(c->L, line, "%s: '%s': no size for the "
+				       "elements of '%s'", qual, path, dotted);
+		base += a.offset + (uint64_t)k->lo * stride;
+		snprintf(type, sizeof(type), "%s", elem);
+		dotted[0] = '\0';
+	}
+	member(c, type, dotted, path, line, qual, info);
+	info->offset += base;
+}
+
 // Looks up @p path in @p owner through the target's debug info.
 void
 irs_cc_lookup(struct irs_cc *c, const struct ltype *owner, const char *path,
 	      uint32_t line, const char *qual, struct irs_field_info *info)
 {
-	memset(info, 0, sizeof(*info));
-	if (!c->t || !c->t->field)
-		irs_lua_raisef(c->L, line, "%s: no debug info to find '%s' in "
-			       "%s (give { offset = N })", qual, path,
-			       owner->ctype);
-	struct irs_error *err = c->t->field(c->t->arg, owner->ctype, path,
-					    info);
-	if (err) {
-		char msg[400];
-		snprintf(msg, sizeof(msg), "%s", err->message);
-		irs_error_destroy(err);
-		irs_lua_raisef(c->L, line, "%s: no field '%s' in struct %s "
-			       "(debug info: %s)", qual, path, owner->ctype,
-			       msg);
-	}
+	if (strchr(path, '['))
+		lookup_elements(c, owner, path, line, qual, info);
+	else
+		member(c, owner->ctype, path, path, line, qual, info);
 }
 
 /*
@@ -331,6 +432,8 @@ case_value(struct irs_cc *c, const struct lfield *tag, const char *key,
 	   uint32_t line, const char *qual)
 {
 	int64_t v;
+	if (tag->kind == LK_GLOBAL)
+		tag = tag->glob->value;
 	if (tag->kind == LK_ENUM && irs_lenum_value(tag->en, key, &v))
 		return v;
 	char *end;
@@ -341,6 +444,8 @@ case_value(struct irs_cc *c, const struct lfield *tag, const char *key,
 		       "'%s'", qual, key, tag->name);
 }
 
+// A union's tag or a text's `by`: an integer or enum field of @p owner,
+// or a global naming one.
 static const struct lfield *
 tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	  uint32_t line, const char *qual)
@@ -349,10 +454,13 @@ tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	if (!tag)
 		irs_lua_raisef(c->L, line, "%s: tag '%s' is not a field of %s",
 			       qual, name, owner->name);
-	if (tag->kind != LK_ENUM && tag->kind != LK_INT &&
-	    tag->kind != LK_UINT && tag->kind != LK_BOOL)
+	const struct lfield *v = tag->kind == LK_GLOBAL ? tag->glob->value
+		: tag;
+	if (v->kind != LK_ENUM && v->kind != LK_INT &&
+	    v->kind != LK_UINT && v->kind != LK_BOOL)
 		irs_lua_raisef(c->L, line, "%s: tag '%s' must be an enum or "
-			       "integer field", qual, name);
+			       "integer field (or a global of one)", qual,
+			       name);
 	return tag;
 }
 
@@ -605,7 +713,7 @@ compile_fields(struct irs_cc *c, struct ltype *t, int spec)
 }
 
 static const struct ltemplate *
-compile_template(struct irs_cc *c, const struct ltype *t, const char *src,
+compile_template(struct irs_cc *c, struct ltype *t, const char *src,
 		 const char *what)
 {
 	const struct ltemplate *tpl;
@@ -618,8 +726,11 @@ compile_template(struct irs_cc *c, const struct ltype *t, const char *src,
 		char msg[600];
 		snprintf(msg, sizeof(msg), "%s", err->message);
 		irs_error_destroy(err);
-		irs_lua_raisef(c->L, t->line, "struct %s: %s \"%s\": %s",
-			       t->name, what, src, msg);
+		// a template may be long: quote its start
+		size_t n = strlen(src);
+		irs_lua_raisef(c->L, t->line, "struct %s: %s \"%.*s%s\": %s",
+			       t->name, what, (int)(n > 80 ? 80 : n), src,
+			       n > 80 ? "..." : "", msg);
 	}
 	return tpl;
 }

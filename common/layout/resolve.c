@@ -1006,8 +1006,12 @@ gcc_value(struct gcc *g, struct lglob *gl)
 		v->at.size = (uint8_t)size;
 	}
 	if (in->kind == IRS_TYPE_ENUM) {	// names from debug info
+		const char *type = in->type_name;
+		if (!strncmp(type, "enum ", 5))
+			type += 5;
 		v->kind = LK_ENUM;
-		v->en = NULL;
+		v->en = enum_from_target(c, unqualified(c, type), NULL, false,
+					 g->line, g->qual);
 	}
 	if (size > (1u << 20))
 		gcc_raise(g, "%llu bytes", (unsigned long long)size);

@@ -200,6 +200,9 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 		irs_walk_pop(w);
 		return;
 	}
+	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
+		lua_pushnil(L);		// steps of template paths, no fields
+		return;
 	}
 }
 

@@ -373,6 +373,9 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_json_lit(out, "null");
 		return;
 	}
+	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
+		irs_json_lit(out, "null");	// steps of template paths
+		return;
 	}
 }
 

@@ -86,6 +86,7 @@ struct irs_sink {
 	char *buf;
 	size_t len, cap;
 	uint64_t flushed;	/* bytes written out before buf */
+	uint64_t line_start;	/* where the line flushed last began */
 	FILE *fp;
 	void *hash;		/* XXH64_state_t *, or NULL */
 	bool failed;
@@ -98,6 +99,8 @@ void irs_sink_deinit(struct irs_sink *s);
 bool irs_sink_reserve(struct irs_sink *s, size_t n);
 /** Flushes; returns the write error or NULL; @p name names the output. */
 struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
+/** The bytes written since the last newline (col() of templates). */
+uint64_t irs_sink_col(const struct irs_sink *s);
 /** xxh64 of everything written, 16 lower-case hex digits + NUL. */
 void irs_sink_hash(struct irs_sink *s, char out[17]);
 /** Takes the in-memory contents (fp NULL); free with free(). */
@@ -256,6 +259,8 @@ struct walk {
 	struct irs_sink lua_sink;	/* render() from Lua writes here */
 	struct irs_sink fmt_sink;	/* {f:%-9s} renders f here first */
 	bool fmt_sink_ready, fmt_sink_busy;
+	int fmt_width;			/* the '*' width of the format being
+					   rendered ({f:%*s:EXPR}) */
 	bool lua_sink_ready;
 	bool in_lua;			/* a Lua call runs: no Lua in it */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
@@ -270,6 +275,8 @@ struct walk {
 	bool in_unit;			/* walking one */
 	uint64_t next_elem;		/* the next push is element this of its
 					   sequence (UINT64_MAX: none) */
+	uint64_t next_prev;		/* ... and the element before it lies
+					   here (0: none), for ^prev */
 	struct irs_delta_cache {	/* the last delta field's value */
 		const struct lfield *fd;
 		uint64_t gen, elem;	/* owner frame's gen, element index */
@@ -372,6 +379,8 @@ struct frame {
 	size_t chunk_cap;
 	uint64_t elem;		/* its index in the sequence it is an element
 				   of ({=#}), or UINT64_MAX */
+	uint64_t prev;		/* the struct of the element before it
+				   ({^prev.f}), or 0 */
 };
 
 /** The Lua calls of one walk (computed fields, text functions) share

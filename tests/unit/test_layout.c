@@ -572,7 +572,7 @@ test_condition_errors(void **state)
 			"expected a field, a number or an enum name at its "
 			"end");
 	assert_fails_at(f, COND("{?x == 1 x}a{/}"), 2,
-			"expected 'and', 'or' or the end at 'x'");
+			"expected an operator, 'and', 'or' or the end at 'x'");
 	assert_fails_at(f, COND("{?(x == 1}a{/}"), 2, "expected ')'");
 	assert_fails_at(f, COND("{?x == 99999999999999999999}a{/}"), 2,
 			"bad number");
@@ -580,11 +580,11 @@ test_condition_errors(void **state)
 	assert_fails_at(f, COND("{?x and}a{/}"), 2, "expected a field");
 	assert_fails_at(f, COND("{?x == y.z}a{/}"), 2, "unknown field 'y'");
 	char deep[400] = "";
-	for (int i = 0; i < 40; i++)
+	for (int i = 0; i < 70; i++)
 		strcat(deep, "not ");
 	char src[800];
 	snprintf(src, sizeof(src), COND("{?%sx}a{/}"), deep);
-	assert_fails_at(f, src, 2, "nested more than 32 deep");
+	assert_fails_at(f, src, 2, "nested more than 64 deep");
 	assert_fails_at(f, HEAD "local x = render({})\n", 2,
 			"render: only while a walk renders (in a text "
 			"function or a computed field)");
@@ -603,9 +603,9 @@ test_expression_and_delta_errors(void **state)
 	"n = chars \"name\", d = fixed { at = \"name\", of = i8 {} } }, " \
 	"text = \"" t "\" }\n"
 	assert_fails_at(f, EXPR("{=x +}"), 2,
-			"expression 'x +': expected an operand at its end");
+			"expression 'x +': expected a field, a number or an enum name at its end");
 	assert_fails_at(f, EXPR("{=x y}"), 2,
-			"expression 'x y': expected + - * or the end at 'y'");
+			"expression 'x y': expected an operator or the end at 'y'");
 	assert_fails_at(f, EXPR("{=n + 1}"), 2,
 			"'n' is a string; arithmetic takes integers");
 	assert_fails_at(f, EXPR("{=nope * 2}"), 2,
