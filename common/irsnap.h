@@ -495,10 +495,12 @@ IRS_API bool irs_layout_reduces_program(const struct irs_layout *lo);
 
 /** Bounds on one walk; 0 in a field means the default. */
 struct irs_limits {
-	uint64_t max_nodes;	/* default 50,000,000 */
+	uint64_t max_nodes;	/* default 50,000,000; a walk also runs at
+				   most 256 template steps per node */
 	uint64_t max_bytes;	/* debuggee bytes read; default 4 GiB */
 	uint32_t max_depth;	/* default 10,000 */
 	uint32_t max_string;	/* longest string read; default 64 KiB */
+	uint64_t max_text;	/* text (and JSON) written; default 16 GiB */
 };
 
 /** What a walk saw. */

@@ -1241,5 +1241,6 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 		derive_defs(lo);
 	compute_owns(lo);
 	check_no_json(&c);
+	irs_cc_check_expansion(&c);
 	lua_pop(L, 1);
 }

@@ -39,7 +39,7 @@ struct cnode {
 	size_t nlen;
 	const struct lenum *en;	// the enum its value is of, when known
 	const char *en_field;	// ... and the field that has it
-	uint8_t depth;		// of the tree under it
+	uint16_t depth;		// of the tree under it
 	bool is_bool;
 	bool is_num;		// a number literal alone
 };
@@ -480,7 +480,7 @@ binary(struct cparse *c, uint8_t code, struct cnode *a, struct cnode *b)
 		a->en = b->en;
 		a->en_field = b->en_field;
 	}
-	a->depth = (uint8_t)((a->depth > b->depth ? a->depth : b->depth) + 1);
+	a->depth = (uint16_t)((a->depth > b->depth ? a->depth : b->depth) + 1);
 	a->is_bool = IRS_LE_BOOL(code);
 	a->is_num = false;
 	if (a->depth > IRS_EXPR_MAX_DEPTH)

@@ -283,8 +283,9 @@ struct lexpr {
 };
 
 enum {
-	IRS_EXPR_MAX_DEPTH = 64,	/* operators nested in one expression */
-	IRS_EXPR_MAX_NODES = 1024,	/* operators and operands in one */
+	IRS_EXPR_MAX_DEPTH = 256,	/* operators nested in one expression
+					   (a chain of 200 `or`s is 200 deep) */
+	IRS_EXPR_MAX_NODES = 4096,	/* operators and operands in one */
 };
 
 /** One template instruction. */
@@ -640,6 +641,14 @@ void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
 /** The layout type @p name; raises when the layout declares none. */
 const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 				uint32_t line, const char *qual);
+
+/* ---- expand.c ------------------------------------------------------------ */
+
+/** Raises when one struct's text, ref template or JSON record would cost
+ *  more than a million template steps (values shown many times inside
+ *  values shown many times), or a value struct lies inside itself.
+ *  requires: every template compiled. */
+void irs_cc_check_expansion(struct irs_cc *c);
 
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 

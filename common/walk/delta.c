@@ -30,8 +30,9 @@ elem_int(struct walk *w, struct frame *enc, const struct lfield *seq,
 		return false;
 	struct irs_error *err = irs_walk_read(w, a, buf, n);
 	if (err) {
-		irs_walk_error(w, seq, a, "unreadable element %llu",
-			       (unsigned long long)i);
+		if (err->code != IRS_ERROR_LIMIT)	// said once, stopping
+			irs_walk_error(w, seq, a, "unreadable element %llu",
+				       (unsigned long long)i);
 		irs_error_destroy(err);
 		return false;
 	}

@@ -248,6 +248,7 @@ json_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		return;
 	}
 	for (uint64_t k = 0; irs_seq_next(w, &it, &addr, &data); k++) {
+		irs_walk_step(w);
 		if (k)
 			irs_json_lit(out, ",");
 		w->next_elem = k;	// its index, for {=#} and delta fields
@@ -402,6 +403,7 @@ irs_json_fields(struct walk *w, struct frame *f, struct irs_buf *out,
 		const struct lfield *fd = &t->fields[i];
 		if ((i < 64 && !(only & (1ull << i))) || fd->no_json)
 			continue;
+		irs_walk_step(w);
 		if (!first)
 			irs_json_put(out, ",", 1);
 		first = false;

@@ -83,6 +83,12 @@ irs_sink_reserve(struct irs_sink *s, size_t n)
 	return true;
 }
 
+bool
+irs_sink_ends_with(const struct irs_sink *s, const char *str, size_t n)
+{
+	return s->len >= n && !memcmp(s->buf + s->len - n, str, n);
+}
+
 uint64_t
 irs_sink_col(const struct irs_sink *s)
 {

@@ -99,6 +99,9 @@ void irs_sink_deinit(struct irs_sink *s);
 bool irs_sink_reserve(struct irs_sink *s, size_t n);
 /** Flushes; returns the write error or NULL; @p name names the output. */
 struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
+/** Whether the last @p n bytes written are @p str (false when they were
+ *  flushed already). */
+bool irs_sink_ends_with(const struct irs_sink *s, const char *str, size_t n);
 /** The bytes written since the last newline (col() of templates). */
 uint64_t irs_sink_col(const struct irs_sink *s);
 /** xxh64 of everything written, 16 lower-case hex digits + NUL. */
@@ -202,8 +205,11 @@ struct rcache {
 	uint64_t addr;
 	uint32_t key;		/* 1 + type index * 2 (+ 1: ref); 0 empty */
 	uint32_t ugen;		/* walk.ugen when kept: units.c */
+	uint32_t bytes;		/* what rendering it read and ran: a hit */
+	uint32_t steps;		/* counts them too, as a walk without the
+				   cache would */
 	uint8_t len;
-	char text[47];
+	char text[39];
 };
 
 /** Called for every node visited (irs_layout_verify collects them). */
@@ -236,6 +242,10 @@ struct walk {
 	struct irs_visited error_keys;	/* to record each error once */
 
 	uint64_t nodes, bytes, reads;
+	uint64_t steps;			/* template instructions run, sequence
+					   elements and JSON fields written */
+	uint64_t next_tick;		/* irs_walk_tick() when steps reach it */
+	uint64_t max_steps;		/* 256 per node of max_nodes */
 	uint64_t nodes_written;		/* JSON records so far */
 	uint64_t nfail;			/* irs_walk_error calls */
 	/* the struct popped last, still in its frame's buffer: a list
@@ -388,6 +398,25 @@ struct frame {
  *  each call's own: a slow function on every node of a big module must
  *  end too. */
 #define IRS_WALK_LUA_BUDGETS 10u
+
+/** Steps between two looks at Ctrl-C and the step and text limits. */
+#define IRS_WALK_TICK 4096u
+/** Template steps a walk may run per node it may visit (max_nodes). */
+#define IRS_WALK_STEPS_PER_NODE 256u
+
+/** Looks at Ctrl-C and the step and text limits (every IRS_WALK_TICK
+ *  steps): sets w->stop when one says so. */
+void irs_walk_tick(struct walk *w);
+
+/** One step of work (a template instruction, a sequence element, a JSON
+ *  field): every loop of the walk counts its rounds, so a layout whose
+ *  texts nest and repeat cannot run unbounded, and Ctrl-C is seen. */
+IRS_INLINE void
+irs_walk_step(struct walk *w)
+{
+	if (++w->steps >= w->next_tick)
+		irs_walk_tick(w);
+}
 
 /** Records a walk error at the current node. */
 void irs_walk_error(struct walk *w, const struct lfield *f, uint64_t addr,
@@ -659,11 +688,14 @@ irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
 		return true;
 	}
 	// a list element after the one just walked, measured already: its
-	// next link is in the walker's last frame
+	// next link is in the walker's last frame (counted as read, as a
+	// walk that had not kept it reads it: units.c)
 	if (s->kind == SEQ_LIST && i > 0 && !it->si &&
 	    w->last_addr == it->link - s->link_off &&
-	    s->next_off + 8 <= w->last_size) {
+	    s->next_off + 8 <= w->last_size &&
+	    w->bytes + 8 <= w->lim.max_bytes) {
 		memcpy(&it->link, w->last_data + s->next_off, 8);
+		w->bytes += 8;
 		it->i = i + 1;
 		*addr = it->link - s->link_off;
 		*data = NULL;

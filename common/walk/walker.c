@@ -238,6 +238,22 @@ limit_reached(struct walk *w, const char *what, uint64_t limit)
 	w->stop = true;
 }
 
+void
+irs_walk_tick(struct walk *w)
+{
+	// at multiples of the tick: where a walk looks does not depend on
+	// what a cache let it skip (a trace's walk equals a dump's)
+	w->next_tick = (w->steps / IRS_WALK_TICK + 1) * IRS_WALK_TICK;
+	if (w->stop || irs_walk_interrupted(w))
+		return;
+	if (w->steps > w->max_steps)
+		limit_reached(w, "template steps (256 per node of max nodes)",
+			      w->max_steps);
+	else if ((w->text && irs_sink_pos(w->text) > w->lim.max_text) ||
+		 (w->json && irs_sink_pos(w->json) > w->lim.max_text))
+		limit_reached(w, "max text bytes", w->lim.max_text);
+}
+
 struct irs_error *
 irs_walk_read_slow(struct walk *w, uint64_t addr, void *buf, size_t n)
 {
@@ -602,7 +618,7 @@ rcache_slot(struct walk *w, const struct ltype *t, uint64_t addr,
 
 // What the walk looked like when a rendering began.
 struct rmark {
-	uint64_t start, nfail, ctx, flushed;
+	uint64_t start, nfail, ctx, flushed, bytes, steps;
 };
 
 static inline void
@@ -612,6 +628,26 @@ rcache_mark(const struct walk *w, struct rmark *m)
 	m->nfail = w->nfail;
 	m->ctx = w->ctx_uses;
 	m->flushed = w->text ? w->text->flushed : 0;
+	m->bytes = w->bytes;
+	m->steps = w->steps;
+}
+
+// Emits the rendering kept in @p e, counting what making it read and ran
+// as a walk without the cache would; false (nothing done) when that
+// would pass a limit, for the rendering to meet it where it does.
+HOT bool
+rcache_hit(struct walk *w, const struct rcache *e)
+{
+	if (w->bytes + e->bytes > w->lim.max_bytes ||
+	    w->steps + e->steps > w->max_steps ||
+	    text_pos(w) + e->len > w->lim.max_text)
+		return false;
+	out(w, e->text, e->len);
+	w->bytes += e->bytes;
+	w->steps += e->steps;
+	if (w->steps >= w->next_tick)
+		irs_walk_tick(w);
+	return true;
 }
 
 // Keeps the text rendered since @p m in @p e when it may be kept.
@@ -622,11 +658,15 @@ rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
 	size_t n = (size_t)(text_pos(w) - m->start);
 	if ((tx->kind == TX_LUA && !tx->pure) || m->nfail != w->nfail ||
 	    m->ctx != w->ctx_uses || w->stop || w->text->failed ||
-	    w->text->flushed != m->flushed || n > sizeof(e->text))
+	    w->text->flushed != m->flushed || n > sizeof(e->text) ||
+	    w->bytes - m->bytes > UINT32_MAX ||
+	    w->steps - m->steps > UINT32_MAX)
 		return;
 	e->addr = addr;
 	e->key = key;
 	e->ugen = w->ugen;
+	e->bytes = (uint32_t)(w->bytes - m->bytes);
+	e->steps = (uint32_t)(w->steps - m->steps);
 	e->len = (uint8_t)n;
 	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
 }
@@ -660,10 +700,9 @@ render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
 {
 	uint32_t key = 0;
 	struct rcache *e = rcache_slot(w, t, addr, tx, &key);
-	if (e && e->addr == addr && e->key == key && e->ugen == w->ugen) {
-		out(w, e->text, e->len);
+	if (e && e->addr == addr && e->key == key && e->ugen == w->ugen &&
+	    rcache_hit(w, e))
 		return;
-	}
 	render_detached_miss(w, t, addr, tx, via, e, key);
 }
 
@@ -778,8 +817,10 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 			w->stop = true;
 			return;
 		}
+		bool limit = err->code == IRS_ERROR_LIMIT;
 		irs_walk_unreadable_string(w, fd, p, err);
-		out_addr_marker(w, "unreadable", p);
+		if (!limit)	// else the walk ends with <truncated>
+			out_addr_marker(w, "unreadable", p);
 		return;
 	}
 	if (cut)
@@ -1065,10 +1106,9 @@ render_global(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (w->text && (w->rcache || (w->rcache = calloc(IRS_RCACHE_SIZE,
 						sizeof(*w->rcache))))) {
 		e = rcache_at(w, a, key);
-		if (e->addr == a && e->key == key && e->ugen == w->ugen) {
-			out(w, e->text, e->len);
+		if (e->addr == a && e->key == key && e->ugen == w->ugen &&
+		    rcache_hit(w, e))
 			return;
-		}
 	}
 	struct rmark m;
 	rcache_mark(w, &m);
@@ -1237,6 +1277,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		while (irs_seq_next(w, &it, &addr, &data)) {
 			if (k > first)
 				out(w, sep, seplen);
+			irs_walk_step(w);
 			w->next_elem = k++;
 			w->next_prev = prev;
 			irs_walk_visit(w, vt, addr, data, true, fd);
@@ -1252,6 +1293,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		while (irs_seq_next(w, &it, &addr, &data)) {
 			if (k > first)
 				out(w, sep, seplen);
+			irs_walk_step(w);
 			w->next_elem = k++;
 			w->next_prev = prev;
 			struct frame *g = push(w, vt, addr, data, vt->size, fd);
@@ -1271,6 +1313,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		while (irs_seq_next(w, &it, &addr, &data)) {
 			if (k > first)
 				out(w, sep, seplen);
+			irs_walk_step(w);
 			w->next_elem = k++;
 			w->next_prev = prev;
 			uint64_t cur = prevs ? elem_struct(w, e, addr, data) : 0;
@@ -2230,7 +2273,7 @@ run_expr(struct walk *w, struct frame *f, const struct top *op)
 	if (!eval_num(w, f, op->expr, &v, &fault, &bad)) {
 		if (fault)
 			out_addr_marker(w, "unreadable", fault);
-		else
+		else if (!w->stop)	// else the walk ends with <truncated>
 			outs(w, "<none>");
 		return;
 	}
@@ -2408,6 +2451,7 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 	const struct top *ops = tpl->ops, *op = ops, *end = ops + tpl->nops;
 	const char *lits = tpl->lits;
 	while (op < end) {
+		irs_walk_step(w);
 		// the walk stops after any instruction but a jump, a literal
 		// prefix (struct top's pre) included
 		if (op->pre_len) {
@@ -2797,6 +2841,11 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 		w->lim.max_depth = 10000;
 	if (!w->lim.max_string)
 		w->lim.max_string = 64 << 10;
+	if (!w->lim.max_text)
+		w->lim.max_text = 16ull << 30;
+	w->max_steps = w->lim.max_nodes > UINT64_MAX / IRS_WALK_STEPS_PER_NODE
+		? UINT64_MAX : w->lim.max_nodes * IRS_WALK_STEPS_PER_NODE;
+	w->next_tick = IRS_WALK_TICK;
 	w->node_frame = IRS_NONE;
 	w->unit_type = IRS_NONE;
 	w->next_elem = UINT64_MAX;
@@ -2890,6 +2939,11 @@ irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 	irs_interrupt_begin();
 	struct irs_error *err = walk_root(w, t, root);
 	irs_interrupt_end();
+	// a limit stops the walk where it is, mid-line perhaps: the text
+	// says so at its end, once
+	if (!err && w->truncated && w->text &&
+	    !irs_sink_ends_with(w->text, "<truncated>", 11))
+		outs(w, "<truncated>");
 	if (w->ucache)
 		irs_units_walk_end(w, !err && !w->fatal && !w->stop);
 	if (err)

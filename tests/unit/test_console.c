@@ -407,8 +407,8 @@ test_settings(void **state)
 	err = irs_console_set(f->c, "colour", "red");
 	assert_non_null(err);
 	assert_string_equal(err->message, "irsnap: unknown setting 'colour' "
-		"(settings: dir, max-nodes, max-bytes, max-depth, format, "
-		"call-timeout)");
+		"(settings: dir, max-nodes, max-bytes, max-depth, max-text, "
+		"format, call-timeout)");
 	irs_error_destroy(err);
 }
 

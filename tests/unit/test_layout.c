@@ -579,18 +579,55 @@ test_condition_errors(void **state)
 	assert_fails_at(f, COND("{?1}a{/}"), 2, "a number alone");
 	assert_fails_at(f, COND("{?x and}a{/}"), 2, "expected a field");
 	assert_fails_at(f, COND("{?x == y.z}a{/}"), 2, "unknown field 'y'");
-	char deep[400] = "";
-	for (int i = 0; i < 70; i++)
+	char deep[1200] = "";
+	for (int i = 0; i < 260; i++)
 		strcat(deep, "not ");
-	char src[800];
+	char src[1600];
 	snprintf(src, sizeof(src), COND("{?%sx}a{/}"), deep);
-	assert_fails_at(f, src, 2, "nested more than 64 deep");
+	assert_fails_at(f, src, 2, "nested more than 256 deep");
 	assert_fails_at(f, HEAD "local x = render({})\n", 2,
 			"render: only while a walk renders (in a text "
 			"function or a computed field)");
 	assert_null(load(f, COND("{?k == K_TWO and not (x < -1 or x >= "
 				 "0x10)}a{/}")));
 #undef COND
+}
+
+// A layout whose one struct would cost more than a million template
+// steps (issue 32 item 1: value structs 13 deep, each showing the next
+// 8 times, 7 * 10^10 leaves) is refused when it loads, at the line of
+// that struct; so are the same in JSON records, and a value inside
+// itself. Depth that multiplies little loads.
+static void
+test_exponential_layouts_are_refused(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+#define CHAIN(depth, text, fields) \
+	"layout { name = \"t\", root = \"V1\" }\n" \
+	"for i = 1, " depth " do\n" \
+	"  struct(\"V\" .. i) { ctype = \"Pt\", node = false,\n" \
+	"    fields = " fields ",\n" \
+	"    text = " text " }\n" \
+	"end\n" \
+	"struct \"V" depth "x\" { ctype = \"Pt\", node = false }\n"
+	assert_fails_at(f, CHAIN("13", "string.rep(\"{a}\", 8)",
+				 "{ a = embed({ offset = 0 }, i < 13 and "
+				 "\"V\" .. (i + 1) or \"V13x\") }"), 3,
+			"struct V1: its text runs more than 1000000 template "
+			"steps for one V1 (V1 -> V2 -> V3");
+	assert_fails_at(f, CHAIN("13", "\"\"", "(function() local t = {} "
+				 "for k = 1, 8 do t[\"a\" .. k] = embed({ "
+				 "offset = 0 }, i < 13 and \"V\" .. (i + 1) or "
+				 "\"V13x\") end return t end)()"), 3,
+			"struct V1: its JSON record runs more than 1000000");
+	assert_null(load(f, CHAIN("4", "string.rep(\"{a}\", 8)",
+				  "{ a = embed({ offset = 0 }, i < 4 and "
+				  "\"V\" .. (i + 1) or \"V4x\") }")));
+	assert_fails_at(f, "layout { name = \"t\", root = \"S\" }\n"
+			"struct \"S\" { ctype = \"Pt\", node = false,\n"
+			" fields = { me = embed({ offset = 0 }, \"S\") },\n"
+			" text = \"{me}\" }\n", 2, "struct S lies inside itself");
+#undef CHAIN
 }
 
 // An {=EXPR} or a delta field that cannot be compiled: what is wrong and
@@ -602,6 +639,24 @@ test_expression_and_delta_errors(void **state)
 #define EXPR(t) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
 	"n = chars \"name\", d = fixed { at = \"name\", of = i8 {} } }, " \
 	"text = \"" t "\" }\n"
+	// hostile sizes (issue 32 item 2): the parser and the walk's
+	// evaluator recursed once per operator; refused when the layout
+	// loads, in one line naming it
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=\" .. string.rep(\"-\", 2000000) .. "
+			"\"x}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=x\" .. string.rep(\"+x\", 1000000) .. "
+			"\"}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{?x\" .. string.rep(\" and x\", 1000000) "
+			".. \"}a{/}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "local function b(d) if d == 0 then return "
+			"\"x\" end local s = b(d - 1) return \"(\" .. s .. "
+			"\"+\" .. s .. \")\" end\n"
+			"struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=\" .. b(13) .. \"}\" }\n", 3,
+			"more than 4096 operators");
 	assert_fails_at(f, EXPR("{=x +}"), 2,
 			"expression 'x +': expected a field, a number or an enum name at its end");
 	assert_fails_at(f, EXPR("{=x y}"), 2,
@@ -1084,6 +1139,7 @@ main(void)
 		T(test_boundary_instance),
 		T(test_condition_errors),
 		T(test_expression_and_delta_errors),
+		T(test_exponential_layouts_are_refused),
 		T(test_describe_shows_delta_and_text_only),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),

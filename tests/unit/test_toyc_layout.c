@@ -148,6 +148,43 @@ test_optimized_text_is_toyc_print(void **state)
 	assert_same_text(f);
 }
 
+// Cut by max_bytes (or max_nodes) wherever it falls, the text ends with
+// its <truncated> marker, and says so once (issue 32 item 17: some
+// limits cut it mid-line, "%28 = add ", without the marker).
+static void
+test_truncated_text_ends_with_marker(void **state)
+{
+	struct fixture *f = *state;
+	f->m = unit_generated_module(400, 7);
+	uint32_t cut = 0;
+	for (uint64_t max = 300; max < 60000; max += 37) {
+		struct irs_limits lim = { .max_bytes = max };
+		char *text;
+		struct irs_snapshot *snap;
+		struct irs_snapshot_stats st;
+		assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
+					      (uintptr_t)f->m, NULL, &lim,
+					      &text, &snap));
+		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_destroy(snap);
+		if (!st.truncated) {
+			free(text);
+			break;
+		}
+		cut++;
+		size_t n = strlen(text);
+		const char *end = n >= 11 ? text + n - 11 : text;
+		if (strcmp(end, "<truncated>"))
+			fprintf(stderr, "max_bytes %llu: ends \"%s\"\n",
+				(unsigned long long)max,
+				n > 40 ? text + n - 40 : text);
+		assert_string_equal(end, "<truncated>");
+		assert_null(strstr(text, "<truncated>") == end ? NULL : "twice");
+		free(text);
+	}
+	assert_true(cut > 100);
+}
+
 /* {====================================================== JSON */
 
 struct graph {
@@ -613,6 +650,8 @@ main(void)
 			test_generated_text_is_toyc_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_optimized_text_is_toyc_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_truncated_text_ends_with_marker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_nodes_and_parents,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_spans_and_refs,

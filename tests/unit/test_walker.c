@@ -1131,6 +1131,44 @@ test_delta_field(void **state)
 		field(node_at(f, &fn), "items"), 0), "line")));
 }
 
+// A walk's work is bounded whatever its node count (issue 32 item 1):
+// max_text bytes of text (and of JSON) written, 256 template steps per
+// node of max_nodes. Either stops the walk with its error, and the text
+// ends with <truncated>.
+static void
+test_text_and_steps_are_bounded(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 2000 };
+	Item *items = calloc(N, sizeof(*items));
+	for (int i = 0; i < N; i++)
+		items[i].v = i;
+	Bag bag = { .items = items, .nitems = N };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },\n"
+	     " text = \"{v}{v}{v}{v}{v}{v}{v}{v}\\n\" }\n"
+	     "struct \"Bag\" { fields = { items = array { ptr = \"items\", "
+	     "count = \"nitems\", of = \"Item\" } }, text = \"{items}\" }\n");
+	struct irs_limits lim = { .max_text = 1000 };
+	walk_limits(f, &bag, NULL, &lim);
+	assert_true(f->st.truncated);
+	assert_true(has_error(f, "walk stopped: max text bytes of 1000 "
+			      "reached"));
+	assert_true(strlen(f->text) < 40000);
+	assert_string_equal(f->text + strlen(f->text) - 11, "<truncated>");
+	memset(&lim, 0, sizeof(lim));
+	lim.max_nodes = 4;
+	walk_limits(f, &bag, NULL, &lim);
+	assert_true(f->st.truncated);
+	assert_true(has_error(f, "walk stopped: template steps (256 per node "
+			      "of max nodes) of 1024 reached"));
+	assert_string_equal(f->text + strlen(f->text) - 11, "<truncated>");
+	// unlimited, the same walk is whole
+	walk(f, &bag, NULL);
+	assert_false(f->st.truncated);
+	free(items);
+}
+
 // Deltas whose sum leaves 64 bits wrap as C's unsigned arithmetic does, as
 // {=EXPR} does (issue 32 item 18: the sum overflowed a signed integer,
 // which the sanitized build stops at).
@@ -1956,6 +1994,7 @@ main(void)
 		T(test_lua_format),
 		T(test_delta_field),
 		T(test_delta_sum_wraps),
+		T(test_text_and_steps_are_bounded),
 		T(test_index_renders_refs),
 		T(test_field_without_json),
 		T(test_raw_reads_by_path),
