@@ -288,6 +288,113 @@ irs_cc_lookup(struct irs_cc *c, const struct ltype *owner, const char *path,
 		member(c, owner->ctype, path, path, line, qual, info);
 }
 
+// A field descriptor standing where a location goes, index(bits { at =
+// "jmp.type", bit = 15, width = 1 }, ...): the integer it reads is the
+// location (issue 27 item 9: it was taken for a table, its keys ignored,
+// and read offset 0).
+static void
+descriptor_loc(struct irs_cc *c, const struct ltype *owner, int idx,
+	       uint32_t line, const char *qual, struct lloc *loc,
+	       struct irs_field_info *info, const char **path_ret)
+{
+	struct lfield tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	irs_cc_field(c, owner, "[]", qual, idx, &tmp);
+	if (tmp.kind != LK_INT && tmp.kind != LK_UINT && tmp.kind != LK_BOOL &&
+	    tmp.kind != LK_ENUM)
+		irs_lua_raisef(c->L, line, "%s: a field standing for a location "
+			       "must read an integer (bits { ... }, u32 \"m\", "
+			       "scalar \"m\"), not %s", qual,
+			       irs_lkind_word(&tmp));
+	*loc = tmp.at;
+	info->kind = tmp.at.is_signed ? IRS_TYPE_INT : IRS_TYPE_UINT;
+	info->size = tmp.at.size;
+	if (path_ret)
+		*path_ret = tmp.path;
+}
+
+// { offset = O | at = "path", size = S, bit = B, width = W, signed = true }
+// at stack index @p idx: bits B to B + W - 1 counted from the offset, or
+// from the first bit of member `at`; a key it does not take is an error
+// (issue 27 item 9: `at` was ignored, the offset 0 read). Returns the size
+// it gives (or @p size).
+static uint64_t
+table_loc(struct irs_cc *c, const struct ltype *owner, int idx, uint32_t line,
+	  const char *qual, uint64_t size, struct lloc *loc,
+	  struct irs_field_info *info, const char **path_ret)
+{
+	lua_State *L = c->L;
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		const char *k = lua_type(L, -1) == LUA_TSTRING
+			? lua_tostring(L, -1) : "";
+		char pat[64];
+		snprintf(pat, sizeof(pat), " %s ", k);
+		if (!*k || !strstr(" offset at size bit width signed ", pat))
+			irs_lua_raisef(L, line, "%s: a location { ... } has no "
+				       "key '%s' (it takes offset or at, size, "
+				       "bit, width, signed)", qual,
+				       *k ? k : "[...]");
+	}
+	int64_t off = 0, v = 0, width;
+	uint64_t base = 0, avail = UINT64_MAX;	// in bits
+	const char *at = irs_cc_str(c, idx, "at", line, qual);
+	bool has_off = irs_cc_int(c, idx, "offset", line, qual, &off);
+	if (at && has_off)
+		irs_lua_raisef(L, line, "%s: a location has at = \"path\" or "
+			       "offset = N, not both", qual);
+	if (off < 0 || off > UINT32_MAX)
+		irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
+			       (long long)off);
+	struct irs_field_info m;
+	if (at) {
+		if (!owner)
+			irs_lua_raisef(L, line, "%s: an element has no field "
+				       "path; its location is offset 0", qual);
+		irs_cc_lookup(c, owner, at, line, qual, &m);
+		base = m.offset * 8 + m.bit_offset;
+		avail = m.bit_size ? m.bit_size : m.size * 8;
+		size = m.size;
+		if (path_ret)
+			*path_ret = irs_cc_strdup(c, at);
+	} else {
+		base = (uint64_t)off * 8;
+	}
+	if (irs_cc_int(c, idx, "size", line, qual, &v))
+		size = (uint64_t)v;
+	bool has_bit = irs_cc_int(c, idx, "bit", line, qual, &v);
+	if (irs_cc_int(c, idx, "width", line, qual, &width)) {
+		if (width < 1 || width > 56 || (has_bit && v < 0))
+			irs_lua_raisef(L, line, "%s: bad bitfield width %lld "
+				       "(1 to 56; a field of no bits has no value: "
+				       "leave it out, and write 0 where the text "
+				       "needs it, {=0})", qual, (long long)width);
+		uint64_t b = has_bit ? (uint64_t)v : 0;
+		if (b + (uint64_t)width > avail)
+			irs_lua_raisef(L, line, "%s: bits %llu..%llu are not "
+				       "inside '%s' (%llu bits)", qual,
+				       (unsigned long long)b,
+				       (unsigned long long)(b + width - 1), at,
+				       (unsigned long long)avail);
+		base += b;
+		loc->bit_size = (uint8_t)width;
+		loc->bit_off = (uint8_t)(base % 8);
+	} else if (has_bit) {
+		irs_lua_raisef(L, line, "%s: bit = B needs width = W", qual);
+	} else if (at) {
+		// the member as it is, a bitfield included
+		*info = m;
+		loc->bit_size = (uint8_t)m.bit_size;
+		loc->bit_off = (uint8_t)(base % 8);
+	}
+	if (base / 8 > UINT32_MAX)
+		irs_lua_raisef(L, line, "%s: offset too large", qual);
+	loc->offset = (uint32_t)(base / 8);
+	loc->is_signed = irs_cc_bool(c, idx, "signed", false);
+	return size;
+}
+
 /*
  * Resolves the location at stack index @p idx (a path, an offset, a table
  * { offset, size, bit, width, signed }, or nil for an element) inside
@@ -344,28 +451,12 @@ irs_cc_loc(struct irs_cc *c, const struct ltype *owner, int idx, uint32_t line,
 			irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
 				       (long long)off);
 		loc->offset = (uint32_t)off;
+	} else if (t == LUA_TTABLE && irs_fields_is_descriptor(L, idx)) {
+		descriptor_loc(c, owner, idx, line, qual, loc, info, path_ret);
+		return;		// checked as the field it is
 	} else if (t == LUA_TTABLE) {
-		int64_t off, v;
-		if (!irs_cc_int(c, idx, "offset", line, qual, &off))
-			off = 0;
-		if (off < 0 || off > UINT32_MAX)
-			irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
-				       (long long)off);
-		loc->offset = (uint32_t)off;
-		if (irs_cc_int(c, idx, "size", line, qual, &v))
-			size = (uint64_t)v;
-		bool has_bit = irs_cc_int(c, idx, "bit", line, qual, &v);
-		int64_t width;
-		if (irs_cc_int(c, idx, "width", line, qual, &width)) {
-			if (width < 1 || width > 56 || (has_bit && v < 0))
-				irs_lua_raisef(L, line, "%s: bad bitfield "
-					       "width %lld", qual,
-					       (long long)width);
-			loc->bit_size = (uint8_t)width;
-			loc->offset += (uint32_t)((has_bit ? v : 0) / 8);
-			loc->bit_off = (uint8_t)((has_bit ? v : 0) % 8);
-		}
-		loc->is_signed = irs_cc_bool(c, idx, "signed", false);
+		size = table_loc(c, owner, idx, line, qual, size, loc, info,
+				 path_ret);
 	} else {
 		irs_lua_raisef(L, line, "%s: expected a field path or an "
 			       "offset, got %s", qual, luaL_typename(L, idx));

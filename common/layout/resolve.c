@@ -543,13 +543,18 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_cc_loc(c, owner, -1, line, qual, 0, &s->base, &info,
 			   NULL);
 		lua_pop(L, 1);
-		irs_cc_kind(c, &info, K(ARRAY), line, qual, kind, "an array");
 		compile_elem(c, idx, line, qual, s);
 		int64_t n = 0;
+		// any member: an array's elements, or what is no array taken
+		// as elements of its size (a plain integer: one element; a
+		// 64-bit word: two of 32 bits)
 		if (irs_cc_int(c, idx, "count", line, qual, &n))
 			s->fixed_count = (uint64_t)n;
 		else if (info.count)
 			s->fixed_count = info.count;
+		else if (info.kind != IRS_TYPE_ARRAY && !info.bit_size &&
+			 info.size && info.size % s->stride == 0)
+			s->fixed_count = info.size / s->stride;
 		else
 			irs_lua_raisef(L, line, "%s: fixed needs count = N "
 				       "(no array length in debug info)", qual);

@@ -168,6 +168,42 @@ json_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	irs_json_lit(b, "}");
 }
 
+// Whether @p fd is a field of type @p t (or a case of one of its unions,
+// the element of one of its sequences).
+static bool
+field_of(const struct ltype *t, const struct lfield *fd)
+{
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct lfield *f = &t->fields[i];
+		if (f == fd || (f->kind == LK_SEQ && f->seq->elem == fd))
+			return true;
+		for (uint32_t k = 0; f->kind == LK_UNION && k < f->un->ncases;
+		     k++)
+			if (f->un->cases[k] == fd)
+				return true;
+		if (f->kind == LK_UNION && f->un->deflt == fd)
+			return true;
+	}
+	return false;
+}
+
+// The frame of a value struct inside the current node that @p fd is a
+// field of, or NULL when it is the node's own (issue 27 item 12: a walk
+// error inside a nested struct named only the field, which the node may
+// have a field of the same name as).
+static const struct frame *
+value_of(const struct walk *w, const struct lfield *fd)
+{
+	uint32_t lo = w->node_frame == IRS_NONE ? 0 : w->node_frame;
+	for (uint32_t d = w->depth; d-- > lo;) {
+		const struct frame *f = w->frames[d];
+		if (!f->t || !field_of(f->t, fd))
+			continue;
+		return d == w->node_frame || f->is_node ? NULL : f;
+	}
+	return NULL;
+}
+
 void
 irs_walk_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	       const char *fmt, ...)
@@ -201,11 +237,15 @@ irs_walk_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	char *full;
-	if (asprintf(&full, "%s at 0x%llx, field %s: %s",
+	char *full, of[160] = "";
+	const struct frame *v = fd ? value_of(w, fd) : NULL;
+	if (v)	// a field of a value inside the node: say whose
+		snprintf(of, sizeof(of), " of %s at 0x%llx", v->t->name,
+			 (unsigned long long)v->addr);
+	if (asprintf(&full, "%s at 0x%llx, field %s%s: %s",
 		     n ? n->t->name : "root",
 		     (unsigned long long)(n ? n->addr : 0),
-		     fd ? fd->name : "-", msg) < 0)
+		     fd ? fd->name : "-", of, msg) < 0)
 		return;
 	w->errors[w->nerrors++] = full;
 	json_error(w, fd, addr, msg);

@@ -762,6 +762,63 @@ test_raw_reads_and_explicit_sizes(void **state)
 			"O.i: bytes 12..20 are past the end of O (16 bytes)");
 }
 
+// A location table takes offset or at, size, bit, width and signed, and
+// nothing else; `at` names a member whose bits the table counts from; a
+// field descriptor where a location goes is the integer it reads (issue
+// 27 item 9: { at = ..., bit = 15, width = 1 } read offset 0, and
+// index(bits { ... }, ...) four bytes at offset 0, without a word).
+static void
+test_location_tables_use_every_key(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"x\", bit = 1, width = 2, "
+			"wdith = 3 } } }\n", 3, "a location { ... } has no key "
+			"'wdith' (it takes offset or at, size, bit, width, "
+			"signed)");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"x\", offset = 4, width = 2 } } }\n",
+			3, "at = \"path\" or offset = N, not both");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"y\", bit = 6, width = 4 } } }\n",
+			3, "bits 6..9 are not inside 'y' (8 bits)");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { offset = 0, bit = 0, width = 0 } } }\n",
+			3, "a field of no bits has no value: leave it out, and "
+			"write 0 where the text needs it, {=0}");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = index(cstr \"s\", \"Holder.pts\") } }\n", 3,
+			"a field standing for a location must read an integer");
+	assert_null(load(f, "layout { name = \"t\", root = \"Holder\" }\n"
+			 "struct \"Pt\" { fields = {\n"
+			 " a = scalar { at = \"kind\", bit = 3, width = 2 },\n"
+			 " b = u8 { at = \"y\" },\n"
+			 " i = index(bits { at = \"kind\", bit = 8, width = 4 },"
+			 " \"Holder.pts\"),\n"
+			 " e = enum(bits { at = \"x\", bit = 9, width = 2 },"
+			 " { names = { [1] = \"one\" } }) } }\n"
+			 "struct \"Holder\" { fields = { pts = list { head = "
+			 "\"pts\", of = \"Pt\", link = \"link\" } } }\n"));
+	const struct ltype *t = irs_layout_find_type(f->lo, "Pt");
+	const struct lfield *a = irs_ltype_field(t, "a");
+	assert_int_equal(a->at.offset, offsetof(struct Pt, kind));
+	assert_int_equal(a->at.bit_off, 3);
+	assert_int_equal(a->at.bit_size, 2);
+	assert_string_equal(a->path, "kind");
+	assert_int_equal(irs_ltype_field(t, "b")->at.offset,
+			 offsetof(struct Pt, y));
+	const struct lfield *i = irs_ltype_field(t, "i");
+	assert_int_equal(i->kind, LK_INDEX);
+	assert_int_equal(i->at.offset, offsetof(struct Pt, kind) + 1);
+	assert_int_equal(i->at.bit_off, 0);
+	assert_int_equal(i->at.bit_size, 4);
+	const struct lfield *e = irs_ltype_field(t, "e");
+	assert_int_equal(e->kind, LK_ENUM);
+	assert_int_equal(e->at.offset, offsetof(struct Pt, x) + 1);
+	assert_int_equal(e->at.bit_off, 1);
+	assert_int_equal(e->at.bit_size, 2);
+}
+
 // zip declarations that cannot be compiled.
 static void
 test_zip_errors(void **state)
@@ -1143,6 +1200,7 @@ main(void)
 		T(test_describe_shows_delta_and_text_only),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
+		T(test_location_tables_use_every_key),
 		T(test_template_errors),
 		T(test_typos_are_errors),
 		T(test_declarations_once_and_lists_of_names),

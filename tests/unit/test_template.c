@@ -238,6 +238,22 @@ test_pick_goes_through_structs(void **state)
 		   2, "pair[-1]");
 }
 
+// A member that is no array is a sequence of elements of its size (issue
+// 27 item 8: fixed { ... } refused a plain integer): one element for an
+// integer, two 32-bit halves for a 64-bit word.
+static void
+test_plain_integer_as_sequence(void **state)
+{
+	struct fixture *f = *state;
+	TIns i = { .line = 42, .big = 0x500000007ull };
+	load(f, HEAD("TIns")
+	     "struct \"TIns\" { fields = { one = fixed { at = \"line\", "
+	     "of = i32 {} },\n halves = fixed { at = \"big\", of = u32 {} } "
+	     "},\n text = \"{one*,} {one[0]} {=#one} {halves*,} "
+	     "{halves[-1]}\" }\n");
+	render(f, &i, "42 42 1 7,5 5", 0, "");
+}
+
 // Paths a template cannot take: what to write instead.
 static void
 test_path_errors(void **state)
@@ -322,6 +338,27 @@ test_previous_element(void **state)
 }
 
 /* }====================================================== */
+
+// A walk error inside a value struct says whose field it is (issue 27
+// item 12: "TFn at 0x..., field name" for the name of a block, which the
+// function has a field of the same name as).
+static void
+test_error_names_the_nested_struct(void **state)
+{
+	struct fixture *f = *state;
+	TBlk blks[2] = { { "entry", NULL }, { (const char *)8, NULL } };
+	TFn fn = { .name = "main", .nblks = 2, .blks = blks };
+	load(f, HEAD("TFn")
+	     "struct \"TBlk\" { node = false, fields = { name = cstr "
+	     "\"label\" },\n text = \"{name};\" }\n"
+	     "struct \"TFn\" { fields = { name = cstr \"name\",\n"
+	     " blks = array { ptr = \"blks\", count = \"nblks\", of = \"TBlk\" }"
+	     " },\n text = \"{name}: {blks}\" }\n");
+	char want[200];
+	snprintf(want, sizeof(want), "TFn at %p, field name of TBlk at %p: "
+		 "unreadable string at 0x8", (void *)&fn, (void *)&blks[1]);
+	render(f, &fn, "main: entry;<unreadable 0x8>;", 1, want);
+}
 
 /* {====================================================== operators */
 
@@ -431,9 +468,11 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_pick_and_slice_in_templates),
 		T(test_pick_goes_through_structs),
+		T(test_plain_integer_as_sequence),
 		T(test_path_errors),
 		T(test_enclosing_node),
 		T(test_previous_element),
+		T(test_error_names_the_nested_struct),
 		T(test_bitwise_operators),
 		T(test_lengths_and_widths),
 		T(test_globals_in_conditions_and_tags),
