@@ -703,6 +703,25 @@ test_formats_conditionals_lua(void **state)
 	     "n._type, n.i32, n.cstr) end }\n");
 	walk(f, &l, NULL);
 	assert_string_equal(f->text, "Leaf=42:ab");
+	// a node table reads a field when asked (pairs() all of them); one
+	// kept past the call it was given to says so, on its next read
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "local kept\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     " text = function(n)\n"
+	     "   if kept then return tostring(kept.i16) end\n"
+	     "   kept = n\n"
+	     "   local k = 0\n"
+	     "   for name, v in pairs(n) do k = k + 1 end\n"
+	     "   return n.cstr .. \" \" .. k\n"
+	     " end }\n");
+	walk(f, &l, NULL);
+	// 18 fields, but data (NULL: nil), and _id, _type, _addr
+	assert_string_equal(f->text, "ab 20");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "<error>");
+	assert_true(has_error(f, "a node table (Leaf) is read during the call "
+			      "it was given to, not kept for later"));
 }
 
 // Raw reads by path whatever the member's type: u32 of a one-word struct
