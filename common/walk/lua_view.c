@@ -240,6 +240,8 @@ struct lview {
 
 static const char view_key = 'l';
 static const char view_mt_key = 'm';
+// Numbers every walk's Lua calls (a layout serves one walk at a time).
+static uint64_t call_serial;
 
 static struct walk *walk_in_call(lua_State *L);
 
@@ -602,7 +604,8 @@ irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 	uint32_t node_frame = w->node_frame;
 	if (!pure)
 		w->ctx_uses++;	// Lua may keep state: never cache its text
-	w->lua_gen++;		// the node tables of this call are its own
+	w->lua_gen = ++call_serial;	// the node tables of this call
+					// are its own, in any walk
 	lua_pushcfunction(L, l_call);
 	lua_pushlightuserdata(L, &c);
 	w->in_lua = true;

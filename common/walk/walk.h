@@ -273,8 +273,8 @@ struct walk {
 					   rendered ({f:%*s:EXPR}) */
 	bool lua_sink_ready;
 	bool in_lua;			/* a Lua call runs: no Lua in it */
-	uint64_t lua_gen;		/* Lua calls so far: a lazy node table
-					   is read in its own call only */
+	uint64_t lua_gen;		/* the Lua call running: a lazy node
+					   table is read in its own only */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */

@@ -709,8 +709,6 @@ test_formats_conditionals_lua(void **state)
 	     "local kept\n"
 	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
 	     " text = function(n)\n"
-	     "   if kept then return tostring(kept.i16) end\n"
-	     "   kept = n\n"
 	     "   local k = 0\n"
 	     "   for name, v in pairs(n) do k = k + 1 end\n"
 	     "   return n.cstr .. \" \" .. k\n"
@@ -718,6 +716,16 @@ test_formats_conditionals_lua(void **state)
 	walk(f, &l, NULL);
 	// 18 fields, but data (NULL: nil), and _id, _type, _addr
 	assert_string_equal(f->text, "ab 20");
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "local kept\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     " text = function(n)\n"
+	     "   if kept then return tostring(kept.i16) end\n"
+	     "   kept = n\n"
+	     "   return n.cstr\n"
+	     " end }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "ab");
 	walk(f, &l, NULL);
 	assert_string_equal(f->text, "<error>");
 	assert_true(has_error(f, "a node table (Leaf) is read during the call "
