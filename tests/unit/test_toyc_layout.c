@@ -185,6 +185,162 @@ test_truncated_text_ends_with_marker(void **state)
 	assert_true(cut > 100);
 }
 
+/* {====================================================== annotate.lua */
+
+// An operand as annotate.lua (and toyc's printer) writes it.
+static void
+annotate_operand(FILE *fp, const Module *m, const Operand *op)
+{
+	switch (op->kind) {
+	case OPK_VALUE:
+		if (op->u.def->name)
+			fprintf(fp, "%%%s", op->u.def->name);
+		else
+			fprintf(fp, "%%%u", op->u.def->id);
+		break;
+	case OPK_CONST: {
+		const Const *k = &m->consts[op->u.cidx];
+		if (k->kind == CK_INT)
+			fprintf(fp, "%lld", (long long)k->u.i);
+		else if (k->kind == CK_FLOAT)
+			fprintf(fp, "%.6e", k->u.f);
+		else
+			fprintf(fp, "@%.*s", (int)k->u.sym->len,
+				k->u.sym->data);
+		break;
+	}
+	case OPK_BLOCK:
+		fprintf(fp, "^%s", op->u.block->label);
+		break;
+	}
+}
+
+static void
+annotate_ref(FILE *fp, const Instr *i)
+{
+	if (i->name)
+		fprintf(fp, "%%%s", i->name);
+	else
+		fprintf(fp, "%%%u", i->id);
+}
+
+// What tests/fixtures/toyc/annotate.lua renders of @p m, from toyc's own
+// structures: the reference the layout's rendering must equal.
+static char *
+annotate_text(const Module *m, size_t *len)
+{
+	char *text;
+	FILE *fp = open_memstream(&text, len);
+	Function *fn;
+	Block *b;
+	Instr *i;
+	fprintf(fp, "module @%.*s\n", (int)m->name->len, m->name->data);
+	FOR_EACH_FUNC(fn, m) {
+		fprintf(fp, "func @%.*s: %u param%s", (int)fn->name->len,
+			fn->name->data, fn->nparams,
+			fn->nparams != 1 ? "s" : "");
+		if (fn->nparams) {
+			fputs(", first ", fp);
+			annotate_ref(fp, fn->params[0]);
+			fputs(", last ", fp);
+			annotate_ref(fp, fn->params[fn->nparams - 1]);
+		}
+		fputs("\n", fp);
+		FOR_EACH_BLOCK(b, fn) {
+			uint32_t n = 0;
+			FOR_EACH_INSTR(i, b)
+				n++;
+			fprintf(fp, "%s: in @%.*s%s%u instructions\n", b->label,
+				(int)fn->name->len, fn->name->data,
+				strlen(b->label) > 6 ? "\n" : " ", n);
+			const Instr *prev = NULL;
+			FOR_EACH_INSTR(i, b) {
+				char *line;
+				size_t ll;
+				FILE *lf = open_memstream(&line, &ll);
+				fprintf(lf, "  %-8s", op_name(i->op));
+				if (i->nops) {
+					annotate_operand(lf, m, &i->ops[0]);
+					if (i->nops > 1) {
+						fputs(" (", lf);
+						for (uint32_t k = 1; k < i->nops;
+						     k++) {
+							if (k > 1)
+								fputs(", ", lf);
+							annotate_operand(lf, m,
+								&i->ops[k]);
+						}
+						fputs(")", lf);
+					}
+				}
+				if ((toyc_optab[i->op].flags & 4) && i->nops &&
+				    i->ops[i->nops - 1].kind == OPK_BLOCK) {
+					fputs(" -> ", lf);
+					annotate_operand(lf, m,
+							 &i->ops[i->nops - 1]);
+				}
+				if (prev && prev->op == i->op)
+					fputs(" (again)", lf);
+				fclose(lf);
+				fprintf(fp, "%s%*u\n", line, 40 - (int)ll, i->id);
+				free(line);
+				prev = i;
+			}
+		}
+	}
+	fclose(fp);
+	return text;
+}
+
+// tests/fixtures/toyc/annotate.lua, written with element paths, ^T,
+// ^prev, bitwise operators, len(), col() and '*' widths (issues 27 and
+// 28), renders exactly what toyc's structures say, on the demo and on a
+// generated module, with no walk error.
+static void
+test_annotated_listing(void **state)
+{
+	struct fixture *f = *state;
+	char path[4096];
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	struct irs_error *err = irs_layout_load(
+		toyc_fake_path("tests/fixtures/toyc/annotate.lua", path,
+			       sizeof(path)), &f->ft.target, &f->lo);
+	if (err)
+		fail_msg("annotate.lua: %s", irs_error_get_message(err));
+	for (int k = 0; k < 2; k++) {
+		Module *m = k ? unit_generated_module(3000, 11)
+			: unit_demo_module();
+		size_t want_len;
+		char *want = annotate_text(m, &want_len);
+		struct irs_snapshot_stats st;
+		char first[512];
+		char *got = unit_render(f->lo, fake_memory(&f->ft),
+					(uintptr_t)m, &st, first,
+					sizeof(first));
+		if (strcmp(got, want)) {
+			size_t i = 0;
+			while (got[i] && got[i] == want[i])
+				i++;
+			fprintf(stderr, "differs at byte %zu:\n--- want\n"
+				"%.300s\n--- got\n%.300s\n", i,
+				want + (i > 120 ? i - 120 : 0),
+				got + (i > 120 ? i - 120 : 0));
+		}
+		if (st.nerrors)
+			fprintf(stderr, "first error: %s\n", first);
+		assert_string_equal(got, want);
+		assert_int_equal(st.nerrors, 0);
+		assert_non_null(strstr(got, " (again)"));
+		assert_non_null(strstr(got, " -> ^"));
+		free(got);
+		free(want);
+		module_destroy(m);
+	}
+}
+
+/* }====================================================== */
+
 /* {====================================================== JSON */
 
 struct graph {
@@ -652,6 +808,8 @@ main(void)
 			test_optimized_text_is_toyc_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_truncated_text_ends_with_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_annotated_listing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_json_nodes_and_parents,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_spans_and_refs,
