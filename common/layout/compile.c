@@ -192,20 +192,6 @@ member(struct irs_cc *c, const char *type, const char *path,
 	}
 }
 
-// "const T" -> "T": how debug info is asked for a type.
-static const char *
-unqualified(const char *type)
-{
-	for (;;) {
-		if (!strncmp(type, "const ", 6))
-			type += 6;
-		else if (!strncmp(type, "volatile ", 9))
-			type += 9;
-		else
-			return type;
-	}
-}
-
 // A location with subscripts ("arg[0]", "ops[2].kind", "m[1][2]"): the
 // members up to each subscript are an inline array of owner's type (not
 // a pointer: a location lies inside the struct), whose element type the
@@ -258,7 +244,7 @@ lookup_elements(struct irs_cc *c, const struct ltype *owner, const char *path,
 		uint64_t stride = 0;
 		char elem[300];
 		snprintf(elem, sizeof(elem), "%s",
-			 unqualified(a.target_name));
+			 irs_cc_unqualified(c, a.target_name));
 		if (a.count) {
 			stride = a.size / a.count;
 		} else if (c->t->type_size) {

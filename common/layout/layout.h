@@ -638,6 +638,9 @@ void irs_cc_width(struct irs_cc *c, const struct lloc *loc, uint32_t line,
 void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
 		 unsigned ok, uint32_t line, const char *qual, const char *ctor,
 		 const char *wants);
+/** "const OpInfo" -> "OpInfo" (a copy the layout owns): how debug info is
+ *  asked for a type, and how the layout's types are matched to it. */
+const char *irs_cc_unqualified(struct irs_cc *c, const char *type);
 /** The layout type @p name; raises when the layout declares none. */
 const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 				uint32_t line, const char *qual);

@@ -399,11 +399,7 @@ walk_in_call(lua_State *L)
 static struct walk *
 calling_walk(lua_State *L)
 {
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &irs_lua_walk_key);
-	lua_getfield(L, -1, "w");
-	struct lcall *c = lua_touserdata(L, -1);
-	lua_pop(L, 2);
-	return c->w;	// l_walk_fn checked it is there
+	return walk_in_call(L);	// l_walk_fn checked it is there
 }
 
 // The node table at 1 as a frame pushed on the walk, its field @p fname

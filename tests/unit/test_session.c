@@ -205,6 +205,19 @@ run_file(const struct fixture *f, const char *rel)
 	return p;
 }
 
+// Makes @p src (a layout file named @p name) the fixture's layout.
+static void
+use_layout(struct fixture *f, const char *src, const char *name)
+{
+	struct irs_layout *lo;
+	struct irs_error *err = irs_layout_create(src, strlen(src), name,
+						  &f->t, &lo);
+	if (err)
+		fail_msg("layout: %s", err->message);
+	irs_layout_destroy(f->lo);
+	f->lo = lo;
+}
+
 static json_t *
 load(const char *path)
 {
@@ -940,14 +953,7 @@ test_lua_rendering_is_always_walked(void **state)
 		"  fields = { value = scalar \"value\", next = ptr(\"next\", \"Node\") },\n"
 		"  text = function(n) return \"node \" .. n.value .. \"\\n\" end,\n"
 		"}\n";
-	struct irs_layout *lo;
-	struct irs_error *err = irs_layout_create(lua_layout,
-						  sizeof(lua_layout) - 1,
-						  "lua.lua", &f->t, &lo);
-	if (err)
-		fail_msg("layout: %s", err->message);
-	irs_layout_destroy(f->lo);
-	f->lo = lo;
+	use_layout(f, lua_layout, "lua.lua");
 	char sa[64];
 	create(f);
 	end(f, begin(f, "constfold"));
@@ -979,14 +985,7 @@ test_pure_lua_reads_only_what_it_uses(void **state)
 		"* 2 end)) },\n"
 		"  text = \"{twice}\\n\",\n"
 		"}\n";
-	struct irs_layout *lo;
-	struct irs_error *err = irs_layout_create(lua_layout,
-						  sizeof(lua_layout) - 1,
-						  "pure.lua", &f->t, &lo);
-	if (err)
-		fail_msg("layout: %s", err->message);
-	irs_layout_destroy(f->lo);
-	f->lo = lo;
+	use_layout(f, lua_layout, "pure.lua");
 	// what `more` points to lies in a read-ahead window of its own;
 	// text only (a trace's default), as the JSON record has every field
 	f->mem.nodes[0].next = BASE + 0x20000;
@@ -1023,14 +1022,7 @@ test_pure_lua_rendering_is_copied(void **state)
 		"             twice = computed(pure(function(n) return n.value * 2 end)) },\n"
 		"  text = pure(function(n) return \"node \" .. n.value * 2 .. \"\\n\" end),\n"
 		"}\n";
-	struct irs_layout *lo;
-	struct irs_error *err = irs_layout_create(lua_layout,
-						  sizeof(lua_layout) - 1,
-						  "pure.lua", &f->t, &lo);
-	if (err)
-		fail_msg("layout: %s", err->message);
-	irs_layout_destroy(f->lo);
-	f->lo = lo;
+	use_layout(f, lua_layout, "pure.lua");
 	char sa[64];
 	create(f);
 	end(f, begin(f, "constfold"));

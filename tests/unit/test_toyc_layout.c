@@ -67,6 +67,18 @@ teardown(void **state)
 	return 0;
 }
 
+// Says where @p got first differs from @p want, before they are compared.
+static void
+show_difference(const char *got, const char *want)
+{
+	size_t i = 0;
+	while (got[i] && got[i] == want[i])
+		i++;
+	fprintf(stderr, "differs at byte %zu:\n--- want\n%.200s\n--- got\n"
+		"%.200s\n", i, want + (i > 80 ? i - 80 : 0),
+		got + (i > 80 ? i - 80 : 0));
+}
+
 // irsnap's rendering of f->m, checked against toyc_print.
 static void
 assert_same_text(struct fixture *f)
@@ -87,14 +99,8 @@ assert_same_text(struct fixture *f)
 	assert_int_equal(st.nerrors, 0);
 	assert_false(st.truncated);
 	assert_int_equal(st.text_bytes, want_len);
-	if (strlen(got) != want_len || memcmp(got, want, want_len)) {
-		size_t i = 0;
-		while (got[i] && got[i] == want[i])
-			i++;
-		fprintf(stderr, "differs at byte %zu:\n--- toyc\n%.200s\n"
-			"--- irsnap\n%.200s\n", i, want + (i > 80 ? i - 80 : 0),
-			got + (i > 80 ? i - 80 : 0));
-	}
+	if (strlen(got) != want_len || memcmp(got, want, want_len))
+		show_difference(got, want);
 	assert_int_equal(strlen(got), want_len);
 	assert_memory_equal(got, want, want_len);
 	free(got);
@@ -318,15 +324,8 @@ test_annotated_listing(void **state)
 		char *got = unit_render(f->lo, fake_memory(&f->ft),
 					(uintptr_t)m, &st, first,
 					sizeof(first));
-		if (strcmp(got, want)) {
-			size_t i = 0;
-			while (got[i] && got[i] == want[i])
-				i++;
-			fprintf(stderr, "differs at byte %zu:\n--- want\n"
-				"%.300s\n--- got\n%.300s\n", i,
-				want + (i > 120 ? i - 120 : 0),
-				got + (i > 120 ? i - 120 : 0));
-		}
+		if (strcmp(got, want))
+			show_difference(got, want);
 		if (st.nerrors)
 			fprintf(stderr, "first error: %s\n", first);
 		assert_string_equal(got, want);
