@@ -128,8 +128,7 @@ template_cost(struct xp *x, const struct ltype *t,
 	for (uint32_t i = 0; tpl && i < tpl->nops; i++) {
 		const struct top *op = &tpl->ops[i];
 		k = sat_add(k, 1);
-		k = sat_add(k, expr_cost(x, op->cond, most, heavy));
-		k = sat_add(k, expr_cost(x, op->expr, most, heavy));
+		k = sat_add(k, expr_cost(x, op->cond, most, heavy));	// or expr
 		k = sat_add(k, expr_cost(x, op->width, most, heavy));
 		if (op->code == TOP_SELFREF)
 			k = sat_add(k, child(x, t->index, REF, most, heavy));

@@ -195,10 +195,12 @@ struct lfield {
 	uint32_t json_key_len;
 	enum lkind kind;
 	uint32_t line;		/* where the layout declared it */
+	uint32_t index_type;	/* INDEX: the enclosing node type */
 	const char *ctor;	/* constructor used: "u32", "list" */
 	const char *path;	/* debug-info path, or NULL when explicit */
 	struct lloc at;		/* the value itself */
 	uint32_t type;		/* PTR, REF, EMBED: type index */
+	int fn;			/* COMPUTED: Lua registry reference */
 	uint64_t mask;		/* PTR, REF: address = value & mask */
 	uint32_t past;		/* PTR, REF: the value points this many bytes
 				   past the target (past = true: the size of
@@ -210,19 +212,18 @@ struct lfield {
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
 				   the struct itself at at.offset (a flexible
 				   tail, char contents[1]), not behind a pointer */
+	bool pure;		/* COMPUTED: depends on the bytes read only */
+	bool no_json;		/* json = false: for the text only, not in the
+				   node records (what other fields say) */
 	const struct lenum *en;	/* ENUM */
 	struct lseq *seq;	/* SEQ */
 	struct lunion *un;	/* UNION */
-	uint32_t index_type;	/* INDEX: the enclosing node type */
-	const struct lfield *index_seq;	/* INDEX: its sequence field */
-	int fn;			/* COMPUTED: Lua registry reference */
-	bool pure;		/* COMPUTED: depends on the bytes read only */
+	const struct lfield *index_seq;	/* INDEX, PICK, SLICE: its sequence
+					   field */
 	const struct lglob *glob;	/* GLOBAL */
 	struct ldelta *delta;		/* DELTA */
-	int64_t lo, hi;			/* PICK: lo; SLICE: [lo:hi] */
-	bool has_lo, has_hi;		/* SLICE: bounds given */
-	bool no_json;		/* json = false: for the text only, not in the
-				   node records (what other fields say) */
+	int64_t lo, hi;		/* PICK: lo; SLICE: [lo:hi] (0 and INT64_MAX
+				   when left out) */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
 };
@@ -288,13 +289,16 @@ enum {
 	IRS_EXPR_MAX_NODES = 4096,	/* operators and operands in one */
 };
 
-/** One template instruction. */
+/** One template instruction: 64 bytes, a cache line, as the walk runs
+ *  millions of them. */
 struct top {
 	uint8_t code;		/* enum top_code */
 	uint8_t npath;
 	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format), 'L'
 				   (:lua, as Lua writes the value) */
 	bool is_seq;		/* REFOF of a sequence */
+	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
+				   padded without printf */
 	uint32_t pre;		/* literal text written first: offset in lits */
 	uint32_t pre_len;	/* ... and length (0: none) */
 	uint32_t lit;		/* LIT, SEQ, REFOF: offset in lits */
@@ -302,12 +306,15 @@ struct top {
 	uint32_t jump;		/* IF, JUMP: next op when taken */
 	const struct lfield **path;	/* field, then through ptr/ref */
 	const char *fmt;	/* printf format for int64/uint64/double/str */
-	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
-				   padded without printf */
-	const struct lexpr *cond;	/* IF of an expression, else NULL */
-	const struct lexpr *expr;	/* EXPR */
+	union {
+		const struct lexpr *cond;	/* IF of an expression, else
+						   NULL */
+		const struct lexpr *expr;	/* EXPR */
+	};
 	const struct lexpr *width;	/* a format's '*' width, or NULL */
 };
+_Static_assert(sizeof(struct top) <= 64, "a template instruction is one "
+	       "cache line");
 
 struct ltemplate {
 	uint32_t nops;
@@ -385,6 +392,7 @@ struct irs_layout {
 					   not declared pure: a walk may
 					   depend on Lua state, not only on
 					   memory */
+	bool uses_prev;			/* some type's uses_prev */
 	void *allocs;			/* every schema allocation */
 };
 

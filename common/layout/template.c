@@ -111,10 +111,8 @@ subscript(struct irs_tpl *p, const struct lfield *seq, const struct lpc *c,
 	if (!st)
 		return NULL;
 	st->index_seq = seq;
-	st->lo = c->lo;
-	st->hi = c->hi;
-	st->has_lo = c->has_lo;
-	st->has_hi = c->has_hi;
+	st->lo = c->has_lo ? c->lo : 0;
+	st->hi = c->kind == LPC_INDEX || c->has_hi ? c->hi : INT64_MAX;
 	const struct lfield *e = seq->seq->elem;
 	if (e->kind == LK_EMBED || e->kind == LK_PTR || e->kind == LK_REF)
 		st->type = e->type;
@@ -155,7 +153,7 @@ irs_tpl_path(struct irs_tpl *p, const char *s, size_t n,
 			if (!(st = new_step(p, LK_PREV, s, c->n + 1)))
 				return false;
 			st->type = p->t->index;
-			p->t->uses_prev = true;
+			p->t->uses_prev = p->lo->uses_prev = true;
 			buf[np++] = st;
 			cur = p->t;
 			continue;

@@ -152,7 +152,7 @@ list_advance(struct walk *w, const struct lfield *fd, struct seqinfo *si,
 	bool more = si->more;
 	while (more && n < upto) {
 		more = false;
-		if (!(n & 4095) && irs_walk_interrupted(w))
+		if (n && !(n & 4095) && irs_walk_interrupted(w))
 			break;
 		if (!cur) {
 			irs_walk_error(w, fd, 0, "list broken: NULL link "
@@ -248,7 +248,7 @@ nullterm_length(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (!base)
 		return;
 	for (;;) {
-		if (irs_walk_interrupted(w)) {
+		if (n && irs_walk_interrupted(w)) {
 			si->n = n;
 			return;
 		}
@@ -673,7 +673,7 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 	case SEQ_LIST: {
 		uint64_t end, link = list_first(f, s, &end);
 		for (uint64_t k = 0; k < i; k++)
-			if ((!(k & 4095) && irs_walk_interrupted(w)) ||
+			if ((k && !(k & 4095) && irs_walk_interrupted(w)) ||
 			    !list_next(w, s, link, &link))
 				return false;
 		*addr = link - s->link_off;

@@ -31,7 +31,7 @@ static void render_field(struct walk *w, struct frame *f,
 
 /* {====================================================== output */
 
-static inline void
+HOT void
 out(struct walk *w, const char *s, size_t n)
 {
 	if (w->text)
@@ -674,19 +674,18 @@ rcache_mark(const struct walk *w, struct rmark *m)
 
 // Emits the rendering kept in @p e, counting what making it read and ran
 // as a walk without the cache would; false (nothing done) when that
-// would pass a limit, for the rendering to meet it where it does.
+// would pass the byte limit or reach the next tick, for the rendering to
+// meet them where a walk without the cache does: between two ticks, none
+// looks at the step and text limits.
 HOT bool
 rcache_hit(struct walk *w, const struct rcache *e)
 {
-	if (w->bytes + e->bytes > w->lim.max_bytes ||
-	    w->steps + e->steps > w->max_steps ||
-	    text_pos(w) + e->len > w->lim.max_text)
+	if (w->steps + e->steps >= w->next_tick ||
+	    w->bytes + e->bytes > w->lim.max_bytes)
 		return false;
 	out(w, e->text, e->len);
 	w->bytes += e->bytes;
 	w->steps += e->steps;
-	if (w->steps >= w->next_tick)
-		irs_walk_tick(w);
 	return true;
 }
 
@@ -696,17 +695,17 @@ rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
 	   const struct ltext *tx, const struct rmark *m)
 {
 	size_t n = (size_t)(text_pos(w) - m->start);
+	uint64_t bytes = w->bytes - m->bytes, steps = w->steps - m->steps;
 	if ((tx->kind == TX_LUA && !tx->pure) || m->nfail != w->nfail ||
 	    m->ctx != w->ctx_uses || w->stop || w->text->failed ||
 	    w->text->flushed != m->flushed || n > sizeof(e->text) ||
-	    w->bytes - m->bytes > UINT32_MAX ||
-	    w->steps - m->steps > UINT32_MAX)
+	    (bytes | steps) > UINT32_MAX)
 		return;
 	e->addr = addr;
 	e->key = key;
 	e->ugen = w->ugen;
-	e->bytes = (uint32_t)(w->bytes - m->bytes);
-	e->steps = (uint32_t)(w->steps - m->steps);
+	e->bytes = (uint32_t)bytes;
+	e->steps = (uint32_t)steps;
 	e->len = (uint8_t)n;
 	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
 }
@@ -899,15 +898,16 @@ elem_struct(struct walk *w, const struct lfield *e, uint64_t addr,
 static bool
 elem_uses_prev(const struct walk *w, const struct lfield *e)
 {
-	return (e->kind == LK_EMBED || e->kind == LK_PTR ||
-		e->kind == LK_REF) && w->lo->types[e->type].uses_prev;
+	return w->lo->uses_prev && (e->kind == LK_EMBED || e->kind == LK_PTR ||
+				    e->kind == LK_REF) &&
+		w->lo->types[e->type].uses_prev;
 }
 
 // Element @p i of sequence @p seq of frame @p enc, referred to (by an
 // index field or a picked element, @p via): detached, a struct by its ref
 // template when its type has one, else its text, a pointer to a node by
 // the node's ref. requires: i is in range.
-static void
+HOT void
 render_element_at(struct walk *w, struct frame *enc, const struct lfield *seq,
 		  uint64_t i, uint64_t ea, const struct lfield *via)
 {
@@ -993,9 +993,10 @@ pick_at(struct walk *w, struct frame *f, const struct lfield *st,
 	struct seqinfo tmp;
 	const struct seqinfo *si = irs_seq_info(w, f, st->index_seq, &tmp);
 	uint64_t n = si->n;
-	if (st->lo < 0 && (uint64_t)-st->lo > n)
+	uint64_t back = -(uint64_t)st->lo;	// from the end, when lo < 0
+	if (st->lo < 0 && back > n)
 		return false;
-	*i = st->lo < 0 ? n - (uint64_t)-st->lo : (uint64_t)st->lo;
+	*i = st->lo < 0 ? n - back : (uint64_t)st->lo;
 	return *i < n && irs_seq_at(w, f, st->index_seq, *i, ea);
 }
 
@@ -1254,11 +1255,10 @@ static void
 slice_bounds(const struct lfield *sl, uint64_t n, uint64_t *from,
 	     uint64_t *to)
 {
-	int64_t b[2] = { sl->has_lo ? sl->lo : 0,
-			 sl->has_hi ? sl->hi : (int64_t)n };
+	int64_t b[2] = { sl->lo, sl->hi };
 	for (int k = 0; k < 2; k++) {
 		if (b[k] < 0)
-			b[k] = (uint64_t)-b[k] >= n ? 0 : (int64_t)n + b[k];
+			b[k] = -(uint64_t)b[k] >= n ? 0 : (int64_t)n + b[k];
 		if ((uint64_t)b[k] > n)
 			b[k] = (int64_t)n;
 	}
@@ -1266,23 +1266,16 @@ slice_bounds(const struct lfield *sl, uint64_t n, uint64_t *from,
 	*to = b[1] < b[0] ? *from : (uint64_t)b[1];
 }
 
-// Starts @p it on sequence @p fd of @p f, or on its elements of @p slice
-// (an LK_SLICE step, or NULL) only; the index of its first element.
+// Starts @p it on the elements of sequence @p fd of @p f that @p slice
+// (an LK_SLICE step) takes; the index of its first element, and in *prev
+// the struct before it when its type names ^prev.
 static uint64_t
 seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
-	  const struct lfield *slice, bool visit, struct seq_iter *it,
-	  uint64_t *prev)
+	  const struct lfield *slice, struct seq_iter *it, uint64_t *prev)
 {
 	uint64_t from = 0, to, addr;
 	const unsigned char *data;
 	*prev = 0;
-	if (!slice) {
-		if (visit)
-			irs_seq_begin_visit(w, f, fd, it);
-		else
-			irs_seq_begin(w, f, fd, it);
-		return 0;
-	}
 	irs_seq_begin(w, f, fd, it);
 	slice_bounds(slice, it->n, &from, &to);
 	it->n = to;
@@ -1304,14 +1297,19 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	   const struct lfield *slice)
 {
 	struct seq_iter it;
-	uint64_t addr, prev;
+	uint64_t addr;
 	const unsigned char *data;
 	const struct lfield *e = fd->seq->elem;
 	const struct ltype *vt = e->kind == LK_EMBED ? &w->lo->types[e->type]
 		: NULL;
-	uint64_t k = seq_begin(w, f, fd, slice, !as_ref, &it, &prev);
+	uint64_t k = 0, prev = 0;
+	if (slice)
+		k = seq_begin(w, f, fd, slice, &it, &prev);
+	else if (as_ref)
+		irs_seq_begin(w, f, fd, &it);
+	else
+		irs_seq_begin_visit(w, f, fd, &it);
 	uint64_t first = k;
-	bool prevs = elem_uses_prev(w, e);
 	if (!as_ref && vt && vt->node && !w->detached) {
 		// nodes owned in order (instructions in a block)
 		while (irs_seq_next(w, &it, &addr, &data)) {
@@ -1322,23 +1320,21 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 			w->next_prev = prev;
 			irs_walk_visit(w, vt, addr, data, true, fd);
 			w->next_elem = UINT64_MAX;
-			w->next_prev = 0;
 			prev = addr;
 			if (w->stop)
 				break;
 		}
 	} else if (!as_ref && vt && !vt->node &&
 		   (vt->text.kind == TX_TEMPLATE || vt->text.kind == TX_BY)) {
-		// values rendered by a template (operands): straight to it
+		// values rendered by a template (operands): straight to it;
+		// the template counts the steps
 		while (irs_seq_next(w, &it, &addr, &data)) {
 			if (k > first)
 				out(w, sep, seplen);
-			irs_walk_step(w);
 			w->next_elem = k++;
 			w->next_prev = prev;
 			struct frame *g = push(w, vt, addr, data, vt->size, fd);
 			w->next_elem = UINT64_MAX;
-			w->next_prev = 0;
 			prev = addr;
 			if (!g) {
 				out_fail(w, addr);
@@ -1356,7 +1352,8 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_walk_step(w);
 			w->next_elem = k++;
 			w->next_prev = prev;
-			uint64_t cur = prevs ? elem_struct(w, e, addr, data) : 0;
+			uint64_t cur = elem_uses_prev(w, e)
+				? elem_struct(w, e, addr, data) : 0;
 			render_elem(w, fd, addr, data, as_ref);
 			w->next_elem = UINT64_MAX;
 			w->next_prev = 0;
@@ -1365,6 +1362,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 				break;
 		}
 	}
+	w->next_prev = 0;	// what a push did not take
 	if (w->stop)
 		return;
 	struct seqinfo tmp;
@@ -1995,9 +1993,7 @@ static void
 mark_done(struct walk *w, struct frame *f, const struct lfield *fd,
 	  uint64_t nfail)
 {
-	if (fd < f->t->fields || fd >= f->t->fields + f->t->nfields)
-		return;		// a path step ({ops[0]}), no field of it
-	size_t i = (size_t)(fd - f->t->fields);
+	size_t i = (size_t)(fd - f->t->fields);	// requires: a field of f
 	if (w->nfail == nfail && !w->stop && !w->detached && i < 64)
 		f->done |= 1ull << i;
 }
@@ -2490,8 +2486,12 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 	// in locals: what out() writes might alias anything in memory
 	const struct top *ops = tpl->ops, *op = ops, *end = ops + tpl->nops;
 	const char *lits = tpl->lits;
+	// its instructions count as steps, whichever run: one count a
+	// template, the same in every walk
+	w->steps += tpl->nops;
+	if (w->steps >= w->next_tick)
+		irs_walk_tick(w);
 	while (op < end) {
-		irs_walk_step(w);
 		// the walk stops after any instruction but a jump, a literal
 		// prefix (struct top's pre) included
 		if (op->pre_len) {
@@ -2505,19 +2505,22 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 			break;
 		case TOP_FIELD: {
 			const struct lfield *fd = op->path[0];
-			if (op->width)
-				format_width(w, f, op);
+			if (op->fmt) {
+				if (op->width)
+					format_width(w, f, op);
+			} else if (op->npath == 1) {
+				if (render_int(w, f, fd))
+					break;
+				if (!f->is_node && render_plain(w, f, fd))
+					break;
+			}
 			if (op->npath > 1) {
 				run_op_path(w, f, op);
 				break;
 			}
-			if (!op->fmt && render_int(w, f, fd))
-				break;
-			if (!op->fmt && !f->is_node && render_plain(w, f, fd))
-				break;
 			uint64_t nfail = w->nfail;
 			render_field(w, f, fd, op);
-			if (f->is_node)
+			if (f->is_node && !IRS_LK_STEP(fd->kind))
 				mark_done(w, f, fd, nfail);
 			break;
 		}

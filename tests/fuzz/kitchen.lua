@@ -38,7 +38,7 @@ struct "KItem" {
     peer = ref("peer", "KItem"),
     tagged = ref("tagged", "KItem") { mask = ~7 },
     twice = computed(function(n) return n.v * 2 end),
-    d = delta { of = "KRoot.one", base = "nitems" },
+    d = delta { of = "KRoot.one", base = "n" },
   },
   -- the expression grammar: bitwise operators, shifts past 63, widths
   -- from expressions, len(), col(), the previous element, the root
@@ -58,6 +58,7 @@ struct "KRoot" {
     } },
     items = array { ptr = "items", count = "nitems", of = "KItem" },
     one = fixed { at = "pick", of = u32 {} },   -- a plain integer's one
+    n = u32 "nitems",
     pick = index("pick", "KRoot.items"),
     leaves = fixed { at = "leaves", of = "KLeaf" },
     nulls = nullterm { ptr = "nulls", of = ptr "KItem" },
