@@ -477,10 +477,11 @@ struct irs_boundary_info {
 				   ("pass->name"), or NULL: the name is
 				   pass_name */
 	const char *pass_name;	/* fixed name (functions = {...}), or NULL */
-	const char *instance_expr; /* integer expression telling apart runs
-				   of one pass on different units (LuaJIT's
-				   "J->cur.traceno"): the pass is then named
-				   "NAME#N"; or NULL */
+	const char *instance_expr; /* expression telling apart runs of one
+				   pass on different units: a C string (the
+				   function's name, "fn->name") names the
+				   pass "NAME@LABEL", an integer (LuaJIT's
+				   "J->cur.traceno") "NAME#N"; or NULL */
 	const char *ir_expr;	/* expression giving the IR root ("m") */
 	const char *ir_type;	/* layout type of the IR root */
 	/* ir = { "fn", "f" }: the first that names a parameter of the
@@ -550,10 +551,12 @@ IRS_API bool irs_layout_reduces_program(const struct irs_layout *lo);
 
 /** Bounds on one walk; 0 in a field means the default. */
 struct irs_limits {
-	uint64_t max_nodes;	/* default 50,000,000 */
+	uint64_t max_nodes;	/* default 50,000,000; a walk also runs at
+				   most 256 template steps per node */
 	uint64_t max_bytes;	/* debuggee bytes read; default 4 GiB */
 	uint32_t max_depth;	/* default 10,000 */
 	uint32_t max_string;	/* longest string read; default 64 KiB */
+	uint64_t max_text;	/* text (and JSON) written; default 16 GiB */
 };
 
 /** What a walk saw. */
@@ -684,6 +687,14 @@ IRS_API struct irs_error *irs_session_pass_begin_as(struct irs_session *s,
  */
 IRS_API void irs_session_set_position(struct irs_session *s,
 				      uint32_t position);
+/**
+ * The pass the next irs_session_pass_begin*() records is instance
+ * @p instance of it (a boundary's `instance = EXPR`: the function it runs
+ * on, "main" of "ssa@main"), or NULL: its before and after events carry
+ * it as "instance". @p instance is copied.
+ */
+IRS_API struct irs_error *irs_session_set_instance(struct irs_session *s,
+						   const char *instance);
 /**
  * Records the return from the pass begun as @p seq: the after snapshot (or,
  * with changed_only, none when its hash equals the before one), the CPU time

@@ -348,31 +348,86 @@ console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 	return first;	// the first name's: "cannot evaluate 'fn': ..."
 }
 
-// "NAME#N": @p name, which this takes, and the value of @p bi's instance
-// expression, read-only as the pass expression is.
+// Whether debug info spells @p type as a pointer to characters (a C
+// string): "char *", "const char *", "unsigned char *"...
+static bool
+is_char_pointer(const char *type)
+{
+	static const char *const quals[] = { "const ", "volatile ",
+					     "unsigned ", "signed " };
+	bool more = true;
+	while (more) {
+		more = false;
+		for (size_t i = 0; i < ARRAY_SIZE(quals); i++)
+			if (!strncmp(type, quals[i], strlen(quals[i]))) {
+				type += strlen(quals[i]);
+				more = true;
+			}
+	}
+	return !strcmp(type, "char *") || !strcmp(type, "char const *");
+}
+
+// The instance label of a C string at @p addr: at most 128 bytes, each
+// that does not print as '?', so that it names a file and a line.
+static struct irs_error *
+label_at(struct irs_console *c, uint64_t addr, char **ret)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	char *s;
+	if (!addr)
+		return (*ret = strdup("(null)")) ? NULL : &irs_enomem;
+	if ((err = console_memory(c, &mem)) ||
+	    (err = console_read_cstr(mem, addr, &s)))
+		return err;
+	if (strlen(s) > 128)
+		s[128] = '\0';
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	*ret = s;
+	return NULL;
+}
+
+// "NAME@LABEL" or "NAME#N": @p name, which this takes, and the value of
+// @p bi's instance expression (read-only as the pass expression is): a C
+// string (the function's name, say) is a label, an integer a number.
 static struct irs_error *
 name_instance(struct irs_console *c, const struct irs_boundary_info *bi,
-	      char *name, char **ret)
+	      char *name, char **ret, char **instance_ret)
 {
 	uint64_t n;
-	char *full;
-	struct irs_error *err = console_eval(c, bi->instance_expr, EVAL_READ,
-					     &n);
+	char type[128];
+	char *full, *label = NULL;
+	struct irs_error *err = console_eval_typed(c, bi->instance_expr,
+						   EVAL_READ, &n, type,
+						   sizeof(type));
+	bool string = !err && is_char_pointer(type);
+	if (string)
+		err = label_at(c, n, &label);
+	else if (!err && asprintf(&label, "%llu", (unsigned long long)n) < 0)
+		err = &irs_enomem;
 	if (err) {
 		free(name);
-		return err;
+		return irs_error_prefix(err, bi->instance_expr);
 	}
-	int len = asprintf(&full, "%s#%llu", name, (unsigned long long)n);
+	int len = asprintf(&full, "%s%c%s", name, string ? '@' : '#', label);
 	free(name);
-	if (len < 0)
+	if (len < 0) {
+		free(label);
 		return &irs_enomem;
+	}
 	*ret = full;
+	if (instance_ret)
+		*instance_ret = label;
+	else
+		free(label);
 	return NULL;
 }
 
 struct irs_error *
 console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
-		  char **ret)
+		  char **ret, char **instance_ret)
 {
 	struct irs_error *err;
 	struct irs_memory *mem;
@@ -409,7 +464,7 @@ console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 			return irs_error_prefix(err, bi->pass_expr);
 	}
 	if (bi->instance_expr)
-		return name_instance(c, bi, pass, ret);
+		return name_instance(c, bi, pass, ret, instance_ret);
 	*ret = pass;
 	return NULL;
 }
@@ -481,7 +536,7 @@ site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 		fprintf(stderr, "irsnap: IR root 0x%llx from %s of frame %u\n",
 			(unsigned long long)root, where, frame);
 	}
-	if ((err = console_eval_pass(c, bi, &pass)))
+	if ((err = console_eval_pass(c, bi, &pass, NULL)))
 		return err;
 	*pass_ret = pass;
 	*root_ret = root;
@@ -966,19 +1021,30 @@ static const struct command {
 	 "Example: ir-dump -o /tmp/m.ir -f both m Module"},
 	{"ir-break", console_cmd_break,
 	 "Stop at pass boundaries.\n"
-	 "Usage: ir-break [--before|--after|--both] [PASS-REGEX]\n"
+	 "Usage: ir-break [--before|--after|--both] [PASS-REGEX] [--exact]\n"
+	 "                [--instance REGEX]\n"
 	 "       ir-break off\n"
 	 "Stops before (the default), after, or both around every pass whose\n"
-	 "name matches the POSIX extended regex (default: every pass). A new\n"
-	 "ir-break replaces the previous one.\n"
-	 "Example: ir-break --after '^(cse|dce)$'"},
+	 "name matches the POSIX extended regex (default: every pass). The\n"
+	 "regex is searched in the name, as GDB's rbreak does: 'cse' also\n"
+	 "stops at 'cse2'; --exact matches the whole name ('^(cse)$'),\n"
+	 "without its instance. --instance picks the runs whose instance (a\n"
+	 "boundary's `instance`: the function a pass runs on, 'main' of\n"
+	 "'ssa@main') the regex is found in. A new ir-break replaces the\n"
+	 "previous one.\n"
+	 "Example: ir-break --after '^(cse|dce)$'\n"
+	 "         ir-break ssa --exact --instance '^main$'"},
 	{"ir-trace", console_cmd_trace,
 	 "Record before/after snapshots at every matching pass boundary.\n"
-	 "Usage: ir-trace on [PASS-REGEX] [--changed-only] [--verify] "
-	 "[--stop-on-verify]\n"
+	 "Usage: ir-trace on [PASS-REGEX] [--exact] [--instance REGEX]\n"
+	 "                   [--changed-only] [--verify] [--stop-on-verify]\n"
 	 "       ir-trace off\n"
 	 "From then on the debugger's own run/continue records, without\n"
 	 "stopping, a before and an after snapshot of each matching pass,\n"
+	 "(the regex is searched in the pass name: 'cse' matches 'cse2';\n"
+	 "--exact takes the whole name, its instance left out; --instance\n"
+	 "picks the runs whose instance label it is found in: 'main' of\n"
+	 "'ssa@main'),\n"
 	 "its CPU time, and with --verify the layout's verifiers after it, in\n"
 	 "a run directory under the 'dir' setting (made at the first pass).\n"
 	 "--changed-only skips an after snapshot identical to its before one.\n"

@@ -116,11 +116,17 @@ void console_opts_complete(const struct console_option *table, size_t n,
 
 /* ---- console.c: state shared by the console files ------------------------ */
 
-/** A pass filter: a POSIX extended regex, or every pass when !has_re. */
+/** A pass filter: a POSIX extended regex the pass name contains (or is,
+ *  with exact), or every pass when !has_re; and a regex its instance
+ *  label contains, when has_inst. */
 struct console_filter {
 	bool has_re;
+	bool exact;
 	regex_t re;
 	char *pattern;
+	bool has_inst;
+	regex_t inst;
+	char *inst_pattern;
 };
 
 /** An argument's value at a boundary call's entry (frontend.c). */
@@ -134,6 +140,8 @@ struct console_arg {
 /** An entered boundary call that has not returned yet. */
 struct console_event {
 	char *pass;		/* NULL when the name could not be read */
+	char *instance;		/* its instance label, or NULL: "main" of
+				   "ssa@main", "3" of "lj_opt_sink#3" */
 	char *type;		/* layout type of the root */
 	uint64_t root;		/* 0 when the IR could not be evaluated */
 	uint32_t seq;		/* session event, 0 when not traced */
@@ -331,11 +339,13 @@ struct irs_error *console_eval_ir(struct irs_console *c,
 				  uint64_t *ret);
 /** The pass name of boundary @p bi: the layout's literal name, or the C
  *  string its pass expression points at in the frame eval() uses, with
- *  "#N" after it when the boundary has an instance expression.
- *  *ret freed with free(); untouched on error. */
+ *  the instance after it when the boundary has an instance expression:
+ *  "@LABEL" when it is a string (a char *: the function's name), "#N" when
+ *  an integer. *ret (and *instance_ret, the label or N, when not NULL)
+ *  freed with free(); untouched on error. */
 struct irs_error *console_eval_pass(struct irs_console *c,
 				    const struct irs_boundary_info *bi,
-				    char **ret);
+				    char **ret, char **instance_ret);
 /** The error "no layout loaded" for @p cmd, or NULL when one is. */
 struct irs_error *console_need_layout(const struct irs_console *c,
 				      const char *cmd);
@@ -374,10 +384,16 @@ struct irs_error *console_current_ir(struct irs_console *c, const char *cmd,
 
 /** Compiles @p pattern (NULL: match everything) into @p f; errors name
  *  @p cmd. @p f is written only on success. */
+/** A filter of pass names by @p pattern (NULL: every pass), whole names
+ *  only when @p exact, and of instance labels by @p instance (or NULL). */
 struct irs_error *console_filter_init(struct console_filter *f,
-				      const char *cmd, const char *pattern);
+				      const char *cmd, const char *pattern,
+				      bool exact, const char *instance);
 void console_filter_deinit(struct console_filter *f);
-bool console_filter_match(const struct console_filter *f, const char *pass);
+/** Whether pass @p pass of instance @p instance passes @p f; an instance
+ *  not known yet (NULL) passes an instance regex. */
+bool console_filter_match(const struct console_filter *f, const char *pass,
+			  const char *instance);
 
 /* ---- settings.c ---------------------------------------------------------- */
 

@@ -8,12 +8,13 @@
 #define DEFAULT_MAX_NODES 50000000ULL
 #define DEFAULT_MAX_BYTES (4ULL << 30)
 #define DEFAULT_MAX_DEPTH 10000U
+#define DEFAULT_MAX_TEXT (16ULL << 30)
 // Seconds a call verifier may run before the front end interrupts it.
 #define DEFAULT_CALL_TIMEOUT 30U
 
 static const char *const settings[] = {
 	"dir", "max-nodes", "max-bytes", "max-depth", "format",
-	"call-timeout", NULL,
+	"call-timeout", "max-text", NULL,
 };
 
 // What each of settings[] is, in its order: the help texts of GDB's `set
@@ -29,6 +30,7 @@ static const char *const helps[] = {
 	"and of the crash; ir-dump -o writes both)",
 	"the seconds a call verifier may run in the debuggee before irsnap "
 	"interrupts it (0: no limit)",
+	"the most bytes of text (and of JSON) one snapshot writes",
 };
 _Static_assert(ARRAY_SIZE(helps) + 1 == ARRAY_SIZE(settings),
 	       "a help text for every setting");
@@ -93,6 +95,8 @@ set_limit(const char *key, const char *value, struct irs_limits *l)
 		l->max_nodes = v;
 	} else if (!strcmp(key, "max-bytes")) {
 		l->max_bytes = v;
+	} else if (!strcmp(key, "max-text")) {
+		l->max_text = v;
 	} else {
 		if (v > UINT32_MAX)
 			return irs_error_format(IRS_ERROR_USAGE,
@@ -130,12 +134,12 @@ irs_console_set(struct irs_console *c, const char *key, const char *value)
 	else if (!strcmp(key, "format"))
 		err = set_format(&s, value);
 	else if (!strcmp(key, "max-nodes") || !strcmp(key, "max-bytes") ||
-		 !strcmp(key, "max-depth"))
+		 !strcmp(key, "max-depth") || !strcmp(key, "max-text"))
 		err = set_limit(key, value, &s.limits);
 	else
 		err = irs_error_format(IRS_ERROR_USAGE,
 			"irsnap: unknown setting '%s' (settings: dir, "
-			"max-nodes, max-bytes, max-depth, format, "
+			"max-nodes, max-bytes, max-depth, max-text, format, "
 			"call-timeout)", key);
 	if (!err && !strcmp(key, "dir"))
 		err = set_string(&c->set.dir, value);
@@ -178,6 +182,9 @@ irs_console_get(const struct irs_console *c, const char *key, char **ret)
 	} else if (!strcmp(key, "max-depth")) {
 		rc = asprintf(&v, "%u", l->max_depth ? l->max_depth :
 			      DEFAULT_MAX_DEPTH);
+	} else if (!strcmp(key, "max-text")) {
+		rc = asprintf(&v, "%llu", (unsigned long long)(l->max_text ?
+			      l->max_text : DEFAULT_MAX_TEXT));
 	} else if (!strcmp(key, "call-timeout")) {
 		rc = asprintf(&v, "%u", irs_console_call_timeout(c));
 	} else if (!strcmp(key, "debugger") || !strcmp(key, "args")) {
@@ -186,7 +193,7 @@ irs_console_get(const struct irs_console *c, const char *key, char **ret)
 	} else {
 		return irs_error_format(IRS_ERROR_USAGE,
 			"ir-set: unknown setting '%s' (settings: dir, "
-			"max-nodes, max-bytes, max-depth, format, "
+			"max-nodes, max-bytes, max-depth, max-text, format, "
 			"call-timeout)", key);
 	}
 	if (rc < 0 || !v)

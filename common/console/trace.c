@@ -11,27 +11,50 @@
 ** Pass filters
 ** ===================================================================== */
 
+// Compiles @p pattern into @p re (NOSUB: only whether it matches).
+static struct irs_error *
+filter_regex(regex_t *re, const char *cmd, const char *pattern, bool exact)
+{
+	char *whole = NULL;
+	if (exact && asprintf(&whole, "^(%s)$", pattern) < 0)
+		return &irs_enomem;
+	int rc = regcomp(re, whole ? whole : pattern, REG_EXTENDED | REG_NOSUB);
+	free(whole);
+	if (!rc)
+		return NULL;
+	char msg[256];
+	regerror(rc, re, msg, sizeof(msg));
+	return irs_error_format(IRS_ERROR_USAGE, "%s: bad regex '%s': %s", cmd,
+				pattern, msg);
+}
+
 struct irs_error *
 console_filter_init(struct console_filter *f, const char *cmd,
-		    const char *pattern)
+		    const char *pattern, bool exact, const char *instance)
 {
+	struct irs_error *err;
 	struct console_filter nf = {0};
 
 	if (pattern) {
-		int rc = regcomp(&nf.re, pattern, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char msg[256];
-			regerror(rc, &nf.re, msg, sizeof(msg));
-			return irs_error_format(IRS_ERROR_USAGE,
-						"%s: bad regex '%s': %s", cmd,
-						pattern, msg);
-		}
-		nf.pattern = strdup(pattern);
-		if (!nf.pattern) {
-			regfree(&nf.re);
+		if ((err = filter_regex(&nf.re, cmd, pattern, exact)))
+			return err;
+		nf.has_re = true;
+		nf.exact = exact;
+		if (!(nf.pattern = strdup(pattern))) {
+			console_filter_deinit(&nf);
 			return &irs_enomem;
 		}
-		nf.has_re = true;
+	}
+	if (instance) {
+		if ((err = filter_regex(&nf.inst, cmd, instance, false))) {
+			console_filter_deinit(&nf);
+			return err;
+		}
+		nf.has_inst = true;
+		if (!(nf.inst_pattern = strdup(instance))) {
+			console_filter_deinit(&nf);
+			return &irs_enomem;
+		}
 	}
 	console_filter_deinit(f);
 	*f = nf;
@@ -43,22 +66,53 @@ console_filter_deinit(struct console_filter *f)
 {
 	if (f->has_re)
 		regfree(&f->re);
+	if (f->has_inst)
+		regfree(&f->inst);
 	free(f->pattern);
+	free(f->inst_pattern);
 	memset(f, 0, sizeof(*f));
 }
 
+// An exact name is the pass's without its instance ("ssa" of "ssa@main",
+// "lj_opt_sink" of "lj_opt_sink#3"); a regex searches the whole.
 bool
-console_filter_match(const struct console_filter *f, const char *pass)
+console_filter_match(const struct console_filter *f, const char *pass,
+		     const char *instance)
 {
+	if (f->has_inst && instance &&
+	    regexec(&f->inst, instance, 0, NULL, 0) != 0)
+		return false;
 	if (!f->has_re)
 		return true;
-	return pass && regexec(&f->re, pass, 0, NULL, 0) == 0;
+	if (!pass)
+		return false;
+	size_t n = strlen(pass), k = instance ? strlen(instance) : 0;
+	if (f->exact && k && n > k + 1 && !strcmp(pass + n - k, instance) &&
+	    (pass[n - k - 1] == '@' || pass[n - k - 1] == '#')) {
+		char *bare = strndup(pass, n - k - 1);
+		bool yes = bare && regexec(&f->re, bare, 0, NULL, 0) == 0;
+		free(bare);
+		return yes;
+	}
+	return regexec(&f->re, pass, 0, NULL, 0) == 0;
 }
 
 static const char *
 filter_text(const struct console_filter *f)
 {
 	return f->has_re ? f->pattern : ".*";
+}
+
+// " (exactly)", " of instances matching 'R'": the rest of what a
+// filter was asked, for ir-break's and ir-trace's answer.
+static void
+filter_more(const struct console_filter *f, struct irs_buf *out)
+{
+	if (f->exact)
+		irs_buf_puts(out, " exactly");
+	if (f->has_inst)
+		irs_buf_printf(out, ", instances matching '%s'",
+			       f->inst_pattern);
 }
 
 /* }====================================================================
@@ -85,9 +139,9 @@ boundary_wanted(const struct irs_console *c,
 	if (!bi->pass_name || bi->instance_expr)
 		return true;
 	return (c->break_on &&
-		console_filter_match(&c->break_filter, bi->pass_name)) ||
+		console_filter_match(&c->break_filter, bi->pass_name, NULL)) ||
 	       (c->trace_on &&
-		console_filter_match(&c->trace_filter, bi->pass_name));
+		console_filter_match(&c->trace_filter, bi->pass_name, NULL));
 }
 
 struct irs_error *
@@ -159,12 +213,14 @@ list_breaks(const struct irs_console *c, struct irs_buf *out)
 ** ===================================================================== */
 
 enum { OPT_BEFORE, OPT_AFTER, OPT_BOTH, OPT_CHANGED, OPT_VERIFY,
-       OPT_STOP_VERIFY };
+       OPT_STOP_VERIFY, OPT_EXACT, OPT_INSTANCE };
 
 const struct console_option console_break_options[] = {
 	{"--before", NULL, false, OPT_BEFORE},
 	{"--after", NULL, false, OPT_AFTER},
 	{"--both", NULL, false, OPT_BOTH},
+	{"--exact", NULL, false, OPT_EXACT},
+	{"--instance", NULL, true, OPT_INSTANCE},
 };
 const size_t console_break_noptions = ARRAY_SIZE(console_break_options);
 
@@ -172,6 +228,8 @@ const struct console_option console_trace_options[] = {
 	{"--changed-only", NULL, false, OPT_CHANGED},
 	{"--verify", NULL, false, OPT_VERIFY},
 	{"--stop-on-verify", NULL, false, OPT_STOP_VERIFY},
+	{"--exact", NULL, false, OPT_EXACT},
+	{"--instance", NULL, true, OPT_INSTANCE},
 };
 const size_t console_trace_noptions = ARRAY_SIZE(console_trace_options);
 
@@ -183,7 +241,8 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 	struct console_opts o = {"ir-break", console_break_options,
 				 console_break_noptions, true, 0};
 	size_t pos[a->nwords + 1], npos = 0;
-	bool before = false, after = false;
+	bool before = false, after = false, exact = false;
+	const char *instance = NULL;
 	int id;
 	const char *value;
 
@@ -192,9 +251,13 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 			return err;
 		before = before || id == OPT_BEFORE || id == OPT_BOTH;
 		after = after || id == OPT_AFTER || id == OPT_BOTH;
+		exact = exact || id == OPT_EXACT;
+		if (id == OPT_INSTANCE)
+			instance = value;
 	} while (id >= 0);
 	if (npos == 1 && !a->words[pos[0]].quoted &&
-	    !strcmp(a->words[pos[0]].text, "off") && !before && !after) {
+	    !strcmp(a->words[pos[0]].text, "off") && !before && !after &&
+	    !exact && !instance) {
 		c->break_on = false;
 		console_filter_deinit(&c->break_filter);
 		irs_buf_puts(out, "irsnap: no longer stopping at passes\n");
@@ -208,7 +271,8 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 	if ((err = console_need_layout(c, "ir-break")))
 		return err;
 	err = console_filter_init(&c->break_filter, "ir-break",
-				  npos ? a->words[pos[0]].text : NULL);
+				  npos ? a->words[pos[0]].text : NULL, exact,
+				  instance);
 	if (err)
 		return err;
 	c->break_on = true;
@@ -216,25 +280,28 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 	c->break_after = after;
 	if ((err = console_update_breaks(c)))
 		return err;
-	irs_buf_printf(out, "irsnap: will stop %s passes matching '%s' (",
+	irs_buf_printf(out, "irsnap: will stop %s passes matching '%s'",
 		       c->break_before && c->break_after ? "before and after" :
 		       c->break_before ? "before" : "after",
 		       filter_text(&c->break_filter));
+	filter_more(&c->break_filter, out);
+	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	irs_buf_puts(out, ")\n");
 	return NULL;
 }
 
 static struct irs_error *
-trace_on(struct irs_console *c, const char *pattern, bool changed,
-	 bool verify, bool stop_verify, struct irs_buf *out)
+trace_on(struct irs_console *c, const char *pattern, bool exact,
+	 const char *instance, bool changed, bool verify, bool stop_verify,
+	 struct irs_buf *out)
 {
 	struct irs_error *err;
 
 	if ((err = console_need_layout(c, "ir-trace")))
 		return err;
 	if ((err = console_filter_init(&c->trace_filter, "ir-trace",
-				       pattern)))
+				       pattern, exact, instance)))
 		return err;
 	// --changed-only shapes the run directory: a change starts a new run.
 	if (c->session && c->changed_only != changed)
@@ -250,8 +317,10 @@ trace_on(struct irs_console *c, const char *pattern, bool changed,
 	char *dir;
 	if ((err = irs_console_get(c, "dir", &dir)))
 		return err;
-	irs_buf_printf(out, "irsnap: tracing passes matching '%s' (",
+	irs_buf_printf(out, "irsnap: tracing passes matching '%s'",
 		       filter_text(&c->trace_filter));
+	filter_more(&c->trace_filter, out);
+	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	if (c->session)
 		irs_buf_printf(out, ") into %s\n", irs_session_dir(c->session));
@@ -276,6 +345,8 @@ console_cmd_trace(struct irs_console *c, const struct console_args *a,
 				 console_trace_noptions, true, 0};
 	size_t pos[a->nwords + 1], npos = 0;
 	bool changed = false, verify = false, stop_verify = false;
+	bool exact = false;
+	const char *instance = NULL;
 	int id;
 	const char *value;
 
@@ -285,10 +356,13 @@ console_cmd_trace(struct irs_console *c, const struct console_args *a,
 		changed = changed || id == OPT_CHANGED;
 		verify = verify || id == OPT_VERIFY;
 		stop_verify = stop_verify || id == OPT_STOP_VERIFY;
+		exact = exact || id == OPT_EXACT;
+		if (id == OPT_INSTANCE)
+			instance = value;
 	} while (id >= 0);
 	const char *sub = npos ? a->words[pos[0]].text : "";
 	if (!strcmp(sub, "off") && npos == 1 && !changed && !verify &&
-	    !stop_verify) {
+	    !stop_verify && !exact && !instance) {
 		c->trace_on = false;
 		console_filter_deinit(&c->trace_filter);
 		irs_buf_puts(out, "irsnap: tracing off\n");
@@ -296,16 +370,16 @@ console_cmd_trace(struct irs_console *c, const struct console_args *a,
 	}
 	if (strcmp(sub, "on"))
 		return irs_error_format(IRS_ERROR_USAGE,
-			"ir-trace: usage: ir-trace on [PASS-REGEX] "
-			"[--changed-only] [--verify] [--stop-on-verify] | "
-			"ir-trace off");
+			"ir-trace: usage: ir-trace on [PASS-REGEX] [--exact] "
+			"[--instance REGEX] [--changed-only] [--verify] "
+			"[--stop-on-verify] | ir-trace off");
 	if (npos > 2)
 		return irs_error_format(IRS_ERROR_USAGE,
 			"ir-trace: one PASS-REGEX at most, got '%s' and '%s' "
 			"(quote a regex with blanks)", a->words[pos[1]].text,
 			a->words[pos[2]].text);
-	return trace_on(c, npos == 2 ? a->words[pos[1]].text : NULL,
-			changed, verify, stop_verify, out);
+	return trace_on(c, npos == 2 ? a->words[pos[1]].text : NULL, exact,
+			instance, changed, verify, stop_verify, out);
 }
 
 /* }====================================================================
@@ -623,6 +697,7 @@ void
 console_event_deinit(struct console_event *ev)
 {
 	free(ev->pass);
+	free(ev->instance);
 	free(ev->type);
 	for (size_t i = 0; i < ev->nargs; i++)
 		free(ev->args[i].name);
@@ -676,7 +751,7 @@ event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 			   irs_layout_root_type(c->layout);
 	if (!(ev->type = strdup(type)))
 		return &irs_enomem;
-	if ((err = console_eval_pass(c, bi, &ev->pass)))
+	if ((err = console_eval_pass(c, bi, &ev->pass, &ev->instance)))
 		return err;
 	console_note_pass(c, ev->pass);
 	return console_eval_ir(c, bi, &ev->root);
@@ -709,6 +784,8 @@ trace_begin(struct irs_console *c, struct console_event *ev,
 	if ((err = console_memory(c, &mem)))
 		return err;
 	irs_session_set_position(s, ev->position);
+	if ((err = irs_session_set_instance(s, ev->instance)))
+		return err;
 	if ((err = irs_session_pass_begin_as(s, mem, ev->pass, ev->root,
 					     ev->type, &ev->seq)))
 		return err;
@@ -776,7 +853,8 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	irs_buf_init(&out);
 	irs_buf_puts(&out, "");
-	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass) &&
+	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass,
+						ev->instance) &&
 	    (err = trace_begin(c, ev, &out))) {
 		char where[300];
 		snprintf(where, sizeof(where), "irsnap: pass '%s'", ev->pass);
@@ -784,7 +862,8 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	// A snapshot that could not be written (a full disk) is no reason to
 	// run past the stop the user asked for: it is reported beside it.
-	if (c->break_on && console_filter_match(&c->break_filter, ev->pass)) {
+	if (c->break_on && console_filter_match(&c->break_filter, ev->pass,
+						ev->instance)) {
 		ev->stop_after = c->break_after;
 		if (c->break_before) {
 			*stop_ret = true;

@@ -165,26 +165,220 @@ normalize_bits(struct lloc *l)
 	l->size = (uint8_t)((l->bit_off + l->bit_size + 7) / 8);
 }
 
+// Member @p path of type @p type (a dotted path, or "" for the type
+// itself) from debug info; raises naming @p whole, the path as written.
+static void
+member(struct irs_cc *c, const char *type, const char *path,
+       const char *whole, uint32_t line, const char *qual,
+       struct irs_field_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (!c->t || !c->t->field)
+		irs_lua_raisef(c->L, line, "%s: no debug info to find '%s' in "
+			       "%s (give { offset = N })", qual, whole, type);
+	struct irs_error *err = c->t->field(c->t->arg, type, path, info);
+	if (err) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		if (!*path)
+			irs_lua_raisef(c->L, line, "%s: '%s': its elements are "
+				       "of type '%s', which debug info does not "
+				       "name (an anonymous struct?): give their "
+				       "member's offset, { offset = N } (debug "
+				       "info: %s)", qual, whole, type, msg);
+		irs_lua_raisef(c->L, line, "%s: no field '%s' in struct %s "
+			       "(debug info: %s)", qual, path, type, msg);
+	}
+}
+
+// A location with subscripts ("arg[0]", "ops[2].kind", "m[1][2]"): the
+// members up to each subscript are an inline array of owner's type (not
+// a pointer: a location lies inside the struct), whose element type the
+// rest is looked up in.
+static void
+lookup_elements(struct irs_cc *c, const struct ltype *owner, const char *path,
+		uint32_t line, const char *qual, struct irs_field_info *info)
+{
+	struct lpath lp;
+	char why[300], type[300], dotted[300] = "";
+	uint64_t base = 0;
+	if (!irs_path_parse(path, strlen(path), &lp, why, sizeof(why)))
+		irs_lua_raisef(c->L, line, "%s: %s", qual, why);
+	snprintf(type, sizeof(type), "%s", owner->ctype);
+	for (uint32_t i = 0; i < lp.n; i++) {
+		const struct lpc *k = &lp.c[i];
+		size_t dl = strlen(dotted);
+		if (k->kind == LPC_NAME) {
+			snprintf(dotted + dl, sizeof(dotted) - dl, "%s%.*s",
+				 dl ? "." : "", (int)k->n, k->s);
+			continue;
+		}
+		if (k->kind != LPC_INDEX || !dl)
+			irs_lua_raisef(c->L, line, "%s: '%s': a location is "
+				       "members and subscripts [N] (^, slices "
+				       "and the previous element are for "
+				       "templates)", qual, path);
+		if (k->lo < 0)
+			irs_lua_raisef(c->L, line, "%s: '%s': a location's "
+				       "subscript is 0 or more (one from the "
+				       "end, [-1], is for templates)", qual,
+				       path);
+		struct irs_field_info a;
+		member(c, type, dotted, path, line, qual, &a);
+		if (a.kind == IRS_TYPE_POINTER)
+			irs_lua_raisef(c->L, line, "%s: '%s': '%s' is a pointer, "
+				       "and a location lies inside the struct "
+				       "(what it points to is read by array { "
+				       "ptr = \"%s\", ... } or ptr(...))", qual,
+				       path, dotted, dotted);
+		if (a.kind != IRS_TYPE_ARRAY || a.bit_size)
+			irs_lua_raisef(c->L, line, "%s: '%s': '%s' is '%s', not "
+				       "an array to subscript", qual, path,
+				       dotted, a.type_name);
+		if (a.count && (uint64_t)k->lo >= a.count)
+			irs_lua_raisef(c->L, line, "%s: '%s': subscript %lld is "
+				       "outside its %llu elements", qual, path,
+				       (long long)k->lo,
+				       (unsigned long long)a.count);
+		uint64_t stride = 0;
+		char elem[300];
+		snprintf(elem, sizeof(elem), "%s",
+			 irs_cc_unqualified(c, a.target_name));
+		if (a.count) {
+			stride = a.size / a.count;
+		} else if (c->t->type_size) {
+			struct irs_error *err = c->t->type_size(c->t->arg, elem,
+								&stride);
+			irs_error_destroy(err);
+		}
+		if (!stride)
+			irs_lua_raisef(c->L, line, "%s: '%s': no size for the "
+				       "elements of '%s'", qual, path, dotted);
+		base += a.offset + (uint64_t)k->lo * stride;
+		snprintf(type, sizeof(type), "%s", elem);
+		dotted[0] = '\0';
+	}
+	member(c, type, dotted, path, line, qual, info);
+	info->offset += base;
+}
+
 // Looks up @p path in @p owner through the target's debug info.
 void
 irs_cc_lookup(struct irs_cc *c, const struct ltype *owner, const char *path,
 	      uint32_t line, const char *qual, struct irs_field_info *info)
 {
-	memset(info, 0, sizeof(*info));
-	if (!c->t || !c->t->field)
-		irs_lua_raisef(c->L, line, "%s: no debug info to find '%s' in "
-			       "%s (give { offset = N })", qual, path,
-			       owner->ctype);
-	struct irs_error *err = c->t->field(c->t->arg, owner->ctype, path,
-					    info);
-	if (err) {
-		char msg[400];
-		snprintf(msg, sizeof(msg), "%s", err->message);
-		irs_error_destroy(err);
-		irs_lua_raisef(c->L, line, "%s: no field '%s' in struct %s "
-			       "(debug info: %s)", qual, path, owner->ctype,
-			       msg);
+	if (strchr(path, '['))
+		lookup_elements(c, owner, path, line, qual, info);
+	else
+		member(c, owner->ctype, path, path, line, qual, info);
+}
+
+// A field descriptor standing where a location goes, index(bits { at =
+// "jmp.type", bit = 15, width = 1 }, ...): the integer it reads is the
+// location (issue 27 item 9: it was taken for a table, its keys ignored,
+// and read offset 0).
+static void
+descriptor_loc(struct irs_cc *c, const struct ltype *owner, int idx,
+	       uint32_t line, const char *qual, struct lloc *loc,
+	       struct irs_field_info *info, const char **path_ret)
+{
+	struct lfield tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	irs_cc_field(c, owner, "[]", qual, idx, &tmp);
+	if (tmp.kind != LK_INT && tmp.kind != LK_UINT && tmp.kind != LK_BOOL &&
+	    tmp.kind != LK_ENUM)
+		irs_lua_raisef(c->L, line, "%s: a field standing for a location "
+			       "must read an integer (bits { ... }, u32 \"m\", "
+			       "scalar \"m\"), not %s", qual,
+			       irs_lkind_word(&tmp));
+	*loc = tmp.at;
+	info->kind = tmp.at.is_signed ? IRS_TYPE_INT : IRS_TYPE_UINT;
+	info->size = tmp.at.size;
+	if (path_ret)
+		*path_ret = tmp.path;
+}
+
+// { offset = O | at = "path", size = S, bit = B, width = W, signed = true }
+// at stack index @p idx: bits B to B + W - 1 counted from the offset, or
+// from the first bit of member `at`; a key it does not take is an error
+// (issue 27 item 9: `at` was ignored, the offset 0 read). Returns the size
+// it gives (or @p size).
+static uint64_t
+table_loc(struct irs_cc *c, const struct ltype *owner, int idx, uint32_t line,
+	  const char *qual, uint64_t size, struct lloc *loc,
+	  struct irs_field_info *info, const char **path_ret)
+{
+	lua_State *L = c->L;
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		const char *k = lua_type(L, -1) == LUA_TSTRING
+			? lua_tostring(L, -1) : "";
+		char pat[64];
+		snprintf(pat, sizeof(pat), " %s ", k);
+		if (!*k || !strstr(" offset at size bit width signed ", pat))
+			irs_lua_raisef(L, line, "%s: a location { ... } has no "
+				       "key '%s' (it takes offset or at, size, "
+				       "bit, width, signed)", qual,
+				       *k ? k : "[...]");
 	}
+	int64_t off = 0, v = 0, width;
+	uint64_t base = 0, avail = UINT64_MAX;	// in bits
+	const char *at = irs_cc_str(c, idx, "at", line, qual);
+	bool has_off = irs_cc_int(c, idx, "offset", line, qual, &off);
+	if (at && has_off)
+		irs_lua_raisef(L, line, "%s: a location has at = \"path\" or "
+			       "offset = N, not both", qual);
+	if (off < 0 || off > UINT32_MAX)
+		irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
+			       (long long)off);
+	struct irs_field_info m;
+	if (at) {
+		if (!owner)
+			irs_lua_raisef(L, line, "%s: an element has no field "
+				       "path; its location is offset 0", qual);
+		irs_cc_lookup(c, owner, at, line, qual, &m);
+		base = m.offset * 8 + m.bit_offset;
+		avail = m.bit_size ? m.bit_size : m.size * 8;
+		size = m.size;
+		if (path_ret)
+			*path_ret = irs_cc_strdup(c, at);
+	} else {
+		base = (uint64_t)off * 8;
+	}
+	if (irs_cc_int(c, idx, "size", line, qual, &v))
+		size = (uint64_t)v;
+	bool has_bit = irs_cc_int(c, idx, "bit", line, qual, &v);
+	if (irs_cc_int(c, idx, "width", line, qual, &width)) {
+		if (width < 1 || width > 56 || (has_bit && v < 0))
+			irs_lua_raisef(L, line, "%s: bad bitfield width %lld "
+				       "(1 to 56; a field of no bits has no value: "
+				       "leave it out, and write 0 where the text "
+				       "needs it, {=0})", qual, (long long)width);
+		uint64_t b = has_bit ? (uint64_t)v : 0;
+		if (b + (uint64_t)width > avail)
+			irs_lua_raisef(L, line, "%s: bits %llu..%llu are not "
+				       "inside '%s' (%llu bits)", qual,
+				       (unsigned long long)b,
+				       (unsigned long long)(b + width - 1), at,
+				       (unsigned long long)avail);
+		base += b;
+		loc->bit_size = (uint8_t)width;
+		loc->bit_off = (uint8_t)(base % 8);
+	} else if (has_bit) {
+		irs_lua_raisef(L, line, "%s: bit = B needs width = W", qual);
+	} else if (at) {
+		// the member as it is, a bitfield included
+		*info = m;
+		loc->bit_size = (uint8_t)m.bit_size;
+		loc->bit_off = (uint8_t)(base % 8);
+	}
+	if (base / 8 > UINT32_MAX)
+		irs_lua_raisef(L, line, "%s: offset too large", qual);
+	loc->offset = (uint32_t)(base / 8);
+	loc->is_signed = irs_cc_bool(c, idx, "signed", false);
+	return size;
 }
 
 /*
@@ -243,28 +437,12 @@ irs_cc_loc(struct irs_cc *c, const struct ltype *owner, int idx, uint32_t line,
 			irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
 				       (long long)off);
 		loc->offset = (uint32_t)off;
+	} else if (t == LUA_TTABLE && irs_fields_is_descriptor(L, idx)) {
+		descriptor_loc(c, owner, idx, line, qual, loc, info, path_ret);
+		return;		// checked as the field it is
 	} else if (t == LUA_TTABLE) {
-		int64_t off, v;
-		if (!irs_cc_int(c, idx, "offset", line, qual, &off))
-			off = 0;
-		if (off < 0 || off > UINT32_MAX)
-			irs_lua_raisef(L, line, "%s: bad offset %lld", qual,
-				       (long long)off);
-		loc->offset = (uint32_t)off;
-		if (irs_cc_int(c, idx, "size", line, qual, &v))
-			size = (uint64_t)v;
-		bool has_bit = irs_cc_int(c, idx, "bit", line, qual, &v);
-		int64_t width;
-		if (irs_cc_int(c, idx, "width", line, qual, &width)) {
-			if (width < 1 || width > 56 || (has_bit && v < 0))
-				irs_lua_raisef(L, line, "%s: bad bitfield "
-					       "width %lld", qual,
-					       (long long)width);
-			loc->bit_size = (uint8_t)width;
-			loc->offset += (uint32_t)((has_bit ? v : 0) / 8);
-			loc->bit_off = (uint8_t)((has_bit ? v : 0) % 8);
-		}
-		loc->is_signed = irs_cc_bool(c, idx, "signed", false);
+		size = table_loc(c, owner, idx, line, qual, size, loc, info,
+				 path_ret);
 	} else {
 		irs_lua_raisef(L, line, "%s: expected a field path or an "
 			       "offset, got %s", qual, luaL_typename(L, idx));
@@ -331,6 +509,8 @@ case_value(struct irs_cc *c, const struct lfield *tag, const char *key,
 	   uint32_t line, const char *qual)
 {
 	int64_t v;
+	if (tag->kind == LK_GLOBAL)
+		tag = tag->glob->value;
 	if (tag->kind == LK_ENUM && irs_lenum_value(tag->en, key, &v))
 		return v;
 	char *end;
@@ -341,6 +521,8 @@ case_value(struct irs_cc *c, const struct lfield *tag, const char *key,
 		       "'%s'", qual, key, tag->name);
 }
 
+// A union's tag or a text's `by`: an integer or enum field of @p owner,
+// or a global naming one.
 static const struct lfield *
 tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	  uint32_t line, const char *qual)
@@ -349,10 +531,13 @@ tag_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	if (!tag)
 		irs_lua_raisef(c->L, line, "%s: tag '%s' is not a field of %s",
 			       qual, name, owner->name);
-	if (tag->kind != LK_ENUM && tag->kind != LK_INT &&
-	    tag->kind != LK_UINT && tag->kind != LK_BOOL)
+	const struct lfield *v = tag->kind == LK_GLOBAL ? tag->glob->value
+		: tag;
+	if (v->kind != LK_ENUM && v->kind != LK_INT &&
+	    v->kind != LK_UINT && v->kind != LK_BOOL)
 		irs_lua_raisef(c->L, line, "%s: tag '%s' must be an enum or "
-			       "integer field", qual, name);
+			       "integer field (or a global of one)", qual,
+			       name);
 	return tag;
 }
 
@@ -628,7 +813,7 @@ compile_fields(struct irs_cc *c, struct ltype *t, int spec)
 }
 
 static const struct ltemplate *
-compile_template(struct irs_cc *c, const struct ltype *t, const char *src,
+compile_template(struct irs_cc *c, struct ltype *t, const char *src,
 		 const char *what)
 {
 	const struct ltemplate *tpl;
@@ -641,8 +826,11 @@ compile_template(struct irs_cc *c, const struct ltype *t, const char *src,
 		char msg[600];
 		snprintf(msg, sizeof(msg), "%s", err->message);
 		irs_error_destroy(err);
-		irs_lua_raisef(c->L, t->line, "struct %s: %s \"%s\": %s",
-			       t->name, what, src, msg);
+		// a template may be long: quote its start
+		size_t n = strlen(src);
+		irs_lua_raisef(c->L, t->line, "struct %s: %s \"%.*s%s\": %s",
+			       t->name, what, (int)(n > 80 ? 80 : n), src,
+			       n > 80 ? "..." : "", msg);
 	}
 	return tpl;
 }
@@ -1371,5 +1559,6 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 		derive_defs(lo);
 	compute_owns(lo);
 	check_no_json(&c);
+	irs_cc_check_expansion(&c);
 	lua_pop(L, 1);
 }

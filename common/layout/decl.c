@@ -209,7 +209,8 @@ l_struct(lua_State *L)
 // sret = true, after = "caller"|"return", check = { PATH = VALUE },
 // pass = { data = EXPR, len = EXPR }
 // ir = { "fn", "f" }: the first of these its parameters has
-// instance = EXPR: an integer telling one run of a pass from another
+// instance = EXPR: what tells one run of a pass from another, a string
+// (the function's name: "ssa@main") or an integer ("lj_opt_sink#3")
 static int
 l_boundary(lua_State *L)
 {

@@ -189,6 +189,9 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 				       f->delta->abs_at->name,
 				       f->delta->abs_value->name);
 		break;
+	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
+		irs_buf_printf(b, "%s", f->name);	// steps of a path only
+		break;
 	}
 }
 

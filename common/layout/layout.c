@@ -78,6 +78,26 @@ irs_layout_global_address(const struct irs_layout *lo, uint32_t sym,
 }
 
 const char *
+irs_lkind_word(const struct lfield *f)
+{
+	static const char *const words[] = {
+		[LK_INT] = "an integer", [LK_UINT] = "an integer",
+		[LK_BOOL] = "a bool", [LK_FLOAT] = "a float",
+		[LK_ENUM] = "an enum", [LK_CSTR] = "a string",
+		[LK_CHARS] = "a string", [LK_STRN] = "a string",
+		[LK_PTR] = "a ptr", [LK_REF] = "a ref",
+		[LK_EMBED] = "an embedded struct", [LK_INDEX] = "an index",
+		[LK_UNION] = "a union", [LK_SEQ] = "a sequence",
+		[LK_COMPUTED] = "a computed field", [LK_GLOBAL] = "a global",
+		[LK_DELTA] = "an integer", [LK_PICK] = "an element",
+		[LK_SLICE] = "a slice", [LK_UP] = "an enclosing struct",
+		[LK_PREV] = "the previous element",
+	};
+	return f->kind < ARRAY_SIZE(words) && words[f->kind]
+		? words[f->kind] : "a field";
+}
+
+const char *
 irs_lenum_name(const struct lenum *en, int64_t value)
 {
 	if (en->dense) {

@@ -54,7 +54,17 @@ enum lkind {
 	LK_GLOBAL,	/* what a path into a debuggee global names */
 	LK_DELTA,	/* an integer kept as deltas from element to element
 			   in a sequence of an outer node; see struct ldelta */
+	/* Steps of a template's path (path.c), never fields of a type: */
+	LK_PICK,	/* element lo of sequence index_seq of the struct
+			   (negative: from the end): {ops[0]}, {ops[-1].u} */
+	LK_SLICE,	/* its elements [lo:hi]: {params[1:]*, } */
+	LK_UP,		/* the nearest enclosing struct of `type`: {^Fn.x} */
+	LK_PREV,	/* the previous element of the sequence the struct is
+			   an element of: {^prev.line} */
 };
+
+/** Whether @p kind is a path step (LK_PICK ...), not a field's kind. */
+#define IRS_LK_STEP(kind) ((kind) >= LK_PICK)
 
 /** Where a scalar (integer, pointer, float) lies inside its struct. */
 struct lloc {
@@ -185,10 +195,12 @@ struct lfield {
 	uint32_t json_key_len;
 	enum lkind kind;
 	uint32_t line;		/* where the layout declared it */
+	uint32_t index_type;	/* INDEX: the enclosing node type */
 	const char *ctor;	/* constructor used: "u32", "list" */
 	const char *path;	/* debug-info path, or NULL when explicit */
 	struct lloc at;		/* the value itself */
 	uint32_t type;		/* PTR, REF, EMBED: type index */
+	int fn;			/* COMPUTED: Lua registry reference */
 	uint64_t mask;		/* PTR, REF: address = value & mask */
 	uint32_t past;		/* PTR, REF: the value points this many bytes
 				   past the target (past = true: the size of
@@ -200,25 +212,26 @@ struct lfield {
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
 				   the struct itself at at.offset (a flexible
 				   tail, char contents[1]), not behind a pointer */
+	bool pure;		/* COMPUTED: depends on the bytes read only */
+	bool no_json;		/* json = false: for the text only, not in the
+				   node records (what other fields say) */
 	const struct lenum *en;	/* ENUM */
 	struct lseq *seq;	/* SEQ */
 	struct lunion *un;	/* UNION */
-	uint32_t index_type;	/* INDEX: the enclosing node type */
-	const struct lfield *index_seq;	/* INDEX: its sequence field */
-	int fn;			/* COMPUTED: Lua registry reference */
-	bool pure;		/* COMPUTED: depends on the bytes read only */
+	const struct lfield *index_seq;	/* INDEX, PICK, SLICE: its sequence
+					   field */
 	const struct lglob *glob;	/* GLOBAL */
 	struct ldelta *delta;		/* DELTA */
-	bool no_json;		/* json = false: for the text only, not in the
-				   node records (what other fields say) */
+	int64_t lo, hi;		/* PICK: lo; SLICE: [lo:hi] (0 and INT64_MAX
+				   when left out) */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
 };
 
 enum top_code {
 	TOP_LIT,	/* literal text */
-	TOP_FIELD,	/* {f}, {f.g}, {f:FMT} */
-	TOP_SEQ,	/* {s*SEP} */
+	TOP_FIELD,	/* {f}, {f.g}, {f:FMT}, {ops[0]}, {^Fn.x} */
+	TOP_SEQ,	/* {s*SEP}, {s[1:]*SEP} */
 	TOP_IF,		/* {?f}: jump to `jump` when false */
 	TOP_JUMP,	/* {:} */
 	TOP_SELFREF,	/* {@ref} */
@@ -227,55 +240,65 @@ enum top_code {
 	TOP_ADDR,	/* {&}: the struct's own address, as its id */
 };
 
-struct lexpr;
-
-/** What a template condition compares: a field path, or a constant
- *  (an integer, or an enum name resolved when the layout loads), or an
- *  integer expression. */
-struct lcval {
-	uint8_t npath;			/* 0: the constant k (or expr) */
-	const struct lfield **path;	/* field, then through ptr/ref/embed */
-	int64_t k;
-	const struct lexpr *expr;	/* arithmetic, or NULL */
-};
-
 enum lexpr_code {
-	LE_VAL,		/* v: a field path or a constant */
+	/* integers */
+	LE_NUM,		/* the constant k (is_unsigned: past INT64_MAX) */
+	LE_PATH,	/* the value of a field path */
 	LE_ELEM,	/* #: the index of the element being rendered */
-	LE_COUNT,	/* #s: the number of elements of sequence v.path */
-	LE_ADD, LE_SUB, LE_MUL,	/* a OP b */
-	LE_NEG,		/* -a */
+	LE_COUNT,	/* #s: the number of elements of sequence (or slice)
+			   path */
+	LE_LEN,		/* len(p): the bytes {p} renders */
+	LE_COL,		/* col(): the column the text is at */
+	LE_NEG, LE_BNOT,		/* -a, ~a */
+	LE_ADD, LE_SUB, LE_MUL,		/* a OP b, wrapping */
+	LE_BAND, LE_BOR, LE_BXOR,	/* a & b, a | b, a ^ b */
+	LE_SHL, LE_SHR,			/* a << b, a >> b */
+	/* truth values */
+	LE_EQ, LE_NE, LE_LT, LE_LE, LE_GT, LE_GE,	/* a OP b */
+	LE_AND, LE_OR,	/* left to right, short-circuit */
+	LE_NOT,
+	LE_TEST,	/* a path is true as {?f} says */
+	LE_NONZERO,	/* an integer expression is not 0 */
 };
 
-/** An integer expression of {=EXPR} and of condition operands: {=# + 1},
- *  {=pc + sj + 2}, {?#code == 1}. */
+/** Whether an expression of @p code is a truth value (a condition). */
+#define IRS_LE_BOOL(code) ((code) >= LE_EQ)
+
+/**
+ * An expression of a template: {=# + 1}, {=pc + sj + 2}, {?#code == 1},
+ * {?kind == K_X and not (val & 0x40)}, compiled when the layout loads
+ * (template.c, cond.c). Integers wrap as C's uint64_t arithmetic does;
+ * an operand is unsigned when C would make it so (an unsigned field, a
+ * constant past INT64_MAX, an operation with an unsigned operand).
+ * At most IRS_EXPR_MAX_DEPTH deep and IRS_EXPR_MAX_NODES nodes, so the
+ * walk's evaluation recurses a bounded depth.
+ */
 struct lexpr {
 	uint8_t code;		/* enum lexpr_code */
-	struct lcval v;		/* VAL, COUNT */
+	uint8_t npath;		/* PATH, COUNT, LEN, TEST: path */
+	bool is_unsigned;	/* NUM */
+	const struct lfield **path;	/* field, then through ptr/ref/embed
+					   and path steps */
+	int64_t k;		/* NUM */
 	const struct lexpr *a, *b;
 };
 
-enum lcond_code {
-	LC_TEST,	/* x is true, as {?f} asks */
-	LC_EQ, LC_NE, LC_LT, LC_LE, LC_GT, LC_GE,	/* x OP y */
-	LC_AND, LC_OR,	/* a OP b, left to right, short-circuit */
-	LC_NOT,		/* not a */
+enum {
+	IRS_EXPR_MAX_DEPTH = 256,	/* operators nested in one expression
+					   (a chain of 200 `or`s is 200 deep) */
+	IRS_EXPR_MAX_NODES = 4096,	/* operators and operands in one */
 };
 
-/** A compiled {?EXPR}: {?kind == K_X and not (val < 64)}. */
-struct lcond {
-	uint8_t code;		/* enum lcond_code */
-	struct lcval x, y;
-	const struct lcond *a, *b;
-};
-
-/** One template instruction. */
+/** One template instruction: 64 bytes, a cache line, as the walk runs
+ *  millions of them. */
 struct top {
 	uint8_t code;		/* enum top_code */
 	uint8_t npath;
 	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format), 'L'
 				   (:lua, as Lua writes the value) */
 	bool is_seq;		/* REFOF of a sequence */
+	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
+				   padded without printf */
 	uint32_t pre;		/* literal text written first: offset in lits */
 	uint32_t pre_len;	/* ... and length (0: none) */
 	uint32_t lit;		/* LIT, SEQ, REFOF: offset in lits */
@@ -283,11 +306,15 @@ struct top {
 	uint32_t jump;		/* IF, JUMP: next op when taken */
 	const struct lfield **path;	/* field, then through ptr/ref */
 	const char *fmt;	/* printf format for int64/uint64/double/str */
-	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
-				   padded without printf */
-	const struct lcond *cond;	/* IF of an expression, else NULL */
-	const struct lexpr *expr;	/* EXPR */
+	union {
+		const struct lexpr *cond;	/* IF of an expression, else
+						   NULL */
+		const struct lexpr *expr;	/* EXPR */
+	};
+	const struct lexpr *width;	/* a format's '*' width, or NULL */
 };
+_Static_assert(sizeof(struct top) <= 64, "a template instruction is one "
+	       "cache line");
 
 struct ltemplate {
 	uint32_t nops;
@@ -323,6 +350,7 @@ struct ltype {
 	bool owns;		/* owns nodes, directly or through values */
 	uint64_t owns_mask;	/* bit i: field i owns nodes (i < 64) */
 	bool size_explicit;
+	bool uses_prev;		/* a template of it names ^prev */
 	uint32_t nfields;
 	struct lfield *fields;	/* declaration order */
 	struct ltext text, ref;
@@ -413,6 +441,7 @@ struct irs_layout {
 					   not declared pure: a walk may
 					   depend on Lua state, not only on
 					   memory */
+	bool uses_prev;			/* some type's uses_prev */
 	void *allocs;			/* every schema allocation */
 };
 
@@ -696,6 +725,9 @@ void irs_cc_width(struct irs_cc *c, const struct lloc *loc, uint32_t line,
 void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
 		 unsigned ok, uint32_t line, const char *qual, const char *ctor,
 		 const char *wants);
+/** "const OpInfo" -> "OpInfo" (a copy the layout owns): how debug info is
+ *  asked for a type, and how the layout's types are matched to it. */
+const char *irs_cc_unqualified(struct irs_cc *c, const char *type);
 /** The layout type @p name; raises when the layout declares none. */
 const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 				uint32_t line, const char *qual);
@@ -709,6 +741,13 @@ const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
  * false, and why (one line, no file or line) in @p why.
  */
 bool irs_rerun_check(const char *tmpl, char *why, size_t len);
+/* ---- expand.c ------------------------------------------------------------ */
+
+/** Raises when one struct's text, ref template or JSON record would cost
+ *  more than a million template steps (values shown many times inside
+ *  values shown many times), or a value struct lies inside itself.
+ *  requires: every template compiled. */
+void irs_cc_check_expansion(struct irs_cc *c);
 
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 
@@ -720,6 +759,42 @@ bool irs_expr_reads_only(const char *expr, char *why, size_t len);
  *  string literal or a variable name: what a `call` verifier may be. */
 bool irs_expr_is_call(const char *call);
 
+/* ---- path.c: the path grammar of locations and templates ----------------- */
+
+enum lpc_kind {
+	LPC_NAME,	/* a member or field: "u", "def" */
+	LPC_INDEX,	/* [lo], lo < 0 from the end */
+	LPC_SLICE,	/* [lo:hi], either left out */
+	LPC_UP,		/* ^Name: the nearest enclosing struct Name */
+	LPC_PREV,	/* ^prev: the previous element */
+};
+
+/** One component of a path; @p s points into the path's text. */
+struct lpc {
+	uint8_t kind;		/* enum lpc_kind */
+	bool has_lo, has_hi;	/* SLICE: bounds given */
+	uint32_t n;		/* NAME, UP: the name's length */
+	const char *s;		/* ... and its bytes */
+	int64_t lo, hi;		/* INDEX: lo; SLICE: [lo:hi] */
+};
+
+enum { IRS_PATH_MAX = 32 };	/* components of one path */
+
+struct lpath {
+	uint32_t n;
+	struct lpc c[IRS_PATH_MAX];
+};
+
+/** Parses path @p s (@p n bytes) into @p p; false with a message in @p why
+ *  when it is no path of the grammar (path.c's header). */
+bool irs_path_parse(const char *s, size_t n, struct lpath *p, char *why,
+		    size_t len);
+/** The bytes a path may take at @p s (a scanner's first cut: names, dots,
+ *  a leading '^', subscripts). */
+size_t irs_path_span(const char *s, size_t n);
+/** Whether every component of @p p is a name ("u.def"). */
+bool irs_path_plain(const struct lpath *p);
+
 /* ---- resolve.c: field descriptors to struct lfield ----------------------- */
 
 /** Compiles the descriptor at @p idx, field @p name of @p owner (NULL: a
@@ -730,6 +805,38 @@ void irs_cc_field(struct irs_cc *c, const struct ltype *owner,
 
 /* ---- template.c ---------------------------------------------------------- */
 
+/** What template.c and cond.c share while a template compiles. */
+struct irs_tpl {
+	struct irs_layout *lo;
+	struct ltype *t;	/* the type whose template it is */
+	char msg[400];		/* the error, when there is one */
+};
+
+/** Sets @p p's error message; returns false. */
+bool irs_tpl_fail(struct irs_tpl *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/**
+ * Resolves template path @p s (@p n bytes, path.c's grammar) against the
+ * fields of p->t: each name a field of the struct the part before names
+ * (through ptr, ref and embed fields, a picked element, ^T, ^prev), each
+ * subscript a sequence's element or slice. On success *path (the
+ * layout's) holds the fields and steps, *npath their number.
+ */
+bool irs_tpl_path(struct irs_tpl *p, const char *s, size_t n,
+		  const struct lfield ***path, uint8_t *npath);
+/** "an integer", "a sequence"...: what a field is, for messages. */
+const char *irs_lkind_word(const struct lfield *f);
+
+/* ---- cond.c: the expressions of templates -------------------------------- */
+
+/**
+ * Compiles expression @p s (@p n bytes) of a template of p->t: a condition
+ * when @p want_bool ({?...}), else an integer ({=...}, a '*' width). NULL
+ * with the message in p->msg on error. The tree is the layout's.
+ */
+const struct lexpr *irs_cond_parse(struct irs_tpl *p, const char *s,
+				   size_t n, bool want_bool);
+
 /**
  * Compiles template @p src for type @p t of @p lo (every field of every type
  * compiled; the ref templates before the texts); @p is_ref when it is t's
@@ -737,7 +844,7 @@ void irs_cc_field(struct irs_cc *c, const struct ltype *owner,
  * says what is wrong, without a position (the caller adds it).
  */
 struct irs_error *irs_template_compile(struct irs_layout *lo,
-				       const struct ltype *t, const char *src,
+				       struct ltype *t, const char *src,
 				       bool is_ref,
 				       const struct ltemplate **ret);
 

@@ -543,13 +543,18 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_cc_loc(c, owner, -1, line, qual, 0, &s->base, &info,
 			   NULL);
 		lua_pop(L, 1);
-		irs_cc_kind(c, &info, K(ARRAY), line, qual, kind, "an array");
 		compile_elem(c, idx, line, qual, s);
 		int64_t n = 0;
+		// any member: an array's elements, or what is no array taken
+		// as elements of its size (a plain integer: one element; a
+		// 64-bit word: two of 32 bits)
 		if (irs_cc_int(c, idx, "count", line, qual, &n))
 			s->fixed_count = (uint64_t)n;
 		else if (info.count)
 			s->fixed_count = info.count;
+		else if (info.kind != IRS_TYPE_ARRAY && !info.bit_size &&
+			 info.size && info.size % s->stride == 0)
+			s->fixed_count = info.size / s->stride;
 		else
 			irs_lua_raisef(L, line, "%s: fixed needs count = N "
 				       "(no array length in debug info)", qual);
@@ -711,9 +716,8 @@ compile_pointer(struct irs_cc *c, const struct ltype *owner, const char *kind,
 
 /* {====================================================== globals */
 
-// "const OpInfo" -> "OpInfo": the name to ask debug info and to match.
-static const char *
-unqualified(struct irs_cc *c, const char *type)
+const char *
+irs_cc_unqualified(struct irs_cc *c, const char *type)
 {
 	for (;;) {
 		if (!strncmp(type, "const ", 6))
@@ -837,7 +841,7 @@ static void
 gcc_type(struct gcc *g, const char *type)
 {
 	const struct irs_target *t = g->c->t;
-	type = unqualified(g->c, type);
+	type = irs_cc_unqualified(g->c, type);
 	struct irs_error *err = t && t->field ? t->field(t->arg, type, "",
 							  &g->info)
 		: irs_error_format(IRS_ERROR_TARGET, "no debug info");
@@ -865,7 +869,7 @@ gcc_member(struct gcc *g, const char *m)
 	if (g->info.bit_size)
 		gcc_raise(g, "a bitfield has no members");
 	char type[sizeof(g->info.type_name)];
-	snprintf(type, sizeof(type), "%s", unqualified(g->c,
+	snprintf(type, sizeof(type), "%s", irs_cc_unqualified(g->c,
 						     g->info.type_name));
 	uint64_t base = g->off;
 	struct irs_error *err = t->field ? t->field(t->arg, type, m, &g->info)
@@ -901,7 +905,7 @@ gcc_subscript(struct gcc *g, const struct lloc *at, int64_t k,
 	snprintf(elem, sizeof(elem), "%s", g->info.target_name);
 	uint64_t stride = 0;
 	struct irs_error *err = t->type_size ? t->type_size(t->arg,
-		unqualified(g->c, elem), &stride)
+		irs_cc_unqualified(g->c, elem), &stride)
 		: irs_error_format(IRS_ERROR_TARGET, "no debug info");
 	if (err) {
 		char msg[300];
@@ -947,7 +951,7 @@ gcc_value(struct gcc *g, struct lglob *gl)
 	v->fn = LUA_NOREF;
 	uint64_t size = in->size;
 	const struct ltype *lt;
-	const char *target = unqualified(c, in->target_name);
+	const char *target = irs_cc_unqualified(c, in->target_name);
 	switch (in->kind) {
 	case IRS_TYPE_POINTER:
 		size = 8;
@@ -964,7 +968,7 @@ gcc_value(struct gcc *g, struct lglob *gl)
 		}
 		break;
 	case IRS_TYPE_STRUCT: case IRS_TYPE_UNION:
-		lt = type_of_ctype(c, unqualified(c, in->type_name));
+		lt = type_of_ctype(c, irs_cc_unqualified(c, in->type_name));
 		if (!lt)
 			gcc_raise(g, "'%s' is a struct the layout declares no "
 				  "struct \"...\" for (or name a member of it)",
@@ -1006,8 +1010,12 @@ gcc_value(struct gcc *g, struct lglob *gl)
 		v->at.size = (uint8_t)size;
 	}
 	if (in->kind == IRS_TYPE_ENUM) {	// names from debug info
+		const char *type = in->type_name;
+		if (!strncmp(type, "enum ", 5))
+			type += 5;
 		v->kind = LK_ENUM;
-		v->en = NULL;
+		v->en = enum_from_target(c, irs_cc_unqualified(c, type), NULL, false,
+					 g->line, g->qual);
 	}
 	if (size > (1u << 20))
 		gcc_raise(g, "%llu bytes", (unsigned long long)size);

@@ -231,6 +231,10 @@ irs_event_format(struct irs_buf *b, const struct irs_event_data *e)
 		irs_buf_puts(b, ",\"root_type\":");
 		put_string(b, e->root_type);
 	}
+	if (e->instance) {
+		irs_buf_puts(b, ",\"instance\":");
+		put_string(b, e->instance);
+	}
 	if (after)
 		irs_buf_printf(b, ",\"changed\":%s", e->changed ? "true"
 			       : "false");

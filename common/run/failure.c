@@ -292,11 +292,28 @@ pass_json(const struct irs_failure_site *site)
 {
 	if (!site->pass)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o}", "name", irs_json_text(site->pass),
-			 "seq", site->seq ? json_integer(site->seq)
-					  : json_null(),
-			 "cpu_s", site->has_cpu ? json_real(site->cpu_s)
-						: json_null());
+	json_t *j = json_pack("{s:o, s:o, s:o}", "name",
+			      irs_json_text(site->pass),
+			      "seq", site->seq ? json_integer(site->seq)
+					       : json_null(),
+			      "cpu_s", site->has_cpu ? json_real(site->cpu_s)
+						     : json_null());
+	if (j && site->instance && json_object_set_new(j, "instance",
+					irs_json_text(site->instance))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+char *
+irs_failure_bare_pass(const char *pass, const char *instance)
+{
+	size_t n = strlen(pass), k = instance ? strlen(instance) : 0;
+	if (k && n > k + 1 && !strcmp(pass + n - k, instance) &&
+	    pass[n - k - 1] == '@')
+		return strndup(pass, n - k - 1);
+	return strdup(pass);
 }
 
 static json_t *
@@ -328,15 +345,17 @@ reduce_json(const struct irs_failure_site *site, const json_t *crash)
 		return json_null();
 	if (!input || !site->pass)
 		return json_null();
+	// {pass} is the pass, not the instance it ran on ("ssa" of
+	// "ssa@main")
 	char *before = irs_path_join(site->dir, input);
-	if (!before)
-		return NULL;
-	char *cmd = v ? irs_failure_verify_command(v, site->exe, site->args,
-						   site->pass, before)
-		      : irs_failure_reduce_command(site->rerun, site->exe,
-						   site->args, site->pass,
-						   before);
+	char *pass = irs_failure_bare_pass(site->pass, site->instance);
+	char *cmd = !before || !pass ? NULL
+		: v ? irs_failure_verify_command(v, site->exe, site->args,
+						 pass, before)
+		: irs_failure_reduce_command(site->rerun, site->exe,
+					     site->args, pass, before);
 	free(before);
+	free(pass);
 	json_t *j = cmd ? irs_json_text(cmd) : NULL;
 	free(cmd);
 	return j;

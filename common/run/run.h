@@ -238,6 +238,8 @@ struct irs_event_data {
 	uint32_t position;		/* 0: not known */
 	uint64_t root;			/* the IR root the pass was given */
 	const char *root_type;		/* its layout type; NULL: not said */
+	const char *instance;		/* what the pass ran on (a function),
+					   the boundary's label; NULL: none */
 	bool changed;			/* after events */
 	bool has_cpu;			/* after events: the pass's CPU time */
 	double cpu_s;
@@ -367,6 +369,8 @@ struct irs_failure_site {
 	const char *run_id;
 	const char *dir;		/* run directory */
 	const char *pass;		/* NULL when unknown */
+	const char *instance;		/* its instance label, or NULL:
+					   "main" of "ssa@main" */
 	uint32_t seq;			/* 0 when unknown */
 	const char *before_text;	/* relative paths, or NULL */
 	const char *before_json;
@@ -404,6 +408,9 @@ struct irs_error *irs_failure_build(const struct irs_failure_site *site,
  * any the template sets literally (compared up to '='). Every value is
  * shell-quoted. Freed with free(); NULL on OOM.
  */
+/** @p pass without "@INSTANCE" at its end (the pass a rerun runs: "ssa"
+ *  of "ssa@main"), a copy freed with free(); NULL on OOM. */
+char *irs_failure_bare_pass(const char *pass, const char *instance);
 char *irs_failure_reduce_command(const char *rerun, const char *exe,
 				 const char *args, const char *pass,
 				 const char *before);

@@ -356,7 +356,8 @@ bool
 irs_rundir_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
+	       c == '@';	// a pass's instance: ssa@main
 }
 
 char *

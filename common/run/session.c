@@ -19,6 +19,7 @@ struct event {
 	uint32_t seq;
 	uint32_t position;	// in the pipeline (irs_session_set_position)
 	char *pass;
+	char *instance;		// irs_session_set_instance(), or NULL
 	char *type;		// layout type of the root, NULL: the default
 	uint64_t root;
 	bool open;		// begun, not yet ended
@@ -73,6 +74,7 @@ struct irs_session {
 	uint32_t nlost;		// snapshots lost to write errors
 	bool failed;
 	uint32_t next_position;	// irs_session_set_position(), 0: unknown
+	char *next_instance;	// irs_session_set_instance(), or NULL
 	// the image of the pass that ended last, kept for a verifier's
 	// failure, which comes after the pass returned
 	struct irs_image *ended_image;
@@ -212,6 +214,7 @@ event_deinit(struct event *ev)
 {
 	event_retire(ev);
 	free(ev->pass);
+	free(ev->instance);
 	free(ev->type);
 	free(ev->text);
 	free(ev->json);
@@ -226,6 +229,7 @@ irs_session_destroy(struct irs_session *s)
 	for (uint32_t i = 0; i < s->nevents; i++)
 		event_deinit(&s->events[i]);
 	free(s->events);
+	free(s->next_instance);
 	last_forget(&s->last);
 	irs_image_unref(s->ended_image);
 	irs_image_pool_deinit(&s->pool);
@@ -728,10 +732,13 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 		keep_image(s, mem, &ev);
 	ev.position = s->next_position;
 	s->next_position = 0;
+	ev.instance = s->next_instance;
+	s->next_instance = NULL;
 	struct irs_event_data d = {
 		.seq = ev.seq, .pass = pass, .phase = "before",
 		.text = n.text, .json = n.json, .st = &st,
 		.position = ev.position, .root = ev.root, .root_type = ev.type,
+		.instance = ev.instance,
 		.same_as_seq = copied ? s->last.seq : 0,
 		.same_as_phase = s->last.phase,
 	};
@@ -773,6 +780,17 @@ irs_session_set_position(struct irs_session *s, uint32_t position)
 }
 
 struct irs_error *
+irs_session_set_instance(struct irs_session *s, const char *instance)
+{
+	char *copy = instance ? strdup(instance) : NULL;
+	if (instance && !copy)
+		return &irs_enomem;
+	free(s->next_instance);
+	s->next_instance = copy;
+	return NULL;
+}
+
+struct irs_error *
 irs_session_pass_begin(struct irs_session *s, struct irs_memory *mem,
 		       const char *pass, uint64_t root, uint32_t *seq_ret)
 {
@@ -794,7 +812,8 @@ after_event(struct irs_session *s, struct event *ev, struct names *n,
 		.seq = ev->seq, .pass = ev->pass, .phase = "after",
 		.text = n->text, .json = n->json, .skipped = skipped,
 		.st = st, .position = ev->position, .root = ev->root,
-		.root_type = ev->type, .changed = changed,
+		.root_type = ev->type, .instance = ev->instance,
+		.changed = changed,
 		.has_cpu = ev->has_cpu, .cpu_s = ev->cpu_s,
 		.same_as_seq = copied ? s->last.seq : 0,
 		.same_as_phase = s->last.phase,
@@ -1196,6 +1215,7 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.run_id = s->man.run_id,
 		.dir = s->dir,
 		.pass = pass,
+		.instance = ev ? ev->instance : NULL,
 		.seq = ev ? ev->seq : 0,
 		.before_text = ev ? ev->text : NULL,
 		.before_json = ev ? ev->json : NULL,

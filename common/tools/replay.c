@@ -374,7 +374,13 @@ read_signature(const char *path, struct group *g)
 	json_t *sig = json_object_get(f, "signal");
 	g->signal = json_is_object(sig) ? str_member(sig, "name")
 		    : str_member(f, "kind");
-	g->pass = str_member(json_object_get(f, "pass"), "name");
+	// a crash of pass ssa is one failure whichever function it ran on
+	// (ssa@main, ssa@foo): grouped, and rerun, by the pass
+	json_t *pj = json_object_get(f, "pass");
+	const char *pname = json_string_value(json_object_get(pj, "name"));
+	g->pass = pname && *pname ? irs_failure_bare_pass(pname,
+		json_string_value(json_object_get(pj, "instance"))) :
+		strdup("?");
 	json_t *bt = json_object_get(f, "backtrace");
 	size_t top = 0, nbt = json_array_size(bt);
 	while (top < nbt && is_abort_frame(json_array_get(bt, top)))

@@ -92,7 +92,8 @@ irs_fmt_double(char *out, double v)
 }
 
 // One conversion: %[flags][width][.prec][length]conv, with at most three
-// digits of width and precision (a template cannot ask for a 1 GB field).
+// digits of width and precision (a template cannot ask for a 1 GB field);
+// the width may be '*', for the caller to pass (bounded the same way).
 bool
 irs_fmt_check(const char *fmt, size_t len, char *out, char *class_ret)
 {
@@ -116,8 +117,11 @@ irs_fmt_check(const char *fmt, size_t len, char *out, char *class_ret)
 		i++;
 		while (i < len && strchr("-+ #0", fmt[i]))
 			out[o++] = fmt[i++];
+		bool star = i < len && fmt[i] == '*';
+		if (star)	// a width the caller passes
+			out[o++] = fmt[i++];
 		for (int d = 0; i < len && fmt[i] >= '0' && fmt[i] <= '9'; d++)
-			if (d == 3)
+			if (d == 3 || star)
 				return false;
 			else
 				out[o++] = fmt[i++];

@@ -8,6 +8,14 @@
 // computed from the start.
 #include "walk/walk.h"
 
+// a + b wrapping as C's unsigned arithmetic does, as {=EXPR} does: deltas
+// from memory may sum past 64 bits, and a signed overflow is undefined.
+static inline int64_t
+wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
 // Integer field @p fd of the element of sequence @p seq at @p i of @p enc
 // (the element itself when @p fd is NULL: a sequence of integers).
 static bool
@@ -22,8 +30,9 @@ elem_int(struct walk *w, struct frame *enc, const struct lfield *seq,
 		return false;
 	struct irs_error *err = irs_walk_read(w, a, buf, n);
 	if (err) {
-		irs_walk_error(w, seq, a, "unreadable element %llu",
-			       (unsigned long long)i);
+		if (err->code != IRS_ERROR_LIMIT)	// said once, stopping
+			irs_walk_error(w, seq, a, "unreadable element %llu",
+				       (unsigned long long)i);
 		irs_error_destroy(err);
 		return false;
 	}
@@ -62,7 +71,7 @@ from_start(struct walk *w, struct frame *enc, const struct ldelta *d,
 		int64_t dv;
 		if (!elem_int(w, enc, d->deltas, j, NULL, &dv))
 			return false;
-		v += dv;
+		v = wrap_add(v, dv);
 	}
 	c->v = v;
 	c->abs_k = k;
@@ -93,7 +102,7 @@ step(struct walk *w, struct frame *enc, const struct ldelta *d,
 	int64_t dv;
 	if (!elem_int(w, enc, d->deltas, i, NULL, &dv))
 		return false;
-	c->v += dv;
+	c->v = wrap_add(c->v, dv);
 	return true;
 }
 

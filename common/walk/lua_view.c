@@ -2,6 +2,13 @@
 // function, computed fields) and for verifiers: a table of the node's
 // fields, built from its frame. Lua is entered through irs_lua_pcall only;
 // a Lua error there becomes a walk error and the walk goes on.
+//
+// During a walk's call, a node table is lazy: it keeps the struct's bytes
+// and reads a field (a string, a sequence, a value behind a pointer) when
+// the function asks for it, so a pure function reads what it uses and no
+// more (issue 27 item 11: tables read every field, and a field the text
+// never shows that changed between two passes made a snapshot walked
+// instead of copied). A verifier's tables are whole.
 #include <string.h>
 
 #include <lauxlib.h>
@@ -200,6 +207,9 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 		irs_walk_pop(w);
 		return;
 	}
+	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
+		lua_pushnil(L);		// steps of template paths, no fields
+		return;
 	}
 }
 
@@ -216,14 +226,141 @@ irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
 	irs_walk_pop(w);
 }
 
+/* {====================================================== lazy tables */
+
+// What a lazy node table keeps (a userdata under view_key): the struct's
+// bytes and where it was, to read its fields from when they are asked.
+struct lview {
+	const struct ltype *t;	// the layout's, which the Lua state lives in
+	uint64_t addr;
+	uint64_t elem;		// its index in its sequence ({=#}, deltas)
+	uint64_t gen;		// the call it was made in (walk.lua_gen)
+	unsigned char data[];
+};
+
+static const char view_key = 'l';
+static const char view_mt_key = 'm';
+// Numbers every walk's Lua calls (a layout serves one walk at a time).
+static uint64_t call_serial;
+
+static struct walk *walk_in_call(lua_State *L);
+
+// The struct a lazy table @p idx stands for, pushed as a frame of the
+// walk calling Lua now; raises when that is not the call it was made in.
+static struct frame *
+view_frame(lua_State *L, int idx, struct walk **wret)
+{
+	lua_rawgetp(L, idx, &view_key);
+	const struct lview *v = lua_touserdata(L, -1);
+	lua_pop(L, 1);	// the table keeps it
+	struct walk *w = walk_in_call(L);
+	if (!v || !w || v->gen != w->lua_gen)
+		luaL_error(L, "a node table (%s) is read during the call it "
+			   "was given to, not kept for later", v ? v->t->name
+			   : "?");
+	w->next_elem = v->elem;
+	struct frame *f = irs_walk_push(w, v->t, v->addr, v->data, NULL);
+	if (!f)
+		luaL_error(L, "%s at 0x%llx: too deep", v->t->name,
+			   (unsigned long long)v->addr);
+	*wret = w;
+	return f;
+}
+
+// next(node, k) over what the table holds now, its view left out.
+static int
+l_view_next(lua_State *L)
+{
+	lua_settop(L, 2);
+	while (lua_next(L, 1)) {
+		if (lua_type(L, -2) != LUA_TLIGHTUSERDATA)
+			return 2;
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+// node.f: field f read now, and kept in the table.
+static int
+l_view_index(lua_State *L)
+{
+	const char *name = lua_tostring(L, 2);
+	lua_rawgetp(L, 1, &view_key);
+	const struct lview *v = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	const struct lfield *fd = name && v ? irs_ltype_field(v->t, name)
+		: NULL;
+	if (!fd)
+		return 0;	// no such field: nil, as in a plain table
+	struct walk *w;
+	struct frame *f = view_frame(L, 1, &w);
+	uint32_t depth = w->depth - 1;
+	push_field(L, w, f, fd);
+	w->depth = depth;
+	lua_pushvalue(L, -1);
+	lua_setfield(L, 1, name);	// raw: the metatable has no __newindex
+	return 1;
+}
+
+// pairs(node): every field, read now.
+static int
+l_view_pairs(lua_State *L)
+{
+	lua_rawgetp(L, 1, &view_key);
+	const struct lview *v = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	for (uint32_t i = 0; v && i < v->t->nfields; i++) {
+		lua_pushcfunction(L, l_view_index);
+		lua_pushvalue(L, 1);
+		lua_pushstring(L, v->t->fields[i].name);
+		lua_call(L, 2, 0);
+	}
+	lua_pushcfunction(L, l_view_next);
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+// The table of frame @p f, its fields read when asked.
+static void
+push_lazy(lua_State *L, struct walk *w, const struct frame *f)
+{
+	const struct ltype *t = f->t;
+	lua_createtable(L, 0, 4);
+	struct lview *v = lua_newuserdatauv(L, sizeof(*v) + t->size, 0);
+	v->t = t;
+	v->addr = f->addr;
+	v->elem = f->elem;
+	v->gen = w->lua_gen;
+	memcpy(v->data, f->data, t->size);
+	lua_rawsetp(L, -2, &view_key);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &view_mt_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_createtable(L, 0, 2);
+		lua_pushcfunction(L, l_view_index);
+		lua_setfield(L, -2, "__index");
+		lua_pushcfunction(L, l_view_pairs);
+		lua_setfield(L, -2, "__pairs");
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &view_mt_key);
+	}
+	lua_setmetatable(L, -2);
+}
+
+/* }====================================================== */
+
 void
 irs_lua_push_node(lua_State *L, struct walk *w, struct frame *f)
 {
 	const struct ltype *t = f->t;
-	lua_createtable(L, 0, (int)t->nfields + 3);
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		push_field(L, w, f, &t->fields[i]);
-		lua_setfield(L, -2, t->fields[i].name);
+	if (w->in_lua) {
+		push_lazy(L, w, f);
+	} else {
+		lua_createtable(L, 0, (int)t->nfields + 3);
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			push_field(L, w, f, &t->fields[i]);
+			lua_setfield(L, -2, t->fields[i].name);
+		}
 	}
 	push_id(L, f->addr);
 	lua_setfield(L, -2, "_id");
@@ -242,15 +379,27 @@ struct lcall {
 
 /* {====================================================== render, deref */
 
+// The walk calling Lua now, or NULL outside a walk's call.
+static struct walk *
+walk_in_call(lua_State *L)
+{
+	struct walk *w = NULL;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &irs_lua_walk_key) !=
+	    LUA_TTABLE) {
+		lua_pop(L, 1);
+		return NULL;
+	}
+	if (lua_getfield(L, -1, "w") == LUA_TLIGHTUSERDATA)
+		w = ((struct lcall *)lua_touserdata(L, -1))->w;
+	lua_pop(L, 2);
+	return w;
+}
+
 // The walk calling Lua now (irs_lua_walk_key's w).
 static struct walk *
 calling_walk(lua_State *L)
 {
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &irs_lua_walk_key);
-	lua_getfield(L, -1, "w");
-	struct lcall *c = lua_touserdata(L, -1);
-	lua_pop(L, 2);
-	return c->w;	// l_walk_fn checked it is there
+	return walk_in_call(L);	// l_walk_fn checked it is there
 }
 
 // The node table at 1 as a frame pushed on the walk, its field @p fname
@@ -451,6 +600,8 @@ irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 	uint32_t node_frame = w->node_frame;
 	if (!pure)
 		w->ctx_uses++;	// Lua may keep state: never cache its text
+	w->lua_gen = ++call_serial;	// the node tables of this call
+					// are its own, in any walk
 	lua_pushcfunction(L, l_call);
 	lua_pushlightuserdata(L, &c);
 	w->in_lua = true;

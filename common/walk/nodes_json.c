@@ -22,11 +22,14 @@ json_err(struct irs_buf *out, const char *fmt, uint64_t addr)
 }
 
 // A node owned through @p via: visited unless it already was; its id.
+// Inside what a record only refers to (detached: the element an index
+// names, what a global path names), the node is not visited from here,
+// where its record would land inside this one: its id refers to it.
 static void
 json_owned(struct walk *w, const struct ltype *t, uint64_t addr,
 	   const void *data, const struct lfield *via, struct irs_buf *out)
 {
-	if (w->trust) {		// the text visited them all
+	if (w->trust || w->detached) {	// the text visited them all
 		irs_json_addr(out, addr);
 		return;
 	}
@@ -143,6 +146,7 @@ json_index(struct walk *w, struct frame *f, const struct lfield *fd,
 		return;
 	}
 	irs_json_lit(out, ",\"value\":");
+	w->detached++;		// referred to: what it owns is not walked here
 	const struct lseq *s = fd->index_seq->seq;
 	if (s->elem->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[s->elem->type];
@@ -161,6 +165,7 @@ json_index(struct walk *w, struct frame *f, const struct lfield *fd,
 			json_err(out, "unreadable 0x%llx", ea);
 		}
 	}
+	w->detached--;
 	irs_json_lit(out, "}");
 }
 
@@ -181,6 +186,7 @@ json_global(struct walk *w, struct frame *f, const struct lfield *fd,
 		irs_json_lit(out, "}");
 		return;
 	}
+	w->detached++;		// referred to: what it owns is not walked here
 	if (g->value->kind == LK_EMBED) {
 		const struct ltype *t = &w->lo->types[g->value->type];
 		if (t->node)
@@ -197,6 +203,7 @@ json_global(struct walk *w, struct frame *f, const struct lfield *fd,
 			json_err(out, "unreadable 0x%llx", a);
 		}
 	}
+	w->detached--;
 }
 
 static void
@@ -241,6 +248,7 @@ json_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		return;
 	}
 	for (uint64_t k = 0; irs_seq_next(w, &it, &addr, &data); k++) {
+		irs_walk_step(w);
 		if (k)
 			irs_json_lit(out, ",");
 		w->next_elem = k;	// its index, for {=#} and delta fields
@@ -366,6 +374,9 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_json_lit(out, "null");
 		return;
 	}
+	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
+		irs_json_lit(out, "null");	// steps of template paths
+		return;
 	}
 }
 
@@ -392,6 +403,7 @@ irs_json_fields(struct walk *w, struct frame *f, struct irs_buf *out,
 		const struct lfield *fd = &t->fields[i];
 		if ((i < 64 && !(only & (1ull << i))) || fd->no_json)
 			continue;
+		irs_walk_step(w);
 		if (!first)
 			irs_json_put(out, ",", 1);
 		first = false;

@@ -152,6 +152,8 @@ list_advance(struct walk *w, const struct lfield *fd, struct seqinfo *si,
 	bool more = si->more;
 	while (more && n < upto) {
 		more = false;
+		if (n && !(n & 4095) && irs_walk_interrupted(w))
+			break;
 		if (!cur) {
 			irs_walk_error(w, fd, 0, "list broken: NULL link "
 				       "after %llu elements",
@@ -246,6 +248,10 @@ nullterm_length(struct walk *w, struct frame *f, const struct lfield *fd,
 	if (!base)
 		return;
 	for (;;) {
+		if (n && irs_walk_interrupted(w)) {
+			si->n = n;
+			return;
+		}
 		uint64_t a = base + n * s->stride;
 		size_t room = 4096 - (a & 4095);
 		size_t k = (room < sizeof(buf) ? room : sizeof(buf)) /
@@ -606,10 +612,13 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 			uint64_t elem = it->link - s->link_off;
 			const unsigned char *d = w->last_data;
 			if (w->last_addr == elem &&
-			    s->next_off + 8 <= w->last_size)
+			    s->next_off + 8 <= w->last_size &&
+			    w->bytes + 8 <= w->lim.max_bytes) {
 				memcpy(&it->link, d + s->next_off, 8);
-			else if (!list_next(w, s, it->link, &it->link))
+				w->bytes += 8;	// as irs_seq_next() counts
+			} else if (!list_next(w, s, it->link, &it->link)) {
 				return false;
+			}
 		}
 		*addr = it->link - s->link_off;
 		if (it->si && irs_visited_has(&w->visited, *addr) &&
@@ -664,7 +673,8 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 	case SEQ_LIST: {
 		uint64_t end, link = list_first(f, s, &end);
 		for (uint64_t k = 0; k < i; k++)
-			if (!list_next(w, s, link, &link))
+			if ((k && !(k & 4095) && irs_walk_interrupted(w)) ||
+			    !list_next(w, s, link, &link))
 				return false;
 		*addr = link - s->link_off;
 		return true;

@@ -67,6 +67,9 @@ flush(struct irs_sink *s)
 		s->failed = true;
 		s->err_no = errno ? errno : EIO;
 	}
+	const char *nl = memrchr(s->buf, '\n', s->len);
+	if (nl)		// col() after the buffer is gone
+		s->line_start = s->flushed + (uint64_t)(nl - s->buf) + 1;
 	s->flushed += s->len;
 	s->len = 0;
 }
@@ -90,6 +93,21 @@ irs_sink_reserve(struct irs_sink *s, size_t n)
 		return false;
 	}
 	return true;
+}
+
+bool
+irs_sink_ends_with(const struct irs_sink *s, const char *str, size_t n)
+{
+	return s->len >= n && !memcmp(s->buf + s->len - n, str, n);
+}
+
+uint64_t
+irs_sink_col(const struct irs_sink *s)
+{
+	const char *nl = s->len ? memrchr(s->buf, '\n', s->len) : NULL;
+	if (nl)
+		return (uint64_t)(s->buf + s->len - nl - 1);
+	return irs_sink_pos(s) - s->line_start;
 }
 
 void

@@ -41,7 +41,7 @@ struct unit {
 	size_t nadded;
 	const uint64_t *seen;	// visited nodes it found visited
 	size_t nseen;
-	uint64_t nodes, bytes, reads;
+	uint64_t nodes, bytes, reads, steps;
 };
 
 // Open addressing by address, linear probing.
@@ -65,7 +65,7 @@ struct irs_unit_rec {
 	struct addrs added, seen;
 	struct range *ranges;
 	size_t nranges, cap_ranges;
-	uint64_t start, flushed, nfail, nodes, bytes, reads;
+	uint64_t start, flushed, nfail, nodes, bytes, reads, steps;
 	bool lost;
 };
 
@@ -358,7 +358,9 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	if (!u)
 		return false;
 	if (w->nodes + u->nodes > w->lim.max_nodes ||
-	    w->bytes + u->bytes > w->lim.max_bytes)
+	    w->bytes + u->bytes > w->lim.max_bytes ||
+	    w->steps + u->steps > w->max_steps ||
+	    irs_sink_pos(w->text) + u->len > w->lim.max_text)
 		return false;	// the walk meets the limit: say where
 	for (size_t k = 0; k < u->nadded; k++)
 		if (irs_visited_has(&w->visited, u->added[k]))
@@ -383,6 +385,9 @@ irs_units_reuse(struct walk *w, uint64_t addr)
 	w->nodes += u->nodes;
 	w->bytes += u->bytes;
 	w->reads += u->reads;
+	w->steps += u->steps;
+	if (w->steps >= w->next_tick)
+		irs_walk_tick(w);
 	// moved on; the slot keeps its address so probes still pass it
 	struct unit moved = *u;
 	memset(u, 0, sizeof(*u));
@@ -407,6 +412,7 @@ irs_units_begin(struct walk *w, uint64_t addr, size_t size)
 	r->nodes = w->nodes;
 	r->bytes = w->bytes;
 	r->reads = w->reads;
+	r->steps = w->steps;
 	w->urec = r;
 	// Its own struct and those of the frames around it were read before
 	// it began, and its text may use them (a table the enclosing node
@@ -453,6 +459,7 @@ unit_keep(struct unit *u, const struct irs_unit_rec *r, const char *text,
 	u->nodes = r->nodes;
 	u->bytes = r->bytes;
 	u->reads = r->reads;
+	u->steps = r->steps;
 	return true;
 }
 
@@ -474,6 +481,7 @@ irs_units_end(struct walk *w, struct irs_unit_rec *r)
 	r->nodes = w->nodes - r->nodes;
 	r->bytes = w->bytes - r->bytes;
 	r->reads = w->reads - r->reads;
+	r->steps = w->steps - r->steps;
 	struct unit u;
 	if (!unit_keep(&u, r, s->buf + (r->start - s->flushed),
 		       (size_t)(end - r->start)))

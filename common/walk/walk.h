@@ -87,6 +87,7 @@ struct irs_sink {
 	size_t len, cap;
 	uint64_t flushed;	/* bytes written out before buf */
 	uint64_t lines;		/* newlines written out before buf */
+	uint64_t line_start;	/* where the line flushed last began */
 	FILE *fp;
 	void *hash;		/* XXH64_state_t *, or NULL */
 	bool failed;
@@ -101,6 +102,11 @@ bool irs_sink_reserve(struct irs_sink *s, size_t n);
 struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
 /** Newlines in everything written. */
 uint64_t irs_sink_lines(const struct irs_sink *s);
+/** Whether the last @p n bytes written are @p str (false when they were
+ *  flushed already). */
+bool irs_sink_ends_with(const struct irs_sink *s, const char *str, size_t n);
+/** The bytes written since the last newline (col() of templates). */
+uint64_t irs_sink_col(const struct irs_sink *s);
 /** xxh64 of everything written, 16 lower-case hex digits + NUL. */
 void irs_sink_hash(struct irs_sink *s, char out[17]);
 /** Takes the in-memory contents (fp NULL); free with free(). */
@@ -202,8 +208,11 @@ struct rcache {
 	uint64_t addr;
 	uint32_t key;		/* 1 + type index * 2 (+ 1: ref); 0 empty */
 	uint32_t ugen;		/* walk.ugen when kept: units.c */
+	uint32_t bytes;		/* what rendering it read and ran: a hit */
+	uint32_t steps;		/* counts them too, as a walk without the
+				   cache would */
 	uint8_t len;
-	char text[47];
+	char text[39];
 };
 
 /** Called for every node visited (irs_layout_verify collects them). */
@@ -236,6 +245,10 @@ struct walk {
 	struct irs_visited error_keys;	/* to record each error once */
 
 	uint64_t nodes, bytes, reads;
+	uint64_t steps;			/* template instructions run, sequence
+					   elements and JSON fields written */
+	uint64_t next_tick;		/* irs_walk_tick() when steps reach it */
+	uint64_t max_steps;		/* 256 per node of max_nodes */
 	uint64_t nodes_written;		/* JSON records so far */
 	uint64_t nfail;			/* irs_walk_error calls */
 	/* the struct popped last, still in its frame's buffer: a list
@@ -259,8 +272,12 @@ struct walk {
 	struct irs_sink lua_sink;	/* render() from Lua writes here */
 	struct irs_sink fmt_sink;	/* {f:%-9s} renders f here first */
 	bool fmt_sink_ready, fmt_sink_busy;
+	int fmt_width;			/* the '*' width of the format being
+					   rendered ({f:%*s:EXPR}) */
 	bool lua_sink_ready;
 	bool in_lua;			/* a Lua call runs: no Lua in it */
+	uint64_t lua_gen;		/* the Lua call running: a lazy node
+					   table is read in its own only */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
@@ -273,6 +290,8 @@ struct walk {
 	bool in_unit;			/* walking one */
 	uint64_t next_elem;		/* the next push is element this of its
 					   sequence (UINT64_MAX: none) */
+	uint64_t next_prev;		/* ... and the element before it lies
+					   here (0: none), for ^prev */
 	struct irs_delta_cache {	/* the last delta field's value */
 		const struct lfield *fd;
 		uint64_t gen, elem;	/* owner frame's gen, element index */
@@ -375,6 +394,8 @@ struct frame {
 	size_t chunk_cap;
 	uint64_t elem;		/* its index in the sequence it is an element
 				   of ({=#}), or UINT64_MAX */
+	uint64_t prev;		/* the struct of the element before it
+				   ({^prev.f}), or 0 */
 };
 
 /** The Lua calls of one walk (computed fields, text functions) share
@@ -382,6 +403,25 @@ struct frame {
  *  each call's own: a slow function on every node of a big module must
  *  end too. */
 #define IRS_WALK_LUA_BUDGETS 10u
+
+/** Steps between two looks at Ctrl-C and the step and text limits. */
+#define IRS_WALK_TICK 4096u
+/** Template steps a walk may run per node it may visit (max_nodes). */
+#define IRS_WALK_STEPS_PER_NODE 256u
+
+/** Looks at Ctrl-C and the step and text limits (every IRS_WALK_TICK
+ *  steps): sets w->stop when one says so. */
+void irs_walk_tick(struct walk *w);
+
+/** One step of work (a template instruction, a sequence element, a JSON
+ *  field): every loop of the walk counts its rounds, so a layout whose
+ *  texts nest and repeat cannot run unbounded, and Ctrl-C is seen. */
+IRS_INLINE void
+irs_walk_step(struct walk *w)
+{
+	if (++w->steps >= w->next_tick)
+		irs_walk_tick(w);
+}
 
 /** Records a walk error at the current node. */
 void irs_walk_error(struct walk *w, const struct lfield *f, uint64_t addr,
@@ -653,11 +693,14 @@ irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
 		return true;
 	}
 	// a list element after the one just walked, measured already: its
-	// next link is in the walker's last frame
+	// next link is in the walker's last frame (counted as read, as a
+	// walk that had not kept it reads it: units.c)
 	if (s->kind == SEQ_LIST && i > 0 && !it->si &&
 	    w->last_addr == it->link - s->link_off &&
-	    s->next_off + 8 <= w->last_size) {
+	    s->next_off + 8 <= w->last_size &&
+	    w->bytes + 8 <= w->lim.max_bytes) {
 		memcpy(&it->link, w->last_data + s->next_off, 8);
+		w->bytes += 8;
 		it->i = i + 1;
 		*addr = it->link - s->link_off;
 		*data = NULL;

@@ -31,7 +31,7 @@ static void render_field(struct walk *w, struct frame *f,
 
 /* {====================================================== output */
 
-static inline void
+HOT void
 out(struct walk *w, const char *s, size_t n)
 {
 	if (w->text)
@@ -67,12 +67,46 @@ text_pos(const struct walk *w)
 
 /* {====================================================== decoding */
 
+// A value an expression computes with: an integer (signed, or unsigned as
+// a field may be) or a float (a float field, compared as such).
+struct cnum {
+	bool is_float, is_unsigned;
+	int64_t i;
+	double d;
+};
+
+static bool cond_field(struct walk *w, struct frame *f,
+		       const struct lfield *fd, struct cnum *r);
+
+// The value of a union's tag or a text's `by` in frame @p f: a field of it,
+// or the integer a global names (false when it names none).
+static bool
+tag_value(struct walk *w, const struct frame *f, const struct lfield *tag,
+	  int64_t *ret)
+{
+	if (tag->kind != LK_GLOBAL) {
+		*ret = irs_field_int(f, tag);
+		return true;
+	}
+	struct cnum n = { 0 };
+	if (!cond_field(w, (struct frame *)f, tag, &n))
+		return false;
+	*ret = n.i;
+	return true;
+}
+
 const struct lfield *
 irs_union_case(struct walk *w, const struct frame *f, const struct lfield *fd,
 	       bool record)
 {
 	const struct lunion *u = fd->un;
-	int64_t tag = irs_field_int(f, u->tag);
+	int64_t tag;
+	if (!tag_value(w, f, u->tag, &tag)) {
+		if (!u->deflt && record)
+			irs_walk_error(w, fd, 0, "no value for tag %s",
+				       u->tag->name);
+		return u->deflt;
+	}
 	for (uint32_t i = 0; i < u->ncases; i++)
 		if (u->values[i] == tag)
 			return u->cases[i];
@@ -87,6 +121,8 @@ HOT const struct lfield *
 union_case(struct walk *w, const struct frame *f, const struct lfield *fd)
 {
 	const struct lunion *u = fd->un;
+	if (u->tag->kind == LK_GLOBAL)
+		return irs_union_case(w, f, fd, true);
 	int64_t tag = irs_field_int(f, u->tag);
 	for (uint32_t i = 0; i < u->ncases; i++)
 		if (u->values[i] == tag)
@@ -132,6 +168,42 @@ json_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	irs_json_lit(b, "}");
 }
 
+// Whether @p fd is a field of type @p t (or a case of one of its unions,
+// the element of one of its sequences).
+static bool
+field_of(const struct ltype *t, const struct lfield *fd)
+{
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct lfield *f = &t->fields[i];
+		if (f == fd || (f->kind == LK_SEQ && f->seq->elem == fd))
+			return true;
+		for (uint32_t k = 0; f->kind == LK_UNION && k < f->un->ncases;
+		     k++)
+			if (f->un->cases[k] == fd)
+				return true;
+		if (f->kind == LK_UNION && f->un->deflt == fd)
+			return true;
+	}
+	return false;
+}
+
+// The frame of a value struct inside the current node that @p fd is a
+// field of, or NULL when it is the node's own (issue 27 item 12: a walk
+// error inside a nested struct named only the field, which the node may
+// have a field of the same name as).
+static const struct frame *
+value_of(const struct walk *w, const struct lfield *fd)
+{
+	uint32_t lo = w->node_frame == IRS_NONE ? 0 : w->node_frame;
+	for (uint32_t d = w->depth; d-- > lo;) {
+		const struct frame *f = w->frames[d];
+		if (!f->t || !field_of(f->t, fd))
+			continue;
+		return d == w->node_frame || f->is_node ? NULL : f;
+	}
+	return NULL;
+}
+
 void
 irs_walk_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	       const char *fmt, ...)
@@ -165,11 +237,15 @@ irs_walk_error(struct walk *w, const struct lfield *fd, uint64_t addr,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	char *full;
-	if (asprintf(&full, "%s at 0x%llx, field %s: %s",
+	char *full, of[160] = "";
+	const struct frame *v = fd ? value_of(w, fd) : NULL;
+	if (v)	// a field of a value inside the node: say whose
+		snprintf(of, sizeof(of), " of %s at 0x%llx", v->t->name,
+			 (unsigned long long)v->addr);
+	if (asprintf(&full, "%s at 0x%llx, field %s%s: %s",
 		     n ? n->t->name : "root",
 		     (unsigned long long)(n ? n->addr : 0),
-		     fd ? fd->name : "-", msg) < 0)
+		     fd ? fd->name : "-", of, msg) < 0)
 		return;
 	w->errors[w->nerrors++] = full;
 	json_error(w, fd, addr, msg);
@@ -200,6 +276,22 @@ limit_reached(struct walk *w, const char *what, uint64_t limit)
 			       what, (unsigned long long)limit);
 	w->truncated = true;
 	w->stop = true;
+}
+
+void
+irs_walk_tick(struct walk *w)
+{
+	// at multiples of the tick: where a walk looks does not depend on
+	// what a cache let it skip (a trace's walk equals a dump's)
+	w->next_tick = (w->steps / IRS_WALK_TICK + 1) * IRS_WALK_TICK;
+	if (w->stop || irs_walk_interrupted(w))
+		return;
+	if (w->steps > w->max_steps)
+		limit_reached(w, "template steps (256 per node of max nodes)",
+			      w->max_steps);
+	else if ((w->text && irs_sink_pos(w->text) > w->lim.max_text) ||
+		 (w->json && irs_sink_pos(w->json) > w->lim.max_text))
+		limit_reached(w, "max text bytes", w->lim.max_text);
 }
 
 struct irs_error *
@@ -467,8 +559,10 @@ push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
 	}
 	f->t = t;
 	f->gen = ++w->gen;	// what seqs[] held is another frame's
-	f->elem = w->next_elem;	// {=#}: set for this push only
+	f->elem = w->next_elem;	// {=#}, ^prev: set for this push only
 	w->next_elem = UINT64_MAX;
+	f->prev = w->next_prev;
+	w->next_prev = 0;
 	f->addr = addr;
 	f->size = size;
 	f->is_node = false;
@@ -595,7 +689,7 @@ rcache_slot(struct walk *w, const struct ltype *t, uint64_t addr,
 
 // What the walk looked like when a rendering began.
 struct rmark {
-	uint64_t start, nfail, ctx, flushed;
+	uint64_t start, nfail, ctx, flushed, bytes, steps;
 };
 
 static inline void
@@ -605,6 +699,25 @@ rcache_mark(const struct walk *w, struct rmark *m)
 	m->nfail = w->nfail;
 	m->ctx = w->ctx_uses;
 	m->flushed = w->text ? w->text->flushed : 0;
+	m->bytes = w->bytes;
+	m->steps = w->steps;
+}
+
+// Emits the rendering kept in @p e, counting what making it read and ran
+// as a walk without the cache would; false (nothing done) when that
+// would pass the byte limit or reach the next tick, for the rendering to
+// meet them where a walk without the cache does: between two ticks, none
+// looks at the step and text limits.
+HOT bool
+rcache_hit(struct walk *w, const struct rcache *e)
+{
+	if (w->steps + e->steps >= w->next_tick ||
+	    w->bytes + e->bytes > w->lim.max_bytes)
+		return false;
+	out(w, e->text, e->len);
+	w->bytes += e->bytes;
+	w->steps += e->steps;
+	return true;
 }
 
 // Keeps the text rendered since @p m in @p e when it may be kept.
@@ -613,13 +726,17 @@ rcache_put(struct walk *w, struct rcache *e, uint32_t key, uint64_t addr,
 	   const struct ltext *tx, const struct rmark *m)
 {
 	size_t n = (size_t)(text_pos(w) - m->start);
+	uint64_t bytes = w->bytes - m->bytes, steps = w->steps - m->steps;
 	if ((tx->kind == TX_LUA && !tx->pure) || m->nfail != w->nfail ||
 	    m->ctx != w->ctx_uses || w->stop || w->text->failed ||
-	    w->text->flushed != m->flushed || n > sizeof(e->text))
+	    w->text->flushed != m->flushed || n > sizeof(e->text) ||
+	    (bytes | steps) > UINT32_MAX)
 		return;
 	e->addr = addr;
 	e->key = key;
 	e->ugen = w->ugen;
+	e->bytes = (uint32_t)bytes;
+	e->steps = (uint32_t)steps;
 	e->len = (uint8_t)n;
 	irs_copy_small(e->text, w->text->buf + w->text->len - n, n);
 }
@@ -653,10 +770,9 @@ render_detached(struct walk *w, const struct ltype *t, uint64_t addr,
 {
 	uint32_t key = 0;
 	struct rcache *e = rcache_slot(w, t, addr, tx, &key);
-	if (e && e->addr == addr && e->key == key && e->ugen == w->ugen) {
-		out(w, e->text, e->len);
+	if (e && e->addr == addr && e->key == key && e->ugen == w->ugen &&
+	    rcache_hit(w, e))
 		return;
-	}
 	render_detached_miss(w, t, addr, tx, via, e, key);
 }
 
@@ -771,14 +887,104 @@ render_string(struct walk *w, struct frame *f, const struct lfield *fd)
 			w->stop = true;
 			return;
 		}
+		bool limit = err->code == IRS_ERROR_LIMIT;
 		irs_walk_unreadable_string(w, fd, p, err);
-		out_addr_marker(w, "unreadable", p);
+		if (!limit)	// else the walk ends with <truncated>
+			out_addr_marker(w, "unreadable", p);
 		return;
 	}
 	if (cut)
 		irs_walk_error(w, fd, p, "string longer than %u bytes, cut",
 			       w->lim.max_string);
 	out(w, str, slen);
+}
+
+// The struct element @p addr of a sequence of @p e is (bytes in @p data
+// when read): itself inline, else what it points to; 0 when none.
+static uint64_t
+elem_struct(struct walk *w, const struct lfield *e, uint64_t addr,
+	    const unsigned char *data)
+{
+	uint64_t v;
+	if (e->kind == LK_EMBED)
+		return addr;
+	if (e->kind != LK_PTR && e->kind != LK_REF)
+		return 0;
+	if (data) {
+		v = irs_load_u(data, &e->at);
+	} else {
+		// an element pointer: 8 bytes at offset 0 (compile_elem)
+		unsigned char buf[8] = { 0 };
+		struct irs_error *err = e->at.offset + e->at.size <= 8
+			? irs_walk_read(w, addr, buf, 8)
+			: irs_error_format(IRS_ERROR_LIMIT, "not a pointer");
+		v = err ? 0 : irs_load_u(buf, &e->at);
+		irs_error_destroy(err);
+	}
+	v &= e->mask;
+	return v ? v - e->past : 0;
+}
+
+// Whether the elements of @p e are structs whose templates name ^prev.
+static bool
+elem_uses_prev(const struct walk *w, const struct lfield *e)
+{
+	return w->lo->uses_prev && (e->kind == LK_EMBED || e->kind == LK_PTR ||
+				    e->kind == LK_REF) &&
+		w->lo->types[e->type].uses_prev;
+}
+
+// Element @p i of sequence @p seq of frame @p enc, referred to (by an
+// index field or a picked element, @p via): detached, a struct by its ref
+// template when its type has one, else its text, a pointer to a node by
+// the node's ref. requires: i is in range.
+HOT void
+render_element_at(struct walk *w, struct frame *enc, const struct lfield *seq,
+		  uint64_t i, uint64_t ea, const struct lfield *via)
+{
+	const struct lfield *e = seq->seq->elem;
+	if (elem_uses_prev(w, e) && i > 0) {
+		uint64_t pa;
+		if (irs_seq_at(w, enc, seq, i - 1, &pa))
+			w->next_prev = elem_struct(w, e, pa, NULL);
+	}
+	if (e->kind == LK_EMBED) {
+		const struct ltype *t = &w->lo->types[e->type];
+		w->next_elem = i;
+		if (t->node)
+			irs_walk_render_ref(w, t, ea, 0, via);
+		else	// a value by its ref template when it has one
+			render_detached(w, t, ea, t->ref.kind != TX_NONE
+					? &t->ref : &t->text, via);
+		w->next_elem = UINT64_MAX;
+		w->next_prev = 0;
+		return;
+	}
+	uint64_t prev = w->next_prev;
+	w->next_prev = 0;
+	struct frame *sf = irs_walk_push_slot(w, ea, NULL, seq->seq->stride);
+	if (!sf) {
+		out_fail(w, ea);
+		return;
+	}
+	w->detached++;
+	if (e->kind == LK_PTR && w->lo->types[e->type].node) {
+		// a pointer to a node: the node by its ref, as for an embed
+		uint64_t p = irs_load_ptr(sf, e);
+		w->next_elem = i;
+		w->next_prev = prev;
+		if (p)
+			irs_walk_render_ref(w, &w->lo->types[e->type], p, 0,
+					    via);
+		else
+			outs(w, "<null>");
+		w->next_elem = UINT64_MAX;
+		w->next_prev = 0;
+	} else {
+		render_field(w, sf, e, NULL);
+	}
+	w->detached--;
+	irs_walk_pop(w);
 }
 
 static void
@@ -805,40 +1011,42 @@ render_index(struct walk *w, struct frame *f, const struct lfield *fd)
 		out(w, tmp, (size_t)n);
 		return;
 	}
-	// an indexed element is referred to, not owned: detached; it is
-	// element i ({=#}, delta fields)
-	const struct lfield *e = fd->index_seq->seq->elem;
-	if (e->kind == LK_EMBED) {
-		const struct ltype *t = &w->lo->types[e->type];
-		w->next_elem = (uint64_t)i;
-		if (t->node)
-			irs_walk_render_ref(w, t, ea, 0, fd);
-		else	// a value by its ref template when it has one
-			render_detached(w, t, ea, t->ref.kind != TX_NONE
-					? &t->ref : &t->text, fd);
-		w->next_elem = UINT64_MAX;
+	render_element_at(w, enc, fd->index_seq, (uint64_t)i, ea, fd);
+}
+
+// The element a path step picks ({ops[0]}, {ops[-1]}) in frame @p f,
+// which holds the sequence: its index and address; false when there is
+// no such element.
+static bool
+pick_at(struct walk *w, struct frame *f, const struct lfield *st,
+	uint64_t *i, uint64_t *ea)
+{
+	struct seqinfo tmp;
+	const struct seqinfo *si = irs_seq_info(w, f, st->index_seq, &tmp);
+	uint64_t n = si->n;
+	uint64_t back = -(uint64_t)st->lo;	// from the end, when lo < 0
+	if (st->lo < 0 && back > n)
+		return false;
+	*i = st->lo < 0 ? n - back : (uint64_t)st->lo;
+	return *i < n && irs_seq_at(w, f, st->index_seq, *i, ea);
+}
+
+// {ops[0]}: the element, referred to as an index field's is; one that is
+// not there is <bad index N> and a walk error.
+static void
+render_pick(struct walk *w, struct frame *f, const struct lfield *st)
+{
+	uint64_t i, ea;
+	w->ctx_uses++;
+	if (!pick_at(w, f, st, &i, &ea)) {
+		char tmp[48];
+		irs_walk_bad_index(w, st, st->lo, f);
+		int n = snprintf(tmp, sizeof(tmp), "<bad index %lld>",
+				 (long long)st->lo);
+		out(w, tmp, (size_t)n);
 		return;
 	}
-	struct frame *sf = irs_walk_push_slot(w, ea, NULL,
-					      fd->index_seq->seq->stride);
-	if (!sf) {
-		out_fail(w, ea);
-		return;
-	}
-	w->detached++;
-	if (e->kind == LK_PTR && w->lo->types[e->type].node) {
-		// a pointer to a node: the node by its ref, as for an embed
-		uint64_t p = irs_load_ptr(sf, e);
-		if (p)
-			irs_walk_render_ref(w, &w->lo->types[e->type], p, 0,
-					    fd);
-		else
-			outs(w, "<null>");
-	} else {
-		render_field(w, sf, e, NULL);
-	}
-	w->detached--;
-	irs_walk_pop(w);
+	render_element_at(w, f, st->index_seq, i, ea, st);
 }
 
 /* {====================================================== globals */
@@ -969,10 +1177,9 @@ render_global(struct walk *w, struct frame *f, const struct lfield *fd,
 	struct rcache *e = NULL;
 	if (w->text && (w->rcache || (w->rcache = rcache_table()))) {
 		e = rcache_at(w, a, key);
-		if (e->addr == a && e->key == key && e->ugen == w->ugen) {
-			out(w, e->text, e->len);
+		if (e->addr == a && e->key == key && e->ugen == w->ugen &&
+		    rcache_hit(w, e))
 			return;
-		}
 	}
 	struct rmark m;
 	rcache_mark(w, &m);
@@ -1050,13 +1257,14 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 			render_struct(w, t, addr, data, fd);
 		return;
 	}
-	uint64_t k = w->next_elem;
+	uint64_t k = w->next_elem, prev = w->next_prev;
 	struct frame *sf = push(w, NULL, addr, data, s->stride, NULL);
 	if (!sf) {
 		out_fail(w, addr);
 		return;
 	}
 	w->next_elem = k;	// a pointer's struct is the element ({=#})
+	w->next_prev = prev;
 	if (as_ref) {
 		uint64_t p = irs_load_ptr(sf, e);
 		if (p)
@@ -1067,44 +1275,97 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 	} else {
 		render_field(w, sf, e, NULL);
 	}
+	w->next_prev = 0;
 	irs_walk_pop(w);
+}
+
+// [lo:hi] of a sequence of @p n elements, as Python takes it: negative
+// bounds count from the end, and both are clamped to [0, n].
+static void
+slice_bounds(const struct lfield *sl, uint64_t n, uint64_t *from,
+	     uint64_t *to)
+{
+	int64_t b[2] = { sl->lo, sl->hi };
+	for (int k = 0; k < 2; k++) {
+		if (b[k] < 0)
+			b[k] = -(uint64_t)b[k] >= n ? 0 : (int64_t)n + b[k];
+		if ((uint64_t)b[k] > n)
+			b[k] = (int64_t)n;
+	}
+	*from = (uint64_t)b[0];
+	*to = b[1] < b[0] ? *from : (uint64_t)b[1];
+}
+
+// Starts @p it on the elements of sequence @p fd of @p f that @p slice
+// (an LK_SLICE step) takes; the index of its first element, and in *prev
+// the struct before it when its type names ^prev.
+static uint64_t
+seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
+	  const struct lfield *slice, struct seq_iter *it, uint64_t *prev)
+{
+	uint64_t from = 0, to, addr;
+	const unsigned char *data;
+	*prev = 0;
+	irs_seq_begin(w, f, fd, it);
+	slice_bounds(slice, it->n, &from, &to);
+	it->n = to;
+	const struct lfield *e = fd->seq->elem;
+	if (fd->seq->kind != SEQ_LIST && !elem_uses_prev(w, e)) {
+		it->i = from;	// element i lies at a known place
+		return from;
+	}
+	for (uint64_t i = 0; i < from && irs_seq_next(w, it, &addr, &data);
+	     i++)
+		if (i + 1 == from && elem_uses_prev(w, e))
+			*prev = elem_struct(w, e, addr, data);
+	return from;
 }
 
 static void
 render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
-	   const char *sep, size_t seplen, bool as_ref)
+	   const char *sep, size_t seplen, bool as_ref,
+	   const struct lfield *slice)
 {
 	struct seq_iter it;
 	uint64_t addr;
 	const unsigned char *data;
-	uint64_t k = 0;
 	const struct lfield *e = fd->seq->elem;
 	const struct ltype *vt = e->kind == LK_EMBED ? &w->lo->types[e->type]
 		: NULL;
-	if (as_ref)
+	uint64_t k = 0, prev = 0;
+	if (slice)
+		k = seq_begin(w, f, fd, slice, &it, &prev);
+	else if (as_ref)
 		irs_seq_begin(w, f, fd, &it);
 	else
 		irs_seq_begin_visit(w, f, fd, &it);
+	uint64_t first = k;
 	if (!as_ref && vt && vt->node && !w->detached) {
 		// nodes owned in order (instructions in a block)
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k)
+			if (k > first)
 				out(w, sep, seplen);
+			irs_walk_step(w);
 			w->next_elem = k++;
+			w->next_prev = prev;
 			irs_walk_visit(w, vt, addr, data, true, fd);
 			w->next_elem = UINT64_MAX;
+			prev = addr;
 			if (w->stop)
 				break;
 		}
 	} else if (!as_ref && vt && !vt->node &&
 		   (vt->text.kind == TX_TEMPLATE || vt->text.kind == TX_BY)) {
-		// values rendered by a template (operands): straight to it
+		// values rendered by a template (operands): straight to it;
+		// the template counts the steps
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k)
+			if (k > first)
 				out(w, sep, seplen);
 			w->next_elem = k++;
+			w->next_prev = prev;
 			struct frame *g = push(w, vt, addr, data, vt->size, fd);
 			w->next_elem = UINT64_MAX;
+			prev = addr;
 			if (!g) {
 				out_fail(w, addr);
 			} else {
@@ -1116,21 +1377,28 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 		}
 	} else {
 		while (irs_seq_next(w, &it, &addr, &data)) {
-			if (k)
+			if (k > first)
 				out(w, sep, seplen);
+			irs_walk_step(w);
 			w->next_elem = k++;
+			w->next_prev = prev;
+			uint64_t cur = elem_uses_prev(w, e)
+				? elem_struct(w, e, addr, data) : 0;
 			render_elem(w, fd, addr, data, as_ref);
 			w->next_elem = UINT64_MAX;
+			w->next_prev = 0;
+			prev = cur;
 			if (w->stop)
 				break;
 		}
 	}
+	w->next_prev = 0;	// what a push did not take
 	if (w->stop)
 		return;
 	struct seqinfo tmp;
 	const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
 	if (si->bad || it.fault) {
-		if (k)
+		if (k > first)
 			out(w, sep, seplen);
 		if (it.fault)
 			out_addr_marker(w, "unreadable", it.fault);
@@ -1195,9 +1463,24 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
 		return si->n > 0 || si->bad != SEQ_OK;
 	}
-	case LK_GLOBAL: {	// what it names is there: non-NULL
+	case LK_GLOBAL: {
+		// a struct is there or not; a value is true as a field is
 		uint64_t a;
-		return irs_walk_global(w, f, fd, false, &a);
+		const struct lglob *g = fd->glob;
+		if (!irs_walk_global(w, f, fd, false, &a))
+			return false;
+		if (g->value->kind == LK_EMBED)
+			return true;
+		struct frame *sf = irs_walk_push_slot(w, a, NULL,
+						      g->value_size);
+		if (!sf) {
+			if (!w->stop && !w->too_deep)
+				*fault = a;
+			return *fault != 0;
+		}
+		bool yes = truthy(w, sf, g->value, fault);
+		irs_walk_pop(w);
+		return yes;
 	}
 	case LK_DELTA: {
 		int64_t v;
@@ -1212,6 +1495,39 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 		lua_pop(L, 1);
 		return v;
 	}
+	case LK_PICK: {		// there is such an element, and it is true
+		uint64_t i, ea;
+		w->ctx_uses++;
+		if (!pick_at(w, f, fd, &i, &ea))
+			return false;
+		const struct lfield *e = fd->index_seq->seq->elem;
+		if (e->kind == LK_EMBED)
+			return true;
+		struct frame *sf = irs_walk_push_slot(w, ea, NULL,
+						fd->index_seq->seq->stride);
+		if (!sf) {
+			if (!w->stop && !w->too_deep)
+				*fault = ea;
+			return *fault != 0;
+		}
+		bool yes = truthy(w, sf, e, fault);
+		irs_walk_pop(w);
+		return yes;
+	}
+	case LK_SLICE: {
+		uint64_t from, to;
+		const struct seqinfo *si = irs_seq_info(w, f, fd->index_seq,
+							&tmp);
+		slice_bounds(fd, si->n, &from, &to);
+		return to > from;
+	}
+	case LK_UP:
+		w->ctx_uses++;
+		return irs_seq_owner(w, fd->type) != NULL;
+	case LK_PREV:
+		w->ctx_uses++;
+		irs_units_lost_outside(w, f, false);
+		return f->prev != 0;
 	}
 	return false;
 }
@@ -1309,6 +1625,18 @@ render_aside(struct walk *w, struct frame *f, const struct lfield *fd,
 	return side;
 }
 
+// Integer @p v by op's integer format (%c, %d, %x...), its '*' width
+// @p width when it has one; snprintf's result.
+static int
+format_int(char *buf, size_t len, const struct top *op, int width, int64_t v)
+{
+	if (op->fmt_class == 'c')
+		return op->width ? snprintf(buf, len, op->fmt, width, (int)v)
+			: snprintf(buf, len, op->fmt, (int)v);
+	return op->width ? snprintf(buf, len, op->fmt, width, (long long)v)
+		: snprintf(buf, len, op->fmt, (long long)v);
+}
+
 // {f:FMT}: the value converted to what the format wants.
 static void
 render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
@@ -1316,12 +1644,32 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 {
 	char buf[1200];
 	int n = 0;
+	int width = w->fmt_width;	// of a '*' (run_template set it)
 	if (fd->kind == LK_UNION) {
 		const struct lfield *c = irs_union_case(w, f, fd, true);
 		if (c)
 			render_formatted(w, f, c, op);
 		else
 			outs(w, "<bad tag>");
+		return;
+	}
+	if (fd->kind == LK_PICK &&
+	    fd->index_seq->seq->elem->kind != LK_EMBED) {
+		// a scalar element: formatted as the element field is
+		uint64_t i, ea;
+		w->ctx_uses++;
+		if (!pick_at(w, f, fd, &i, &ea)) {
+			render_pick(w, f, fd);	// its marker and error
+			return;
+		}
+		struct frame *sf = irs_walk_push_slot(w, ea, NULL,
+						fd->index_seq->seq->stride);
+		if (!sf) {
+			out_fail(w, ea);
+			return;
+		}
+		render_formatted(w, sf, fd->index_seq->seq->elem, op);
+		irs_walk_pop(w);
 		return;
 	}
 	if (op->fmt_class == 'L' && fd->kind == LK_FLOAT) {
@@ -1343,7 +1691,8 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
 	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
 	    fd->kind == LK_EMBED || fd->kind == LK_INDEX ||
-	    fd->kind == LK_PTR || fd->kind == LK_REF) {
+	    fd->kind == LK_PTR || fd->kind == LK_REF ||
+	    fd->kind == LK_PICK || fd->kind == LK_SLICE) {
 		// render normally aside, then format that
 		struct irs_sink own;
 		struct irs_sink *side = render_aside(w, f, fd, &own);
@@ -1352,8 +1701,8 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 		if (op->fmt_class == 'L') {
 			out_lua_string(w, side->buf, side->len);
 		} else if (op->pad) {
-			size_t width = (size_t)abs(op->pad);
-			size_t fill = side->len < width ? width - side->len : 0;
+			size_t pad = (size_t)abs(op->pad);
+			size_t fill = side->len < pad ? pad - side->len : 0;
 			if (op->pad > 0)
 				out_blanks(w, fill);
 			out(w, side->buf, side->len);
@@ -1363,14 +1712,17 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 			if (!irs_sink_reserve(side, 1))
 				goto done;
 			side->buf[side->len] = '\0';
-			n = side->len < 1000
-				? snprintf(buf, sizeof(buf), op->fmt, side->buf)
-				: -1;
+			n = side->len >= 1000 ? -1 : op->width
+				? snprintf(buf, sizeof(buf), op->fmt, width,
+					   side->buf)
+				: snprintf(buf, sizeof(buf), op->fmt, side->buf);
 			if (n >= 0 && (size_t)n < sizeof(buf)) {
 				out(w, buf, (size_t)n);
 			} else {
 				char *o;
-				n = asprintf(&o, op->fmt, side->buf);
+				n = op->width ? asprintf(&o, op->fmt, width,
+							 side->buf)
+					: asprintf(&o, op->fmt, side->buf);
 				if (n > 0)
 					out(w, o, (size_t)n);
 				if (n >= 0)
@@ -1396,7 +1748,8 @@ done:
 			}
 			d = (double)v;
 		}
-		n = snprintf(buf, sizeof(buf), op->fmt, d);
+		n = op->width ? snprintf(buf, sizeof(buf), op->fmt, width, d)
+			: snprintf(buf, sizeof(buf), op->fmt, d);
 	} else {
 		int64_t v = fd->kind == LK_FLOAT
 			? (int64_t)irs_load_f(f->data, &fd->at)
@@ -1408,10 +1761,7 @@ done:
 			outs(w, "<null>");
 			return;
 		}
-		if (op->fmt_class == 'c')
-			n = snprintf(buf, sizeof(buf), op->fmt, (int)v);
-		else
-			n = snprintf(buf, sizeof(buf), op->fmt, (long long)v);
+		n = format_int(buf, sizeof(buf), op, width, v);
 	}
 	if (n > 0)
 		out(w, buf, (size_t)n < sizeof(buf) ? (size_t)n
@@ -1531,7 +1881,15 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		return;
 	}
 	case LK_SEQ:
-		render_seq(w, f, fd, "", 0, false);
+		render_seq(w, f, fd, "", 0, false, NULL);
+		return;
+	case LK_SLICE:
+		render_seq(w, f, fd->index_seq, "", 0, false, fd);
+		return;
+	case LK_PICK:
+		render_pick(w, f, fd);
+		return;
+	case LK_UP: case LK_PREV:	// the compiler refuses {^T}
 		return;
 	case LK_COMPUTED: {
 		if (!irs_walk_call_lua(w, f, fd->fn, fd, true,
@@ -1564,19 +1922,61 @@ follow_path(struct walk *w, struct frame *f, const struct lfield *const *path,
 	*npushed = 0;
 	for (uint32_t i = 0; i + 1 < npath; i++) {
 		const struct lfield *fd = path[i];
-		const struct ltype *t = &w->lo->types[fd->type];
 		struct frame *next;
-		if (fd->kind == LK_EMBED) {
-			next = irs_walk_push(w, t, f->addr + fd->at.offset,
+		uint64_t p = 0;
+		switch (fd->kind) {
+		case LK_UP:	// no push: the frame is on the walk already
+			w->ctx_uses++;
+			if (!(next = irs_seq_owner(w, fd->type))) {
+				if (say) {
+					outs(w, "<no ");
+					outs(w, w->lo->types[fd->type].name);
+					outs(w, ">");
+				}
+				return NULL;
+			}
+			f = next;
+			continue;
+		case LK_EMBED:
+			next = irs_walk_push(w, &w->lo->types[fd->type],
+					     f->addr + fd->at.offset,
 					     f->data + fd->at.offset, fd);
-		} else {
-			uint64_t p = irs_load_ptr(f, fd);
+			break;
+		case LK_PREV:
+			w->ctx_uses++;	// where f is, not memory alone
+			irs_units_lost_outside(w, f, false);
+			p = f->prev;
+			goto pointer;
+		case LK_PICK: {
+			uint64_t k, ea;
+			w->ctx_uses++;
+			if (!pick_at(w, f, fd, &k, &ea)) {
+				if (say) {
+					irs_walk_bad_index(w, fd, fd->lo, f);
+					char tmp[48];
+					int n = snprintf(tmp, sizeof(tmp),
+							 "<bad index %lld>",
+							 (long long)fd->lo);
+					out(w, tmp, (size_t)n);
+				}
+				return NULL;
+			}
+			p = elem_struct(w, fd->index_seq->seq->elem, ea,
+					NULL);
+			w->next_elem = k;	// {=#} of the element
+			goto pointer;
+		}
+		default:	// LK_PTR, LK_REF
+			p = irs_load_ptr(f, fd);
+		pointer:
 			if (!p) {
+				w->next_elem = UINT64_MAX;
 				if (say)
 					outs(w, "<null>");
 				return NULL;
 			}
-			next = irs_walk_push(w, t, p, NULL, fd);
+			next = irs_walk_push(w, &w->lo->types[fd->type], p,
+					     NULL, fd);
 			if (!next && fault && !w->stop && !w->too_deep)
 				*fault = p;
 			if (!next && say)
@@ -1623,7 +2023,7 @@ static void
 mark_done(struct walk *w, struct frame *f, const struct lfield *fd,
 	  uint64_t nfail)
 {
-	size_t i = (size_t)(fd - f->t->fields);
+	size_t i = (size_t)(fd - f->t->fields);	// requires: a field of f
 	if (w->nfail == nfail && !w->stop && !w->detached && i < 64)
 		f->done |= 1ull << i;
 }
@@ -1707,19 +2107,30 @@ body_shows(const struct top *ops, const struct top *op,
 
 /* {====================================================== conditions */
 
-// A value a condition compares.
-struct cnum {
-	bool is_float, is_unsigned;
-	int64_t i;
-	double d;
-};
+// The value of field @p fd in a frame of its own at @p a (@p size bytes:
+// a global's value, an element); false when it has none.
+static bool
+cond_at(struct walk *w, uint64_t a, size_t size, const struct lfield *fd,
+	struct cnum *r, uint64_t *fault)
+{
+	struct frame *sf = irs_walk_push_slot(w, a, NULL, size);
+	if (!sf) {
+		if (!w->stop && !w->too_deep && !*fault)
+			*fault = a;
+		return false;
+	}
+	bool ok = cond_field(w, sf, fd, r);
+	irs_walk_pop(w);
+	return ok;
+}
 
 // The value of field @p fd of frame @p f; false when it has none (a union
-// whose tag has no case: the error is recorded).
+// whose tag has no case: the error is recorded; an element not there).
 static bool
 cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	   struct cnum *r)
 {
+	uint64_t fault = 0;
 	switch (fd->kind) {
 	case LK_FLOAT:
 		r->is_float = true;
@@ -1739,33 +2150,134 @@ cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		return true;
 	case LK_DELTA:
 		return irs_walk_delta(w, f, fd, &r->i);
+	case LK_GLOBAL: {	// the value it names
+		uint64_t a;
+		const struct lglob *g = fd->glob;
+		return g->value->kind != LK_EMBED &&
+		       irs_walk_global(w, f, fd, false, &a) &&
+		       cond_at(w, a, g->value_size, g->value, r, &fault);
+	}
+	case LK_PICK: {		// the element's value, if there is one
+		uint64_t i, ea;
+		const struct lseq *s = fd->index_seq->seq;
+		w->ctx_uses++;
+		return s->elem->kind != LK_EMBED && pick_at(w, f, fd, &i, &ea) &&
+		       cond_at(w, ea, s->stride, s->elem, r, &fault);
+	}
 	default:	// the compiler refuses the others
 		return false;
 	}
 }
 
-static bool cond_value(struct walk *w, struct frame *f, const struct lcval *v,
-		       struct cnum *r, uint64_t *fault,
-		       const struct lcval **bad);
-
-// The value of integer expression @p e (wrapping, as C's unsigned
-// arithmetic does); false as cond_value() is.
+// The value of path @p e->path; false when it has none or cannot be read
+// (then *fault is the address, *bad the expression).
 static bool
-expr_eval(struct walk *w, struct frame *f, const struct lexpr *e,
-	  int64_t *r, uint64_t *fault, const struct lcval **bad)
+path_value(struct walk *w, struct frame *f, const struct lexpr *e,
+	   struct cnum *r, uint64_t *fault, const struct lexpr **bad)
 {
-	int64_t a, b;
-	switch (e->code) {
-	case LE_VAL: {
-		struct cnum n;
-		if (!cond_value(w, f, &e->v, &n, fault, bad))
-			return false;
-		// a float is truncated; out of range (or NaN) it is 0, as
-		// the conversion would be undefined
-		*r = !n.is_float ? n.i
-			: n.d > -9.2e18 && n.d < 9.2e18 ? (int64_t)n.d : 0;
-		return true;
+	if (e->npath == 1)	// a field of this frame: nothing to follow
+		return cond_field(w, f, e->path[0], r);
+	uint32_t np;
+	uint64_t at = 0;
+	struct frame *g = follow_path(w, f, e->path, e->npath, false, &np,
+				      &at);
+	bool ok = g && cond_field(w, g, e->path[e->npath - 1], r);
+	unfollow(w, np);
+	if (at && !*fault) {
+		*fault = at;
+		*bad = e;
 	}
+	return ok;
+}
+
+// The number of elements of sequence or slice @p e->path (#s).
+static bool
+count_value(struct walk *w, struct frame *f, const struct lexpr *e,
+	    int64_t *r, uint64_t *fault, const struct lexpr **bad)
+{
+	uint32_t np;
+	uint64_t at = 0, from, to;
+	struct seqinfo tmp;
+	const struct lfield *l = e->path[e->npath - 1];
+	struct frame *g = follow_path(w, f, e->path, e->npath, false, &np,
+				      &at);
+	const struct lfield *seq = l->kind == LK_SLICE ? l->index_seq : l;
+	const struct seqinfo *si = g ? irs_seq_info(w, g, seq, &tmp) : NULL;
+	bool ok = si && si->bad == SEQ_OK;
+	if (ok && l->kind == LK_SLICE) {
+		slice_bounds(l, si->n, &from, &to);
+		*r = (int64_t)(to - from);
+	} else if (ok) {
+		*r = (int64_t)si->n;
+	}
+	unfollow(w, np);
+	if (at && !*fault) {
+		*fault = at;
+		*bad = e;
+	}
+	return ok;
+}
+
+static struct irs_sink *render_aside(struct walk *w, struct frame *f,
+				     const struct lfield *fd,
+				     struct irs_sink *own);
+
+// len(PATH): the bytes {PATH} renders, rendered aside.
+static bool
+len_value(struct walk *w, struct frame *f, const struct lexpr *e,
+	  int64_t *r)
+{
+	uint32_t np;
+	struct irs_sink own;
+	w->detached++;
+	struct frame *g = follow_path(w, f, e->path, e->npath, false, &np,
+				      NULL);
+	struct irs_sink *side = g ? render_aside(w, g, e->path[e->npath - 1],
+						 &own) : NULL;
+	if (side) {
+		*r = (int64_t)side->len;
+		if (side == &own)
+			irs_sink_deinit(&own);
+	}
+	unfollow(w, np);
+	w->detached--;
+	return side != NULL;
+}
+
+// Shifts as C does on 64 bits, defined where C is not: a count outside
+// [0, 63] shifts everything out (the sign stays, for a signed >>).
+static int64_t
+shift(int64_t a, int64_t b, bool left, bool is_unsigned)
+{
+	uint64_t u = (uint64_t)a;
+	if (b < 0 || b > 63)
+		return left || is_unsigned || a >= 0 ? 0 : -1;
+	if (left)
+		return (int64_t)(u << b);
+	if (is_unsigned || a >= 0)
+		return (int64_t)(u >> b);
+	return (int64_t)~(~u >> b);	// arithmetic, without relying on C's
+}
+
+static bool eval_bool(struct walk *w, struct frame *f, const struct lexpr *e,
+		      uint64_t *fault, const struct lexpr **bad);
+
+// The value of integer expression @p e (wrapping, as C's uint64_t
+// arithmetic does; a float is truncated); false when it has none or
+// cannot be read, as path_value(). The parser bounds the depth.
+static bool
+eval_num(struct walk *w, struct frame *f, const struct lexpr *e,
+	 struct cnum *r, uint64_t *fault, const struct lexpr **bad)
+{
+	struct cnum x, y;
+	memset(r, 0, sizeof(*r));
+	switch (e->code) {
+	case LE_NUM:
+		r->i = e->k;
+		r->is_unsigned = e->is_unsigned;
+		return true;
+	case LE_PATH:
+		return path_value(w, f, e, r, fault, bad);
 	case LE_ELEM:
 		w->ctx_uses++;		// where we are, not memory alone
 		irs_units_lost_outside(w, f, false);
@@ -1775,39 +2287,42 @@ expr_eval(struct walk *w, struct frame *f, const struct lexpr *e,
 				       f->t ? f->t->name : "value");
 			return false;
 		}
-		*r = (int64_t)f->elem;
+		r->i = (int64_t)f->elem;
 		return true;
-	case LE_COUNT: {
-		uint32_t np;
-		uint64_t at = 0;
-		struct seqinfo tmp;
-		struct frame *g = follow_path(w, f, e->v.path, e->v.npath,
-					      false, &np, &at);
-		const struct seqinfo *si = g ? irs_seq_info(w, g,
-			e->v.path[e->v.npath - 1], &tmp) : NULL;
-		bool ok = si && si->bad == SEQ_OK;
-		if (ok)
-			*r = (int64_t)si->n;
-		unfollow(w, np);
-		if (at && !*fault) {
-			*fault = at;
-			*bad = &e->v;
-		}
-		return ok;
-	}
-	case LE_NEG:
-		if (!expr_eval(w, f, e->a, &a, fault, bad))
-			return false;
-		*r = (int64_t)(0 - (uint64_t)a);
+	case LE_COUNT:
+		return count_value(w, f, e, &r->i, fault, bad);
+	case LE_LEN:
+		return len_value(w, f, e, &r->i);
+	case LE_COL:
+		w->ctx_uses++;
+		irs_units_lost(w);	// the text before the unit's
+		r->i = w->text ? (int64_t)irs_sink_col(w->text) : 0;
 		return true;
+	default:
+		break;
 	}
-	if (!expr_eval(w, f, e->a, &a, fault, bad) ||
-	    !expr_eval(w, f, e->b, &b, fault, bad))
+	if (!eval_num(w, f, e->a, &x, fault, bad) ||
+	    (e->b && !eval_num(w, f, e->b, &y, fault, bad)))
 		return false;
+	// a float is truncated; out of range (or NaN) it is 0, as the
+	// conversion would be undefined
+	int64_t a = !x.is_float ? x.i
+		: x.d > -9.2e18 && x.d < 9.2e18 ? (int64_t)x.d : 0;
+	int64_t b = !e->b || !y.is_float ? y.i
+		: y.d > -9.2e18 && y.d < 9.2e18 ? (int64_t)y.d : 0;
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
 	switch (e->code) {
-	case LE_ADD: *r = (int64_t)((uint64_t)a + (uint64_t)b); break;
-	case LE_SUB: *r = (int64_t)((uint64_t)a - (uint64_t)b); break;
-	default: *r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+	case LE_NEG: r->i = (int64_t)(0 - ua); break;
+	case LE_BNOT: r->i = (int64_t)~ua; break;
+	case LE_ADD: r->i = (int64_t)(ua + ub); break;
+	case LE_SUB: r->i = (int64_t)(ua - ub); break;
+	case LE_MUL: r->i = (int64_t)(ua * ub); break;
+	case LE_BAND: r->i = (int64_t)(ua & ub); break;
+	case LE_BOR: r->i = (int64_t)(ua | ub); break;
+	case LE_BXOR: r->i = (int64_t)(ua ^ ub); break;
+	case LE_SHL: r->i = shift(a, b, true, false); break;
+	case LE_SHR: r->i = shift(a, b, false, e->a->is_unsigned); break;
+	default: return false;	// a truth value: the compiler keeps apart
 	}
 	return true;
 }
@@ -1818,54 +2333,24 @@ static void
 run_expr(struct walk *w, struct frame *f, const struct top *op)
 {
 	uint64_t fault = 0;
-	const struct lcval *bad = NULL;
-	int64_t v;
-	char tmp[64];
-	int n;
-	if (!expr_eval(w, f, op->expr, &v, &fault, &bad)) {
+	const struct lexpr *bad = NULL;
+	struct cnum v;
+	char tmp[1100];
+	if (!eval_num(w, f, op->expr, &v, &fault, &bad)) {
 		if (fault)
 			out_addr_marker(w, "unreadable", fault);
-		else
+		else if (!w->stop)	// else the walk ends with <truncated>
 			outs(w, "<none>");
 		return;
 	}
 	if (!op->fmt) {
-		out(w, tmp, irs_fmt_i64(tmp, v));
+		out(w, tmp, irs_fmt_i64(tmp, v.i));
 		return;
 	}
-	n = op->fmt_class == 'c' ? snprintf(tmp, sizeof(tmp), op->fmt, (int)v)
-		: snprintf(tmp, sizeof(tmp), op->fmt, (long long)v);
+	int n = format_int(tmp, sizeof(tmp), op, w->fmt_width, v.i);
 	if (n > 0)
 		out(w, tmp, (size_t)n < sizeof(tmp) ? (size_t)n
 		    : sizeof(tmp) - 1);
-}
-
-// The value of operand @p v; false when it has none or cannot be read
-// (then *fault is the address, *bad the operand).
-static bool
-cond_value(struct walk *w, struct frame *f, const struct lcval *v,
-	   struct cnum *r, uint64_t *fault, const struct lcval **bad)
-{
-	memset(r, 0, sizeof(*r));
-	if (v->expr)
-		return expr_eval(w, f, v->expr, &r->i, fault, bad);
-	if (!v->npath) {
-		r->i = v->k;
-		return true;
-	}
-	if (v->npath == 1)	// a field of this frame: nothing to follow
-		return cond_field(w, f, v->path[0], r);
-	uint32_t np;
-	uint64_t at = 0;
-	struct frame *g = follow_path(w, f, v->path, v->npath, false, &np,
-				      &at);
-	bool ok = g && cond_field(w, g, v->path[v->npath - 1], r);
-	unfollow(w, np);
-	if (at && !*fault) {
-		*fault = at;
-		*bad = v;
-	}
-	return ok;
 }
 
 // -1, 0 or 1 as x is less than, equal to or greater than y; integers
@@ -1888,43 +2373,61 @@ cnum_cmp(const struct cnum *x, const struct cnum *y)
 	return (a > b) - (a < b);
 }
 
-// Whether {?EXPR} holds; a value that cannot be read sets *fault (and
-// *bad), and the caller takes the condition as true.
+// An operand of a comparison: a path alone keeps its own kind (a float,
+// an unsigned integer); arithmetic is a signed 64-bit integer.
 static bool
-cond_eval(struct walk *w, struct frame *f, const struct lcond *k,
-	  uint64_t *fault, const struct lcval **bad)
+cmp_operand(struct walk *w, struct frame *f, const struct lexpr *e,
+	    struct cnum *r, uint64_t *fault, const struct lexpr **bad)
 {
-	switch (k->code) {
-	case LC_TEST: {
+	if (!eval_num(w, f, e, r, fault, bad))
+		return false;
+	if (e->code != LE_PATH && e->code != LE_NUM)
+		r->is_unsigned = false;
+	return true;
+}
+
+// Whether condition @p e holds; a value that cannot be read sets *fault
+// (and *bad), and the caller takes the condition as true.
+static bool
+eval_bool(struct walk *w, struct frame *f, const struct lexpr *e,
+	  uint64_t *fault, const struct lexpr **bad)
+{
+	struct cnum x, y;
+	switch (e->code) {
+	case LE_TEST: {
 		uint64_t at = 0;
-		bool yes = truthy_path(w, f, k->x.path, k->x.npath, &at);
+		bool yes = truthy_path(w, f, e->path, e->npath, &at);
 		if (at && !*fault) {
 			*fault = at;
-			*bad = &k->x;
+			*bad = e;
 		}
 		return yes;
 	}
-	case LC_AND:
-		return cond_eval(w, f, k->a, fault, bad) &&
-		       cond_eval(w, f, k->b, fault, bad);
-	case LC_OR:
-		return cond_eval(w, f, k->a, fault, bad) ||
-		       cond_eval(w, f, k->b, fault, bad);
-	case LC_NOT:
-		return !cond_eval(w, f, k->a, fault, bad);
+	case LE_AND:
+		return eval_bool(w, f, e->a, fault, bad) &&
+		       eval_bool(w, f, e->b, fault, bad);
+	case LE_OR:
+		return eval_bool(w, f, e->a, fault, bad) ||
+		       eval_bool(w, f, e->b, fault, bad);
+	case LE_NOT:
+		return !eval_bool(w, f, e->a, fault, bad);
+	case LE_NONZERO:
+		return eval_num(w, f, e->a, &x, fault, bad) &&
+		       (x.is_float ? x.d != 0.0 : x.i != 0);
+	default:
+		break;
 	}
-	struct cnum x, y;
-	if (!cond_value(w, f, &k->x, &x, fault, bad) ||
-	    !cond_value(w, f, &k->y, &y, fault, bad))
+	if (!cmp_operand(w, f, e->a, &x, fault, bad) ||
+	    !cmp_operand(w, f, e->b, &y, fault, bad))
 		return false;
 	int c = cnum_cmp(&x, &y);
-	switch (k->code) {
-	case LC_EQ: return c == 0;
-	case LC_NE: return c != 0;
-	case LC_LT: return c < 0;
-	case LC_LE: return c <= 0;
-	case LC_GT: return c > 0;
-	default: return c >= 0;		// LC_GE
+	switch (e->code) {
+	case LE_EQ: return c == 0;
+	case LE_NE: return c != 0;
+	case LE_LT: return c < 0;
+	case LE_LE: return c <= 0;
+	case LE_GT: return c > 0;
+	default: return c >= 0;		// LE_GE
 	}
 }
 
@@ -1935,8 +2438,8 @@ run_cond(struct walk *w, struct frame *f, const struct top *ops,
 	 const struct top *op)
 {
 	uint64_t fault = 0;
-	const struct lcval *bad = NULL;
-	bool yes = cond_eval(w, f, op->cond, &fault, &bad);
+	const struct lexpr *bad = NULL;
+	bool yes = eval_bool(w, f, op->cond, &fault, &bad);
 	if (!fault)
 		return yes;
 	if (!body_shows(ops, op, bad->path, bad->npath))
@@ -1957,11 +2460,28 @@ run_op_seq(struct walk *w, struct frame *f, const struct ltemplate *tpl,
 		w->detached++;
 	struct frame *g = follow(w, f, op, true, &np, NULL);
 	const struct lfield *fd = op->path[op->npath - 1];
-	if (g && (op->code == TOP_SEQ || op->is_seq)) {
+	if (g && fd->kind == LK_SLICE) {
+		render_seq(w, g, fd->index_seq, tpl->lits + op->lit, op->len,
+			   op->code == TOP_REFOF, fd);
+	} else if (g && (op->code == TOP_SEQ || op->is_seq)) {
 		render_seq(w, g, fd, tpl->lits + op->lit, op->len,
-			   op->code == TOP_REFOF);
+			   op->code == TOP_REFOF, NULL);
 		if (op->code == TOP_SEQ && op->npath == 1 && f->is_node)
 			mark_done(w, f, fd, nfail);
+	} else if (g && fd->kind == LK_PICK) {	// {@ops[-1]}
+		uint64_t i, ea, p;
+		const struct lfield *e = fd->index_seq->seq->elem;
+		w->ctx_uses++;
+		if (!pick_at(w, g, fd, &i, &ea)) {
+			render_pick(w, g, fd);		// its marker, its error
+		} else if ((p = elem_struct(w, e, ea, NULL))) {
+			w->next_elem = i;
+			irs_walk_render_ref(w, &w->lo->types[e->type], p,
+					    e->kind == LK_EMBED ? 0 : ea, fd);
+			w->next_elem = UINT64_MAX;
+		} else {
+			outs(w, "<null>");
+		}
 	} else if (g && fd->kind == LK_EMBED) {
 		irs_walk_render_ref(w, &w->lo->types[fd->type],
 				    g->addr + fd->at.offset, 0, fd);
@@ -1977,12 +2497,30 @@ run_op_seq(struct walk *w, struct frame *f, const struct ltemplate *tpl,
 		w->detached--;
 }
 
+// The '*' width of op's format ({f:%-*s:EXPR}) into w->fmt_width, for
+// render_formatted(): at most 999 either way, as a written width; 0 when
+// EXPR has no value.
+static void
+format_width(struct walk *w, struct frame *f, const struct top *op)
+{
+	uint64_t fault = 0;
+	const struct lexpr *bad = NULL;
+	struct cnum v;
+	int64_t k = eval_num(w, f, op->width, &v, &fault, &bad) ? v.i : 0;
+	w->fmt_width = k < -999 ? -999 : k > 999 ? 999 : (int)k;
+}
+
 static void
 run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 {
 	// in locals: what out() writes might alias anything in memory
 	const struct top *ops = tpl->ops, *op = ops, *end = ops + tpl->nops;
 	const char *lits = tpl->lits;
+	// its instructions count as steps, whichever run: one count a
+	// template, the same in every walk
+	w->steps += tpl->nops;
+	if (w->steps >= w->next_tick)
+		irs_walk_tick(w);
 	while (op < end) {
 		// the walk stops after any instruction but a jump, a literal
 		// prefix (struct top's pre) included
@@ -1997,17 +2535,22 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 			break;
 		case TOP_FIELD: {
 			const struct lfield *fd = op->path[0];
+			if (op->fmt) {
+				if (op->width)
+					format_width(w, f, op);
+			} else if (op->npath == 1) {
+				if (render_int(w, f, fd))
+					break;
+				if (!f->is_node && render_plain(w, f, fd))
+					break;
+			}
 			if (op->npath > 1) {
 				run_op_path(w, f, op);
 				break;
 			}
-			if (!op->fmt && render_int(w, f, fd))
-				break;
-			if (!op->fmt && !f->is_node && render_plain(w, f, fd))
-				break;
 			uint64_t nfail = w->nfail;
 			render_field(w, f, fd, op);
-			if (f->is_node)
+			if (f->is_node && !IRS_LK_STEP(fd->kind))
 				mark_done(w, f, fd, nfail);
 			break;
 		}
@@ -2037,6 +2580,8 @@ run_template(struct walk *w, struct frame *f, const struct ltemplate *tpl)
 			render_selfref(w, f);
 			break;
 		case TOP_EXPR:
+			if (op->width)
+				format_width(w, f, op);
 			run_expr(w, f, op);
 			break;
 		case TOP_ADDR: {
@@ -2061,7 +2606,9 @@ render_text(struct walk *w, struct frame *f, const struct ltext *tx)
 		run_template(w, f, tx->tpl);
 		return;
 	case TX_BY: {
-		int64_t v = irs_field_int(f, tx->by);
+		int64_t v = 0;
+		if (!tag_value(w, f, tx->by, &v))
+			v = INT64_MIN;	// no text for it, as none matches
 		for (uint32_t i = 0; i < tx->ncases; i++)
 			if (tx->values[i] == v) {
 				run_template(w, f, tx->cases[i]);
@@ -2375,6 +2922,11 @@ irs_walk_init(struct walk *w, const struct irs_layout *lo,
 		w->lim.max_depth = 10000;
 	if (!w->lim.max_string)
 		w->lim.max_string = 64 << 10;
+	if (!w->lim.max_text)
+		w->lim.max_text = 16ull << 30;
+	w->max_steps = w->lim.max_nodes > UINT64_MAX / IRS_WALK_STEPS_PER_NODE
+		? UINT64_MAX : w->lim.max_nodes * IRS_WALK_STEPS_PER_NODE;
+	w->next_tick = IRS_WALK_TICK;
 	w->node_frame = IRS_NONE;
 	w->unit_type = IRS_NONE;
 	w->next_elem = UINT64_MAX;
@@ -2481,6 +3033,11 @@ irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 	irs_interrupt_begin();
 	struct irs_error *err = walk_root(w, t, root);
 	irs_interrupt_end();
+	// a limit stops the walk where it is, mid-line perhaps: the text
+	// says so at its end, once
+	if (!err && w->truncated && w->text &&
+	    !irs_sink_ends_with(w->text, "<truncated>", 11))
+		outs(w, "<truncated>");
 	if (w->ucache)
 		irs_units_walk_end(w, !err && !w->fatal && !w->stop);
 	if (err)

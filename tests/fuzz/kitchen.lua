@@ -38,8 +38,15 @@ struct "KItem" {
     peer = ref("peer", "KItem"),
     tagged = ref("tagged", "KItem") { mask = ~7 },
     twice = computed(function(n) return n.v * 2 end),
+    d = delta { of = "KRoot.one", base = "n" },
   },
-  text = "item {v} peer={@peer} {?tagged}t={@tagged}{:}-{/} {twice}\n",
+  -- the expression grammar: bitwise operators, shifts past 63, widths
+  -- from expressions, len(), col(), the previous element, the root
+  text = "item {v} peer={@peer} {?tagged}t={@tagged}{:}-{/} {twice}"
+      .. " {=v & 0xf}|{=v << 2 | 1}|{=~v >> 1}|{=v >> 70}|{=-v ^ 3}"
+      .. " {v:%*d:6 - len(twice)}{=col():%-*d:v & 7}"
+      .. "{?^prev and v >= ^prev.v} up{/}{?not ^prev} first{/}"
+      .. " in {^KRoot.kind} d={d}\n",
   ref = "i{v}",
 }
 
@@ -50,6 +57,8 @@ struct "KRoot" {
       item = ptr("u.item", "KItem"), num = scalar "u.num", text = cstr "u.str",
     } },
     items = array { ptr = "items", count = "nitems", of = "KItem" },
+    one = fixed { at = "pick", of = u32 {} },   -- a plain integer's one
+    n = u32 "nitems",
     pick = index("pick", "KRoot.items"),
     leaves = fixed { at = "leaves", of = "KLeaf" },
     nulls = nullterm { ptr = "nulls", of = ptr "KItem" },
@@ -64,6 +73,9 @@ struct "KRoot" {
   text = {
     by = "kind",
     item = "root {u}[{items*; }] pick={pick} {leaves*|}\n"
+        .. "picks {items[0].v} {items[-1]} [{items[1:]*,}] [{@items[:-1]*,}]"
+        .. " {=#items[1:]} {@vec[-1]} {nulls[0].v} {one[0]}"
+        .. "{?items[2] and items[2].v & 1 == 1} odd{/}\n"
         .. "nulls={@nulls*,} vec={@vec*,} first={first} ring={ring}"
         .. " {leaf} {note}\n{?child}child:{child}{/}",
     num = "num {u:%d} {items} {@items*,}\n",

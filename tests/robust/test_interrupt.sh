@@ -24,6 +24,24 @@ printf 'layout { name = "spin", root = "Module" }\nlocal n = 0 while true do n =
 vline=$(grep -n '^verifier { name = "operand-defs", check = function(snap)$' \
 	"$LAYOUT" | cut -d: -f1)
 sed "${vline}a\\  while true do end" "$LAYOUT" >"$TMP/lay/verifyloop.lua"
+# Values inside one node (issue 32 item 1): the module renders each of its
+# constants through five value structs laid over it, each showing the
+# next eight times (32768 steps a constant, under the load's bound),
+# before any function: a walk that visits no node for minutes, where the
+# walk used to look for Ctrl-C.
+{
+	sed 's|^  text = "module @{name}\\n{funcs}",$|  text = "module @{name}\\n{heavy}{funcs}",|' "$LAYOUT"
+	cat <<-'EOF'
+	for i = 1, 5 do
+	  struct("C" .. i) { ctype = "Const", node = false,
+	    fields = { a = embed({ offset = 0 }, i < 5 and "C" .. (i + 1)
+	                                         or "Const") },
+	    text = string.rep("{a}", 8) }
+	end
+	EOF
+} >"$TMP/lay/values.lua"
+sed -i 's|^    consts = array { ptr = "consts", count = "nconsts", of = "Const" },$|&\n    heavy  = array { ptr = "consts", count = "nconsts", of = "C1" },|' \
+	"$TMP/lay/values.lua"
 
 
 # interrupter COMM MARKER...: for each MARKER file in turn (the session
@@ -143,6 +161,24 @@ for dbg in GDB LLDB; do
 	check "$dbg: ... writing no snapshot, and no temporary file" \
 		eval "[ -z \"\$(compgen -G '$out*')\" ]"
 	check "$dbg: ir-status still answers" grep -q "^layout 'toyc' (" "$log"
+	check "$dbg: ... and the session ran to its last command" \
+		grep -q '^@@END' "$log"
+
+	# --- a walk of values only, inside the module node
+	log=$TMP/values-$dbg.log
+	out=$TMP/values-$dbg.ir
+	bad "SIGINT while the walk renders values inside one node ($dbg)"
+	session $dbg values "$TMP/huge.ir" "ir-layout load $TMP/lay/values.lua" \
+		@dump =STAMP "ir-dump -f text -o $out m" =STAMP ir-status
+	st=$?
+	check_eq "$dbg: the session ran to its end on its own" \
+		"$(failed_status $dbg)" "$st"
+	read -r wall cpu <<<"$(elapsed "$log" | head -1)"
+	figure "$dbg: ir-dump of values inside one node, SIGINT 0.5 s in, returned after ${cpu:-(never)} s CPU, ${wall:-(never)} s wall"
+	check "$dbg: the walk was interrupted, in one line" \
+		grep -qE "^(error: )?ir-dump: interrupted after [0-9]+ nodes$" "$log"
+	check "$dbg: ... writing no snapshot" \
+		eval "[ -z \"\$(compgen -G '$out*')\" ]"
 	check "$dbg: ... and the session ran to its last command" \
 		grep -q '^@@END' "$log"
 done

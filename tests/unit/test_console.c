@@ -407,8 +407,8 @@ test_settings(void **state)
 	err = irs_console_set(f->c, "colour", "red");
 	assert_non_null(err);
 	assert_string_equal(err->message, "irsnap: unknown setting 'colour' "
-		"(settings: dir, max-nodes, max-bytes, max-depth, format, "
-		"call-timeout)");
+		"(settings: dir, max-nodes, max-bytes, max-depth, max-text, "
+		"format, call-timeout)");
 	irs_error_destroy(err);
 }
 
@@ -480,7 +480,8 @@ test_complete_options_and_words(void **state)
 	assert_string_equal(s, "--max-nodes\n--max-bytes\n--max-depth\n");
 	irs_free(s);
 	s = irs_console_complete(f->c, "ir-trace", "--");
-	assert_string_equal(s, "--changed-only\n--verify\n--stop-on-verify\n");
+	assert_string_equal(s, "--changed-only\n--verify\n--stop-on-verify\n"
+			    "--exact\n--instance\n");
 	irs_free(s);
 	s = irs_console_complete(f->c, "ir-trace", "o");
 	assert_string_equal(s, "on\noff\n");
@@ -931,6 +932,127 @@ test_trace_events(void **state)
 	irs_free(cands);
 }
 
+// The facts of what world_eval answers, with the types a debugger gives:
+// "m->name->data" is a char *, "fnum" an int (instances, below).
+static struct irs_error *
+world_eval_value(void *arg, const char *expr, bool calls,
+		 struct irs_value_facts *ret)
+{
+	struct world *w = arg;
+	(void)calls;
+	memset(ret, 0, sizeof(*ret));
+	if (!strcmp(expr, "m->name->data")) {
+		ret->bits = (uint64_t)(uintptr_t)w->m->name->data;
+		ret->kind = IRS_TYPE_POINTER;
+		snprintf(ret->type_name, sizeof(ret->type_name),
+			 "const char *");
+	} else if (!strcmp(expr, "fnum")) {
+		ret->bits = 7;
+		ret->kind = IRS_TYPE_INT;
+		snprintf(ret->type_name, sizeof(ret->type_name), "int");
+	} else {
+		struct irs_error *err = world_eval(arg, expr, &ret->bits);
+		if (err)
+			return err;
+		ret->kind = IRS_TYPE_POINTER;
+		snprintf(ret->type_name, sizeof(ret->type_name), "void *");
+	}
+	ret->has_bits = true;
+	return NULL;
+}
+
+// A boundary's instance (issue 27 item 6): a string (the function's name,
+// here the module's) names the pass "cse@gen" in events, files and
+// messages, and carries "instance" in the events; an integer "cse#7".
+// --instance REGEX picks runs by it, --exact takes the pass regex as the
+// whole name, the instance left out (pass regexes are searches, else).
+static void
+test_instance_labels_and_filters(void **state)
+{
+	struct world *w = *state;
+	bool stop;
+	char *out;
+	char src[4096], path[300];
+	snprintf(path, sizeof(path), "%s/inst.lua", w->dir);
+	char *toyc;
+	size_t len;
+	assert_null(irs_file_read(toyc_fake_path("tests/fixtures/toyc/toyc.lua",
+					       src, sizeof(src)), &toyc, &len));
+	char *b = strstr(toyc, "boundary { at = \"pm_run_pass\", pass = "
+			 "\"pass->name\", ir = \"m\" }");
+	assert_non_null(b);
+	*b = '\0';
+	FILE *fp = fopen(path, "w");
+	fprintf(fp, "%sboundary { at = \"pm_run_pass\", pass = \"pass->name\", "
+		"ir = \"m\", instance = \"m->name->data\" }\n", toyc);
+	fclose(fp);
+	free(toyc);
+	w->ft.target.eval_value = world_eval_value;
+	char load[320];
+	snprintf(load, sizeof(load), "load %s", path);
+	wruns(w, "ir-layout", load);
+	assert_non_null(strstr(wruns(w, "ir-trace", "on cs --exact "
+				     "--instance '^ge'"),
+			       "irsnap: tracing passes matching 'cs' exactly, "
+			       "instances matching '^ge'"));
+	w->pass = "cse";	// not "cs" exactly
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_string_equal(out, "");
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	irs_free(out);
+	wruns(w, "ir-trace", "on cse --exact --instance '^ge'");
+	wruns(w, "ir-break", "--after --instance nope");
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	assert_false(stop);	// no instance "nope"
+	irs_free(out);
+	wruns(w, "ir-break", "--after --instance gen");
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	assert_true(stop);
+	assert_non_null(strstr(out, "irsnap: stopped after pass 'cse@gen'"));
+	irs_free(out);
+	snprintf(path, sizeof(path), "%s/latest", w->dir);
+	json_t *man = NULL;
+	struct irs_event_log_info info;
+	assert_null(irs_run_load(path, &man, &info));
+	json_t *events = json_object_get(man, "events");
+	assert_int_equal(json_array_size(events), 4);
+	json_t *ev = json_array_get(events, 3);
+	assert_string_equal(json_string_value(json_object_get(ev, "pass")),
+			    "cse@gen");
+	assert_string_equal(json_string_value(json_object_get(ev, "instance")),
+			    "gen");
+	assert_non_null(strstr(json_string_value(json_object_get(
+		json_object_get(ev, "snapshot"), "text")), "0002-cse@gen.after"));
+	json_decref(man);
+	// an integer instance
+	snprintf(path, sizeof(path), "%s/inst.lua", w->dir);
+	char *lua;
+	assert_null(irs_file_read(path, &lua, &len));
+	char *at = strstr(lua, "instance = \"m->name->data\" }");
+	assert_non_null(at);
+	fp = fopen(path, "w");
+	fprintf(fp, "%.*sinstance = \"fnum\" }\n", (int)(at - lua), lua);
+	fclose(fp);
+	free(lua);
+	wruns(w, "ir-layout", load);
+	wruns(w, "ir-break", "--before '^cse$' --exact --instance '^7$'");
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_true(stop);
+	assert_non_null(strstr(out, "irsnap: stopped before pass 'cse#7'"));
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	irs_free(out);
+}
+
 // A fatal signal while tracing writes failure.json for the open pass.
 static void
 test_signal_writes_failure(void **state)
@@ -1174,6 +1296,9 @@ main(void)
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_trace_events,
 						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(
+			test_instance_labels_and_filters, setup_world,
+			teardown_world),
 		cmocka_unit_test_setup_teardown(test_signal_writes_failure,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_report,

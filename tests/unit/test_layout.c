@@ -697,25 +697,62 @@ test_condition_errors(void **state)
 			"expected a field, a number or an enum name at its "
 			"end");
 	assert_fails_at(f, COND("{?x == 1 x}a{/}"), 2,
-			"expected 'and', 'or' or the end at 'x'");
+			"expected an operator, 'and', 'or' or the end at 'x'");
 	assert_fails_at(f, COND("{?(x == 1}a{/}"), 2, "expected ')'");
 	assert_fails_at(f, COND("{?x == 99999999999999999999}a{/}"), 2,
 			"bad number");
 	assert_fails_at(f, COND("{?1}a{/}"), 2, "a number alone");
 	assert_fails_at(f, COND("{?x and}a{/}"), 2, "expected a field");
 	assert_fails_at(f, COND("{?x == y.z}a{/}"), 2, "unknown field 'y'");
-	char deep[400] = "";
-	for (int i = 0; i < 40; i++)
+	char deep[1200] = "";
+	for (int i = 0; i < 260; i++)
 		strcat(deep, "not ");
-	char src[800];
+	char src[1600];
 	snprintf(src, sizeof(src), COND("{?%sx}a{/}"), deep);
-	assert_fails_at(f, src, 2, "nested more than 32 deep");
+	assert_fails_at(f, src, 2, "nested more than 256 deep");
 	assert_fails_at(f, HEAD "local x = render({})\n", 2,
 			"render: only while a walk renders (in a text "
 			"function or a computed field)");
 	assert_null(load(f, COND("{?k == K_TWO and not (x < -1 or x >= "
 				 "0x10)}a{/}")));
 #undef COND
+}
+
+// A layout whose one struct would cost more than a million template
+// steps (issue 32 item 1: value structs 13 deep, each showing the next
+// 8 times, 7 * 10^10 leaves) is refused when it loads, at the line of
+// that struct; so are the same in JSON records, and a value inside
+// itself. Depth that multiplies little loads.
+static void
+test_exponential_layouts_are_refused(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+#define CHAIN(depth, text, fields) \
+	"layout { name = \"t\", root = \"V1\" }\n" \
+	"for i = 1, " depth " do\n" \
+	"  struct(\"V\" .. i) { ctype = \"Pt\", node = false,\n" \
+	"    fields = " fields ",\n" \
+	"    text = " text " }\n" \
+	"end\n" \
+	"struct \"V" depth "x\" { ctype = \"Pt\", node = false }\n"
+	assert_fails_at(f, CHAIN("13", "string.rep(\"{a}\", 8)",
+				 "{ a = embed({ offset = 0 }, i < 13 and "
+				 "\"V\" .. (i + 1) or \"V13x\") }"), 3,
+			"struct V1: its text runs more than 1000000 template "
+			"steps for one V1 (V1 -> V2 -> V3");
+	assert_fails_at(f, CHAIN("13", "\"\"", "(function() local t = {} "
+				 "for k = 1, 8 do t[\"a\" .. k] = embed({ "
+				 "offset = 0 }, i < 13 and \"V\" .. (i + 1) or "
+				 "\"V13x\") end return t end)()"), 3,
+			"struct V1: its JSON record runs more than 1000000");
+	assert_null(load(f, CHAIN("4", "string.rep(\"{a}\", 8)",
+				  "{ a = embed({ offset = 0 }, i < 4 and "
+				  "\"V\" .. (i + 1) or \"V4x\") }")));
+	assert_fails_at(f, "layout { name = \"t\", root = \"S\" }\n"
+			"struct \"S\" { ctype = \"Pt\", node = false,\n"
+			" fields = { me = embed({ offset = 0 }, \"S\") },\n"
+			" text = \"{me}\" }\n", 2, "struct S lies inside itself");
+#undef CHAIN
 }
 
 // An {=EXPR} or a delta field that cannot be compiled: what is wrong and
@@ -727,10 +764,28 @@ test_expression_and_delta_errors(void **state)
 #define EXPR(t) HEAD "struct \"Pt\" { fields = { x = scalar \"x\", " \
 	"n = chars \"name\", d = fixed { at = \"name\", of = i8 {} } }, " \
 	"text = \"" t "\" }\n"
+	// hostile sizes (issue 32 item 2): the parser and the walk's
+	// evaluator recursed once per operator; refused when the layout
+	// loads, in one line naming it
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=\" .. string.rep(\"-\", 2000000) .. "
+			"\"x}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=x\" .. string.rep(\"+x\", 1000000) .. "
+			"\"}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{?x\" .. string.rep(\" and x\", 1000000) "
+			".. \"}a{/}\" }\n", 2, "nested more than 256 deep");
+	assert_fails_at(f, HEAD "local function b(d) if d == 0 then return "
+			"\"x\" end local s = b(d - 1) return \"(\" .. s .. "
+			"\"+\" .. s .. \")\" end\n"
+			"struct \"Pt\" { fields = { x = scalar \"x\" },"
+			"\n text = \"{=\" .. b(13) .. \"}\" }\n", 3,
+			"more than 4096 operators");
 	assert_fails_at(f, EXPR("{=x +}"), 2,
-			"expression 'x +': expected an operand at its end");
+			"expression 'x +': expected a field, a number or an enum name at its end");
 	assert_fails_at(f, EXPR("{=x y}"), 2,
-			"expression 'x y': expected + - * or the end at 'y'");
+			"expression 'x y': expected an operator or the end at 'y'");
 	assert_fails_at(f, EXPR("{=n + 1}"), 2,
 			"'n' is a string; arithmetic takes integers");
 	assert_fails_at(f, EXPR("{=nope * 2}"), 2,
@@ -830,6 +885,63 @@ test_raw_reads_and_explicit_sizes(void **state)
 			"struct \"O\" { size = 16, fields = {\n"
 			" i = embed({ offset = 12 }, \"I\") } }\n", 4,
 			"O.i: bytes 12..20 are past the end of O (16 bytes)");
+}
+
+// A location table takes offset or at, size, bit, width and signed, and
+// nothing else; `at` names a member whose bits the table counts from; a
+// field descriptor where a location goes is the integer it reads (issue
+// 27 item 9: { at = ..., bit = 15, width = 1 } read offset 0, and
+// index(bits { ... }, ...) four bytes at offset 0, without a word).
+static void
+test_location_tables_use_every_key(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"x\", bit = 1, width = 2, "
+			"wdith = 3 } } }\n", 3, "a location { ... } has no key "
+			"'wdith' (it takes offset or at, size, bit, width, "
+			"signed)");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"x\", offset = 4, width = 2 } } }\n",
+			3, "at = \"path\" or offset = N, not both");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { at = \"y\", bit = 6, width = 4 } } }\n",
+			3, "bits 6..9 are not inside 'y' (8 bits)");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = scalar { offset = 0, bit = 0, width = 0 } } }\n",
+			3, "a field of no bits has no value: leave it out, and "
+			"write 0 where the text needs it, {=0}");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
+			" a = index(cstr \"s\", \"Holder.pts\") } }\n", 3,
+			"a field standing for a location must read an integer");
+	assert_null(load(f, "layout { name = \"t\", root = \"Holder\" }\n"
+			 "struct \"Pt\" { fields = {\n"
+			 " a = scalar { at = \"kind\", bit = 3, width = 2 },\n"
+			 " b = u8 { at = \"y\" },\n"
+			 " i = index(bits { at = \"kind\", bit = 8, width = 4 },"
+			 " \"Holder.pts\"),\n"
+			 " e = enum(bits { at = \"x\", bit = 9, width = 2 },"
+			 " { names = { [1] = \"one\" } }) } }\n"
+			 "struct \"Holder\" { fields = { pts = list { head = "
+			 "\"pts\", of = \"Pt\", link = \"link\" } } }\n"));
+	const struct ltype *t = irs_layout_find_type(f->lo, "Pt");
+	const struct lfield *a = irs_ltype_field(t, "a");
+	assert_int_equal(a->at.offset, offsetof(struct Pt, kind));
+	assert_int_equal(a->at.bit_off, 3);
+	assert_int_equal(a->at.bit_size, 2);
+	assert_string_equal(a->path, "kind");
+	assert_int_equal(irs_ltype_field(t, "b")->at.offset,
+			 offsetof(struct Pt, y));
+	const struct lfield *i = irs_ltype_field(t, "i");
+	assert_int_equal(i->kind, LK_INDEX);
+	assert_int_equal(i->at.offset, offsetof(struct Pt, kind) + 1);
+	assert_int_equal(i->at.bit_off, 0);
+	assert_int_equal(i->at.bit_size, 4);
+	const struct lfield *e = irs_ltype_field(t, "e");
+	assert_int_equal(e->kind, LK_ENUM);
+	assert_int_equal(e->at.offset, offsetof(struct Pt, x) + 1);
+	assert_int_equal(e->at.bit_off, 1);
+	assert_int_equal(e->at.bit_size, 2);
 }
 
 // zip declarations that cannot be compiled.
@@ -1211,9 +1323,11 @@ main(void)
 		T(test_boundary_instance),
 		T(test_condition_errors),
 		T(test_expression_and_delta_errors),
+		T(test_exponential_layouts_are_refused),
 		T(test_describe_shows_delta_and_text_only),
 		T(test_zip_errors),
 		T(test_raw_reads_and_explicit_sizes),
+		T(test_location_tables_use_every_key),
 		T(test_template_errors),
 		T(test_typos_are_errors),
 		T(test_declarations_once_and_lists_of_names),

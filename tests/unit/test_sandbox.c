@@ -1295,6 +1295,18 @@ assert_interrupted(struct irs_error *err, const char *what)
 	irs_error_destroy(err);
 }
 
+// The layout of the interrupt test with values only: the root is no node.
+static void
+load_values_only(struct fixture *f)
+{
+	assert_null(load(f, "layout { name = \"t\", root = \"Bag\" }\n"
+			 "struct \"Pt\" { node = false, fields = { x = scalar "
+			 "\"x\" }, text = \"{x}{x}{x}{x}\" }\n"
+			 "struct \"Bag\" { node = false, fields = { pts = "
+			 "array { ptr = \"pts\", count = \"n\", of = \"Pt\" } "
+			 "}, text = \"{pts}\" }\n"));
+}
+
 // While irsnap runs Lua or walks, SIGINT is irsnap's: Lua stops at the
 // line it runs ("t.lua:2: interrupted"), in the VM or in a long library
 // function, a walk stops with an error, and the debugger's handler is back
@@ -1342,6 +1354,18 @@ test_sigint_interrupts_lua_and_walks(void **state)
 	assert_ptr_equal(after.sa_handler, debugger_on_sigint);
 	raise(SIGINT);
 	assert_int_equal(debugger_sigints, 1);
+	// a walk that only renders values (no node visited, where the walk
+	// looked before: issue 32 item 1) sees it too
+	load_values_only(f);
+	irs_interrupt_begin();
+	raise(SIGINT);
+	assert_interrupted(irs_snapshot_text(f->lo, fake_memory(&f->ft),
+					     (uintptr_t)&bag, NULL, NULL,
+					     &text, &snap),
+			   "interrupted after 0 nodes");
+	irs_interrupt_end();
+	raise(SIGINT);
+	assert_int_equal(debugger_sigints, 2);
 	// and the next call runs as usual
 	assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
 				      (uintptr_t)&bag, NULL, NULL, &text,

@@ -67,6 +67,18 @@ teardown(void **state)
 	return 0;
 }
 
+// Says where @p got first differs from @p want, before they are compared.
+static void
+show_difference(const char *got, const char *want)
+{
+	size_t i = 0;
+	while (got[i] && got[i] == want[i])
+		i++;
+	fprintf(stderr, "differs at byte %zu:\n--- want\n%.200s\n--- got\n"
+		"%.200s\n", i, want + (i > 80 ? i - 80 : 0),
+		got + (i > 80 ? i - 80 : 0));
+}
+
 // irsnap's rendering of f->m, checked against toyc_print.
 static void
 assert_same_text(struct fixture *f)
@@ -87,14 +99,8 @@ assert_same_text(struct fixture *f)
 	assert_int_equal(st.nerrors, 0);
 	assert_false(st.truncated);
 	assert_int_equal(st.text_bytes, want_len);
-	if (strlen(got) != want_len || memcmp(got, want, want_len)) {
-		size_t i = 0;
-		while (got[i] && got[i] == want[i])
-			i++;
-		fprintf(stderr, "differs at byte %zu:\n--- toyc\n%.200s\n"
-			"--- irsnap\n%.200s\n", i, want + (i > 80 ? i - 80 : 0),
-			got + (i > 80 ? i - 80 : 0));
-	}
+	if (strlen(got) != want_len || memcmp(got, want, want_len))
+		show_difference(got, want);
 	assert_int_equal(strlen(got), want_len);
 	assert_memory_equal(got, want, want_len);
 	free(got);
@@ -179,6 +185,192 @@ test_optimized_text_is_toyc_print(void **state)
 	pm_deinit(&pm);
 	assert_same_text(f);
 }
+
+// Cut by max_bytes (or max_nodes) wherever it falls, the text ends with
+// its <truncated> marker, and says so once (issue 32 item 17: some
+// limits cut it mid-line, "%28 = add ", without the marker).
+static void
+test_truncated_text_ends_with_marker(void **state)
+{
+	struct fixture *f = *state;
+	f->m = unit_generated_module(400, 7);
+	uint32_t cut = 0;
+	for (uint64_t max = 300; max < 60000; max += 37) {
+		struct irs_limits lim = { .max_bytes = max };
+		char *text;
+		struct irs_snapshot *snap;
+		struct irs_snapshot_stats st;
+		assert_null(irs_snapshot_text(f->lo, fake_memory(&f->ft),
+					      (uintptr_t)f->m, NULL, &lim,
+					      &text, &snap));
+		irs_snapshot_get_stats(snap, &st);
+		irs_snapshot_destroy(snap);
+		if (!st.truncated) {
+			free(text);
+			break;
+		}
+		cut++;
+		size_t n = strlen(text);
+		const char *end = n >= 11 ? text + n - 11 : text;
+		if (strcmp(end, "<truncated>"))
+			fprintf(stderr, "max_bytes %llu: ends \"%s\"\n",
+				(unsigned long long)max,
+				n > 40 ? text + n - 40 : text);
+		assert_string_equal(end, "<truncated>");
+		assert_null(strstr(text, "<truncated>") == end ? NULL : "twice");
+		free(text);
+	}
+	assert_true(cut > 100);
+}
+
+/* {====================================================== annotate.lua */
+
+// An operand as annotate.lua (and toyc's printer) writes it.
+static void
+annotate_operand(FILE *fp, const Module *m, const Operand *op)
+{
+	switch (op->kind) {
+	case OPK_VALUE:
+		if (op->u.def->name)
+			fprintf(fp, "%%%s", op->u.def->name);
+		else
+			fprintf(fp, "%%%u", op->u.def->id);
+		break;
+	case OPK_CONST: {
+		const Const *k = &m->consts[op->u.cidx];
+		if (k->kind == CK_INT)
+			fprintf(fp, "%lld", (long long)k->u.i);
+		else if (k->kind == CK_FLOAT)
+			fprintf(fp, "%.6e", k->u.f);
+		else
+			fprintf(fp, "@%.*s", (int)k->u.sym->len,
+				k->u.sym->data);
+		break;
+	}
+	case OPK_BLOCK:
+		fprintf(fp, "^%s", op->u.block->label);
+		break;
+	}
+}
+
+static void
+annotate_ref(FILE *fp, const Instr *i)
+{
+	if (i->name)
+		fprintf(fp, "%%%s", i->name);
+	else
+		fprintf(fp, "%%%u", i->id);
+}
+
+// What tests/fixtures/toyc/annotate.lua renders of @p m, from toyc's own
+// structures: the reference the layout's rendering must equal.
+static char *
+annotate_text(const Module *m, size_t *len)
+{
+	char *text;
+	FILE *fp = open_memstream(&text, len);
+	Function *fn;
+	Block *b;
+	Instr *i;
+	fprintf(fp, "module @%.*s\n", (int)m->name->len, m->name->data);
+	FOR_EACH_FUNC(fn, m) {
+		fprintf(fp, "func @%.*s: %u param%s", (int)fn->name->len,
+			fn->name->data, fn->nparams,
+			fn->nparams != 1 ? "s" : "");
+		if (fn->nparams) {
+			fputs(", first ", fp);
+			annotate_ref(fp, fn->params[0]);
+			fputs(", last ", fp);
+			annotate_ref(fp, fn->params[fn->nparams - 1]);
+		}
+		fputs("\n", fp);
+		FOR_EACH_BLOCK(b, fn) {
+			uint32_t n = 0;
+			FOR_EACH_INSTR(i, b)
+				n++;
+			fprintf(fp, "%s: in @%.*s%s%u instructions\n", b->label,
+				(int)fn->name->len, fn->name->data,
+				strlen(b->label) > 6 ? "\n" : " ", n);
+			const Instr *prev = NULL;
+			FOR_EACH_INSTR(i, b) {
+				char *line;
+				size_t ll;
+				FILE *lf = open_memstream(&line, &ll);
+				fprintf(lf, "  %-8s", op_name(i->op));
+				if (i->nops) {
+					annotate_operand(lf, m, &i->ops[0]);
+					if (i->nops > 1) {
+						fputs(" (", lf);
+						for (uint32_t k = 1; k < i->nops;
+						     k++) {
+							if (k > 1)
+								fputs(", ", lf);
+							annotate_operand(lf, m,
+								&i->ops[k]);
+						}
+						fputs(")", lf);
+					}
+				}
+				if ((toyc_optab[i->op].flags & 4) && i->nops &&
+				    i->ops[i->nops - 1].kind == OPK_BLOCK) {
+					fputs(" -> ", lf);
+					annotate_operand(lf, m,
+							 &i->ops[i->nops - 1]);
+				}
+				if (prev && prev->op == i->op)
+					fputs(" (again)", lf);
+				fclose(lf);
+				fprintf(fp, "%s%*u\n", line, 40 - (int)ll, i->id);
+				free(line);
+				prev = i;
+			}
+		}
+	}
+	fclose(fp);
+	return text;
+}
+
+// tests/fixtures/toyc/annotate.lua, written with element paths, ^T,
+// ^prev, bitwise operators, len(), col() and '*' widths (issues 27 and
+// 28), renders exactly what toyc's structures say, on the demo and on a
+// generated module, with no walk error.
+static void
+test_annotated_listing(void **state)
+{
+	struct fixture *f = *state;
+	char path[4096];
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	struct irs_error *err = irs_layout_load(
+		toyc_fake_path("tests/fixtures/toyc/annotate.lua", path,
+			       sizeof(path)), &f->ft.target, &f->lo);
+	if (err)
+		fail_msg("annotate.lua: %s", irs_error_get_message(err));
+	for (int k = 0; k < 2; k++) {
+		Module *m = k ? unit_generated_module(3000, 11)
+			: unit_demo_module();
+		size_t want_len;
+		char *want = annotate_text(m, &want_len);
+		struct irs_snapshot_stats st;
+		char first[512];
+		char *got = unit_render(f->lo, fake_memory(&f->ft),
+					(uintptr_t)m, &st, first,
+					sizeof(first));
+		if (strcmp(got, want))
+			show_difference(got, want);
+		if (st.nerrors)
+			fprintf(stderr, "first error: %s\n", first);
+		assert_string_equal(got, want);
+		assert_int_equal(st.nerrors, 0);
+		assert_non_null(strstr(got, " (again)"));
+		assert_non_null(strstr(got, " -> ^"));
+		free(got);
+		free(want);
+		module_destroy(m);
+	}
+}
+
+/* }====================================================== */
 
 /* {====================================================== JSON */
 
@@ -379,6 +571,50 @@ test_json_spans_and_refs(void **state)
 	}
 	assert_true(nrefs > 1000);
 	assert_true(nconsts > 100);
+	graph_free(&g);
+}
+
+// toyc.lua with Symbol made a node (issue 32 item 9): a constant an
+// operand names by index renders the symbol it points at, which the
+// module owns through its constants. The JSON record of an instruction
+// must refer to that node, not walk it from inside its own record: the
+// graph stays valid JSON, each Symbol once, its parent the Module or the
+// Function that owns it, with no walk error.
+static void
+test_symbol_node_json_is_valid(void **state)
+{
+	struct fixture *f = *state;
+	char path[4096];
+	char *src;
+	size_t len;
+	assert_null(irs_file_read(toyc_fake_path(
+		"tests/fixtures/toyc/toyc.lua", path, sizeof(path)), &src,
+		&len));
+	char *nf = strstr(src, "node = false,");
+	assert_non_null(nf);	// Symbol's, the first
+	memset(nf, ' ', strlen("node = false,"));
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	assert_null(irs_layout_create(src, strlen(src), "toyc.lua",
+				      &f->ft.target, &f->lo));
+	free(src);
+	f->m = unit_demo_module();
+	struct graph g;
+	snapshot_both(f, &g);	// parses, no walk error
+	json_t *nodes = json_object_get(g.doc, "nodes");
+	size_t i, nsym = 0;
+	json_t *n;
+	json_array_foreach(nodes, i, n) {
+		if (strcmp(str(n, "type"), "Symbol"))
+			continue;
+		nsym++;
+		json_t *p = json_object_get(g.byid, str(n, "parent"));
+		assert_non_null(p);
+		assert_true(!strcmp(str(p, "type"), "Module") ||
+			    !strcmp(str(p, "type"), "Function"));
+	}
+	assert_true(nsym > 2);
+	assert_int_equal(json_object_size(g.byid), json_array_size(nodes));
 	graph_free(&g);
 }
 
@@ -609,10 +845,16 @@ main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_optimized_text_is_toyc_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_truncated_text_ends_with_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_annotated_listing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_json_nodes_and_parents,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_spans_and_refs,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_symbol_node_json_is_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_verifier_finds_foreign_def, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_layout_answers_front_end,

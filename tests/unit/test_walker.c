@@ -134,6 +134,13 @@ typedef struct Phi {
 typedef struct Abs {
 	int32_t at, val;
 } Abs;
+// Deltas of 64 bits, whose sums wrap.
+typedef struct BigFn {
+	int64_t base;
+	int64_t *deltas;
+	int32_t n;
+	Item *items;
+} BigFn;
 typedef struct Fn {
 	int32_t base, n, nabs, pick;
 	int8_t *deltas;
@@ -255,6 +262,11 @@ register_types(struct fake_target *ft)
 	FAKE_TYPE(ft, Abs);
 	FAKE_INT(ft, Abs, at);
 	FAKE_INT(ft, Abs, val);
+	FAKE_TYPE(ft, BigFn);
+	FAKE_INT(ft, BigFn, base);
+	FAKE_PTR(ft, BigFn, deltas, "int64_t");
+	FAKE_INT(ft, BigFn, n);
+	FAKE_PTR(ft, BigFn, items, "Item");
 	FAKE_TYPE(ft, Fn);
 	FAKE_INT(ft, Fn, base);
 	FAKE_INT(ft, Fn, n);
@@ -691,6 +703,33 @@ test_formats_conditionals_lua(void **state)
 	     "n._type, n.i32, n.cstr) end }\n");
 	walk(f, &l, NULL);
 	assert_string_equal(f->text, "Leaf=42:ab");
+	// a node table reads a field when asked (pairs() all of them); one
+	// kept past the call it was given to says so, on its next read
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "local kept\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     " text = function(n)\n"
+	     "   local k = 0\n"
+	     "   for name, v in pairs(n) do k = k + 1 end\n"
+	     "   return n.cstr .. \" \" .. k\n"
+	     " end }\n");
+	walk(f, &l, NULL);
+	// 18 fields, but data (NULL: nil), and _id, _type, _addr
+	assert_string_equal(f->text, "ab 20");
+	load(f, "layout { name = \"w\", root = \"Leaf\" }\n"
+	     "local kept\n"
+	     "struct \"Leaf\" { fields = { " LEAF_FIELDS " },\n"
+	     " text = function(n)\n"
+	     "   if kept then return tostring(kept.i16) end\n"
+	     "   kept = n\n"
+	     "   return n.cstr\n"
+	     " end }\n");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "ab");
+	walk(f, &l, NULL);
+	assert_string_equal(f->text, "<error>");
+	assert_true(has_error(f, "a node table (Leaf) is read during the call "
+			      "it was given to, not kept for later"));
 }
 
 // Raw reads by path whatever the member's type: u32 of a one-word struct
@@ -1117,6 +1156,68 @@ test_delta_field(void **state)
 			    "4=<null>,5=<null> [2=<null>]");
 	assert_true(json_is_null(json_object_get(json_array_get(
 		field(node_at(f, &fn), "items"), 0), "line")));
+}
+
+// A walk's work is bounded whatever its node count (issue 32 item 1):
+// max_text bytes of text (and of JSON) written, 256 template steps per
+// node of max_nodes. Either stops the walk with its error, and the text
+// ends with <truncated>.
+static void
+test_text_and_steps_are_bounded(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 2000 };
+	Item *items = calloc(N, sizeof(*items));
+	for (int i = 0; i < N; i++)
+		items[i].v = i;
+	Bag bag = { .items = items, .nitems = N };
+	load(f, "layout { name = \"w\", root = \"Bag\" }\n"
+	     "struct \"Item\" { node = false, fields = { v = scalar \"v\" },\n"
+	     " text = \"{v}{v}{v}{v}{v}{v}{v}{v}\\n\" }\n"
+	     "struct \"Bag\" { fields = { items = array { ptr = \"items\", "
+	     "count = \"nitems\", of = \"Item\" } }, text = \"{items}\" }\n");
+	struct irs_limits lim = { .max_text = 1000 };
+	walk_limits(f, &bag, NULL, &lim);
+	assert_true(f->st.truncated);
+	assert_true(has_error(f, "walk stopped: max text bytes of 1000 "
+			      "reached"));
+	assert_true(strlen(f->text) < 40000);
+	assert_string_equal(f->text + strlen(f->text) - 11, "<truncated>");
+	memset(&lim, 0, sizeof(lim));
+	lim.max_nodes = 4;
+	walk_limits(f, &bag, NULL, &lim);
+	assert_true(f->st.truncated);
+	assert_true(has_error(f, "walk stopped: template steps (256 per node "
+			      "of max nodes) of 1024 reached"));
+	assert_string_equal(f->text + strlen(f->text) - 11, "<truncated>");
+	// unlimited, the same walk is whole
+	walk(f, &bag, NULL);
+	assert_false(f->st.truncated);
+	free(items);
+}
+
+// Deltas whose sum leaves 64 bits wrap as C's unsigned arithmetic does, as
+// {=EXPR} does (issue 32 item 18: the sum overflowed a signed integer,
+// which the sanitized build stops at).
+static void
+test_delta_sum_wraps(void **state)
+{
+	struct fixture *f = *state;
+	Item items[3] = { { .v = 0 } };
+	int64_t deltas[3] = { INT64_MAX, 2, INT64_MIN };
+	BigFn fn = { .base = 1, .n = 3, .deltas = deltas, .items = items };
+	load(f, "layout { name = \"w\", root = \"BigFn\" }\n"
+	     "struct \"Item\" { node = false, fields = {\n"
+	     " line = delta { of = \"BigFn.deltas\", base = \"base\" } },\n"
+	     " text = \"{line}\" }\n"
+	     "struct \"BigFn\" { fields = { base = scalar \"base\",\n"
+	     " deltas = array { ptr = \"deltas\", count = \"n\", of = i64 {} },\n"
+	     " items = array { ptr = \"items\", count = \"n\", of = \"Item\" } },"
+	     "\n text = \"{items*,}|\" }\n");
+	walk(f, &fn, NULL);
+	assert_string_equal(f->text, "-9223372036854775808,"
+			    "-9223372036854775806,2|");
+	assert_int_equal(f->st.nerrors, 0);
 }
 
 // index() names a value by its type's ref template when it has one (its
@@ -1919,6 +2020,8 @@ main(void)
 		T(test_template_arithmetic),
 		T(test_lua_format),
 		T(test_delta_field),
+		T(test_delta_sum_wraps),
+		T(test_text_and_steps_are_bounded),
 		T(test_index_renders_refs),
 		T(test_field_without_json),
 		T(test_raw_reads_by_path),

@@ -1,0 +1,1 @@
+../../../fixtures/toyc/annotate.lua
