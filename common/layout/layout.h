@@ -269,12 +269,23 @@ struct lcond {
 	const struct lcond *a, *b;
 };
 
+/** Named text formats, {f:NAME} (formats.c names them, walk/fmt_text.c
+ *  writes them). */
+enum irs_textfmt {
+	IRS_TF_LLVM_NAME,	/* llvm_name: bare or "quoted\22" */
+	IRS_TF_ESCAPED,		/* escaped: \XX for what does not print */
+	IRS_TF_QUOTED,		/* quoted: "escaped" */
+	IRS_TF_MLIR_KEYWORD,	/* mlir_keyword: bare or "quoted" */
+};
+
 /** One template instruction. */
 struct top {
 	uint8_t code;		/* enum top_code */
 	uint8_t npath;
 	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format), 'L'
-				   (:lua, as Lua writes the value) */
+				   (:lua, as Lua writes the value), 'N' (a
+				   named format, textfmt) */
+	uint8_t textfmt;	/* 'N': enum irs_textfmt */
 	bool is_seq;		/* REFOF of a sequence */
 	uint32_t pre;		/* literal text written first: offset in lits */
 	uint32_t pre_len;	/* ... and length (0: none) */
@@ -620,6 +631,13 @@ void irs_cc_kind(struct irs_cc *c, const struct irs_field_info *info,
 /** The layout type @p name; raises when the layout declares none. */
 const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 				uint32_t line, const char *qual);
+
+/* ---- formats.c: named text formats --------------------------------------- */
+
+/** The format called @p name (@p n bytes), for {f:NAME}; false if none. */
+bool irs_textfmt_find(const char *name, size_t n, enum irs_textfmt *ret);
+/** Its name. */
+const char *irs_textfmt_name(enum irs_textfmt f);
 
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 

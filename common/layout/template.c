@@ -219,6 +219,14 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 		op->fmt_class = 'L';
 		return true;
 	}
+	enum irs_textfmt tf;
+	if (irs_textfmt_find(colon + 1, fl, &tf)) {
+		// as a compiler quotes it: {name:llvm_name}
+		op->fmt = irs_textfmt_name(tf);
+		op->fmt_class = 'N';
+		op->textfmt = (uint8_t)tf;
+		return true;
+	}
 	char *fmt = irs_layout_alloc(p->lo, 2 * fl + 16);
 	if (!fmt)
 		return fail(p, "out of memory");

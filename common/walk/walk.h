@@ -12,6 +12,10 @@
  *  lua_view.c    what a layout's Lua function sees of a node
  *  sink.c        buffered output with a position and a hash
  *  visited.c     the set of addresses already walked
+ *  bignum.c      unsigned integers of any width, for the formatters
+ *  fmt_apint.c   integers of any width, as LLVM's APInt prints them
+ *  fmt_apfloat.c floats as LLVM's and MLIR's printers write them
+ *  fmt_text.c    names and strings quoted as compilers quote them
  *
  * The walk calls Lua only where the layout asked for a Lua function.
  */
@@ -183,6 +187,83 @@ irs_json_lit(struct irs_buf *b, const char *s)
 {
 	irs_json_put(b, s, strlen(s));	// constant-folded for literals
 }
+
+/* ---- bignum.c: unsigned integers of any width ---------------------------- */
+
+enum { IRS_BIG_SMALL = 96 };	/* limbs kept in the struct itself */
+
+/** Little-endian 32-bit limbs, no leading zero limb (0 has none). An
+ *  operation that runs out of memory returns false and sets oom. */
+struct irs_big {
+	uint32_t *w;
+	uint32_t n, cap;
+	bool oom;
+	uint32_t small[IRS_BIG_SMALL];
+};
+
+void irs_big_init(struct irs_big *b);
+void irs_big_deinit(struct irs_big *b);
+/** The low @p bits bits of the little-endian @p words. */
+bool irs_big_set(struct irs_big *b, const uint64_t *words, uint32_t bits);
+/** Bits up to the highest one set (0 for 0); trailing zero bits. */
+uint32_t irs_big_bits(const struct irs_big *b);
+uint32_t irs_big_ctz(const struct irs_big *b);
+bool irs_big_shl(struct irs_big *b, uint32_t k);
+void irs_big_shr(struct irs_big *b, uint32_t k);
+bool irs_big_mul_small(struct irs_big *b, uint32_t m);
+bool irs_big_mul_pow5(struct irs_big *b, uint32_t e);
+/** Divides by @p d (not 0) in place; returns the remainder. */
+uint32_t irs_big_divmod_small(struct irs_big *b, uint32_t d);
+/** Two's complement negation within @p bits bits. */
+bool irs_big_negate(struct irs_big *b, uint32_t bits);
+/** Appends the decimal digits. */
+bool irs_big_decimal(const struct irs_big *b, struct irs_buf *out);
+
+/* ---- fmt_apint.c, fmt_apfloat.c, fmt_text.c: formatters ------------------ */
+
+/*
+ * Pure functions from bytes to text, each printing as a compiler's own
+ * printer does. They append to @p out and return false when they cannot
+ * (out of memory, or a value they do not know: the caller says so).
+ */
+
+/** The @p bits low bits of @p words in decimal, two's complement when
+ *  @p is_signed (APInt::print). */
+bool irs_fmt_apint(const uint64_t *words, uint32_t bits, bool is_signed,
+		   struct irs_buf *out);
+
+/** APFloat's fltCategory. */
+enum { IRS_FC_INF, IRS_FC_NAN, IRS_FC_NORMAL, IRS_FC_ZERO };
+
+/** An IEEEFloat as LLVM keeps it: its semantics' numbers, then the value
+ *  (significand with its integer bit, unbiased exponent). */
+struct irs_apfloat {
+	uint32_t precision;	/* significand bits: 11, 8, 24, 53, 64, 113 */
+	uint32_t bits;		/* sizeInBits: 16, 32, 64, 80, 128 */
+	int32_t max_exp, min_exp;
+	int32_t exponent;
+	uint8_t category;	/* IRS_FC_* */
+	bool sign;
+	uint64_t sig[2];	/* little-endian words */
+};
+/** Whether irsnap knows @p v's semantics (IEEE half, single, double,
+ *  quad, bfloat, x87 80-bit) and its category is one. */
+bool irs_apfloat_valid(const struct irs_apfloat *v);
+/** The IEEE encoding (APFloat::bitcastToAPInt): out[0] low 64 bits. */
+void irs_apfloat_bits(const struct irs_apfloat *v, uint64_t out[2]);
+/** APFloat::toString(@p prec, @p pad, @p truncate_zero). */
+bool irs_apfloat_tostring(const struct irs_apfloat *v, unsigned prec,
+			  unsigned pad, bool truncate_zero,
+			  struct irs_buf *out);
+/** A ConstantFP as LLVM 14's AsmWriter writes it: 1.000000e-01,
+ *  0x3FB99999A0000000, 0xK3FFF8000000000000000. */
+bool irs_fmt_llvm_float(const struct irs_apfloat *v, struct irs_buf *out);
+/** A FloatAttr's value as MLIR 14 prints it (printFloatValue). */
+bool irs_fmt_mlir_float(const struct irs_apfloat *v, struct irs_buf *out);
+
+/** Text formatters by name, for {f:NAME} (layout.h lists the names). */
+bool irs_fmt_text(enum irs_textfmt f, const char *s, size_t n,
+		  struct irs_buf *out);
 
 /* ---- walker.c ------------------------------------------------------------ */
 

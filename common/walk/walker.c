@@ -1239,6 +1239,19 @@ out_lua_float(struct walk *w, double d)
 		out(w, buf, (size_t)n);
 }
 
+// {f:NAME}: what f renders, quoted as a compiler quotes it.
+static void
+out_textfmt(struct walk *w, enum irs_textfmt tf, const char *s, size_t n)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	if (irs_fmt_text(tf, s, n, &b))
+		out(w, b.data ? b.data : "", b.len);
+	else
+		w->fatal = &irs_enomem, w->stop = true;
+	irs_buf_deinit(&b);
+}
+
 // Field @p fd rendered into w->fmt_sink (a sink of its own when that is
 // in use, by a format inside a format); NULL on OOM (the walk stopped).
 static struct irs_sink *
@@ -1309,6 +1322,7 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 	// a numeric format on what is not a number (a union's struct case,
 	// say) leaves it as it renders
 	if (op->fmt_class == 's' || op->fmt_class == 'L' ||
+	    op->fmt_class == 'N' ||
 	    fd->kind == LK_COMPUTED || fd->kind == LK_GLOBAL ||
 	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
 	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
@@ -1321,6 +1335,9 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		if (op->fmt_class == 'L') {
 			out_lua_string(w, side->buf, side->len);
+		} else if (op->fmt_class == 'N') {
+			out_textfmt(w, (enum irs_textfmt)op->textfmt,
+				    side->buf, side->len);
 		} else if (op->pad) {
 			size_t width = (size_t)abs(op->pad);
 			size_t fill = side->len < width ? width - side->len : 0;
