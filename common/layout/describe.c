@@ -179,6 +179,9 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		irs_buf_printf(b, "global %s: ", f->glob->spelled);
 		put_field(b, lo, f->glob->value);
 		break;
+	case LK_SHAPE:
+		irs_shape_describe(b, lo, f);
+		break;
 	case LK_DELTA:
 		irs_buf_printf(b, "delta: %s.%s from %s", type_name(lo,
 			       f->delta->owner), f->delta->deltas->name,

@@ -54,6 +54,8 @@ enum lkind {
 	LK_GLOBAL,	/* what a path into a debuggee global names */
 	LK_DELTA,	/* an integer kept as deltas from element to element
 			   in a sequence of an outer node; see struct ldelta */
+	LK_SHAPE,	/* one of the shapes of struct lshape (walk/shape.c
+			   renders it) */
 };
 
 /** Where a scalar (integer, pointer, float) lies inside its struct. */
@@ -178,6 +180,35 @@ struct ldelta {
 					   linked */
 };
 
+/* ---- shapes: fields the walk reads and renders in a file of their own ---- */
+
+enum lshape_kind {
+	SH_APINT,	/* an integer of any width (apint.c) */
+	SH_APFLOAT,	/* an IEEE float in APFloat's parts (apfloat.c) */
+};
+
+/** apint { value = P, words = P, width = P [, signed = false] }: the
+ *  low word inline at value, or (wider than 64 bits) behind words. */
+struct lapint {
+	struct lloc value, words, width;
+	bool has_words, is_signed;
+};
+
+/** apfloat { semantics = P, significand = P, exponent = P, category = P,
+ *  sign = P [, style = "mlir"] }: llvm::detail::IEEEFloat's parts. */
+struct lapfloat {
+	struct lloc sem, sig, exponent, category, sign;
+	bool mlir;		/* printed as MLIR prints a FloatAttr */
+};
+
+/** A field whose reading and rendering live in walk/ files of their own
+ *  (STYLE.md 16: a new shape is a file, not a branch in the walker). */
+struct lshape {
+	uint8_t kind;		/* enum lshape_kind */
+	const struct lapint *apint;
+	const struct lapfloat *apfloat;
+};
+
 /** One field of a struct type (or the element of a sequence). */
 struct lfield {
 	const char *name;	/* declared name; "[]" for an element */
@@ -209,6 +240,7 @@ struct lfield {
 	bool pure;		/* COMPUTED: depends on the bytes read only */
 	const struct lglob *glob;	/* GLOBAL */
 	struct ldelta *delta;		/* DELTA */
+	const struct lshape *shape;	/* SHAPE */
 	bool no_json;		/* json = false: for the text only, not in the
 				   node records (what other fields say) */
 	/* unresolved names, linked once every type is compiled */
@@ -524,6 +556,9 @@ void irs_decl_push(lua_State *L);
 
 /** Adds the field constructors to the sandbox table at the stack top. */
 void irs_fields_register(lua_State *L);
+/** union{...}, array{...}, ...: a descriptor of the kind its upvalue names
+ *  whose keys are the table's (for other files' constructors). */
+int irs_fields_table_ctor(lua_State *L);
 /** True when the value at @p idx came from a field constructor. */
 bool irs_fields_is_descriptor(lua_State *L, int idx);
 /** True when the value at @p idx is a global "name" marker. */
@@ -638,6 +673,22 @@ const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 bool irs_textfmt_find(const char *name, size_t n, enum irs_textfmt *ret);
 /** Its name. */
 const char *irs_textfmt_name(enum irs_textfmt f);
+
+/* ---- shape.c: compiling the fields of struct lshape ---------------------- */
+
+/** Adds the constructors of the shapes (apint, apfloat, ...) to the sandbox
+ *  table at the stack top. */
+void irs_shape_register(lua_State *L);
+/** Whether @p kind (a descriptor's kind) is a shape's. */
+bool irs_shape_is(const char *kind);
+/** Compiles shape descriptor @p idx of kind @p kind into @p f (LK_SHAPE). */
+void irs_cc_shape(struct irs_cc *c, const struct ltype *owner,
+		  const char *kind, int idx, uint32_t line, const char *qual,
+		  struct lfield *f);
+
+/** What ir-layout show says of shape field @p f. */
+void irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
+			const struct lfield *f);
 
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 

@@ -1454,6 +1454,8 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		compile_seq(c, owner, kind, idx, line, qual, f);
 	} else if (!strcmp(kind, "delta")) {
 		compile_delta(c, idx, line, qual, f);
+	} else if (irs_shape_is(kind)) {
+		irs_cc_shape(c, owner, kind, idx, line, qual, f);
 	} else if (!strcmp(kind, "computed")) {
 		irs_cc_keys(c, idx, " fn pure ", line, qual, kind);
 		f->kind = LK_COMPUTED;

@@ -73,7 +73,7 @@ kind_word(const struct lfield *f)
 		[LK_EMBED] = "an embedded struct", [LK_INDEX] = "an index",
 		[LK_UNION] = "a union", [LK_SEQ] = "a sequence",
 		[LK_COMPUTED] = "a computed field", [LK_GLOBAL] = "a global",
-		[LK_DELTA] = "an integer",
+		[LK_DELTA] = "an integer", [LK_SHAPE] = "a shape",
 	};
 	return words[f->kind];
 }
@@ -386,6 +386,7 @@ comparable(struct cparse *c, const struct lcval *v)
 	switch (f->kind) {
 	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
 	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION: case LK_DELTA:
+	case LK_SHAPE:
 		return true;
 	default:
 		if (c->what)

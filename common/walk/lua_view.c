@@ -175,6 +175,9 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 			lua_pushnil(L);
 		return;
 	}
+	case LK_SHAPE:
+		irs_shape_lua(L, w, f, fd);
+		return;
 	case LK_GLOBAL: {	// the value it names, as JSON has it
 		uint64_t a;
 		const struct lglob *g = fd->glob;

@@ -366,6 +366,9 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 			irs_json_lit(out, "null");
 		return;
 	}
+	case LK_SHAPE:
+		irs_shape_json(w, f, fd, out);
+		return;
 	}
 }
 

@@ -782,4 +782,35 @@ bool irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 		       const struct lfield *via, bool want_string,
 		       bool pure);
 
+/* ---- shape.c, apnum.c: the shapes of struct lshape ---------------------- */
+
+/** Writes @p n bytes to the walk's text (nothing when it renders none). */
+IRS_INLINE void
+irs_walk_write(struct walk *w, const char *s, size_t n)
+{
+	if (w->text)
+		irs_sink_put(w->text, s, n);
+}
+
+/** {f} of shape field @p fd of frame @p f. */
+void irs_shape_render(struct walk *w, struct frame *f, const struct lfield *fd);
+/** {?f}. */
+bool irs_shape_truthy(struct walk *w, struct frame *f, const struct lfield *fd);
+/** The integer a condition or {=...} sees; false when it has none. */
+bool irs_shape_int(struct walk *w, struct frame *f, const struct lfield *fd,
+		   int64_t *ret);
+/** Its value in the node's JSON record. */
+void irs_shape_json(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** Pushes its value as Lua sees it (nil when it has none). */
+void irs_shape_lua(lua_State *L, struct walk *w, struct frame *f,
+		   const struct lfield *fd);
+/** apnum.c: the text of an apint or apfloat field; false (error recorded)
+ *  when it has none. */
+bool irs_apnum_text(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** The apint's value, sign-extended, when it is at most 64 bits wide. */
+bool irs_apint_value(struct walk *w, struct frame *f, const struct lfield *fd,
+		     int64_t *ret);
+
 #endif

@@ -1173,6 +1173,8 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 		int64_t v;
 		return irs_walk_delta(w, f, fd, &v) && v != 0;
 	}
+	case LK_SHAPE:
+		return irs_shape_truthy(w, f, fd);
 	case LK_COMPUTED: {
 		if (!irs_walk_call_lua(w, f, fd->fn, fd, false,
 				       fd->pure))
@@ -1327,7 +1329,8 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
 	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
 	    fd->kind == LK_EMBED || fd->kind == LK_INDEX ||
-	    fd->kind == LK_PTR || fd->kind == LK_REF) {
+	    fd->kind == LK_PTR || fd->kind == LK_REF ||
+	    fd->kind == LK_SHAPE) {
 		// render normally aside, then format that
 		struct irs_sink own;
 		struct irs_sink *side = render_aside(w, f, fd, &own);
@@ -1536,6 +1539,9 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_GLOBAL:
 		render_global(w, f, fd, op);
 		return;
+	case LK_SHAPE:
+		irs_shape_render(w, f, fd);
+		return;
 	}
 }
 
@@ -1726,6 +1732,8 @@ cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		return true;
 	case LK_DELTA:
 		return irs_walk_delta(w, f, fd, &r->i);
+	case LK_SHAPE:
+		return irs_shape_int(w, f, fd, &r->i);
 	default:	// the compiler refuses the others
 		return false;
 	}
