@@ -29,21 +29,68 @@ cmp_i64(const void *a, const void *b)
 struct enum_item {
 	int64_t value;
 	const char *raw;
+	uint32_t rank;		/* among names of one value: lowest shown */
+	uint32_t order;		/* as declared */
 };
 
 static int
 cmp_item(const void *a, const void *b)
 {
-	return cmp_i64(&((const struct enum_item *)a)->value,
-		       &((const struct enum_item *)b)->value);
+	const struct enum_item *x = a, *y = b;
+	int c = cmp_i64(&x->value, &y->value);
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-// Builds the table of names from @p items, applying strip and lower.
+// Whether @p name marks the end of a range rather than naming a value of
+// its own: one of its words (split at '_' and at a lower-case letter
+// followed by a capital) is first, last, begin or end, as in
+// FIRST_ICMP_PREDICATE, FirstIntAttr, ConstantLastVal, TermOpsBegin.
+static bool
+range_marker(const char *name)
+{
+	static const char *const words[] = { "first", "last", "begin", "end" };
+	const char *p = name;
+	while (*p) {
+		while (*p == '_')
+			p++;
+		const char *w = p;
+		do
+			p++;
+		while (*p && *p != '_' && !(p[-1] >= 'a' && p[-1] <= 'z' &&
+					    *p >= 'A' && *p <= 'Z'));
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+			if ((size_t)(p - w) == strlen(words[i]) &&
+			    !strncasecmp(w, words[i], (size_t)(p - w)))
+				return true;
+	}
+	return false;
+}
+
+// Builds the table of names from @p items, applying strip and lower. A
+// value with several names shows one of those in @p prefer (a list at
+// that stack index, 0 for none), else one that is no range marker, else
+// the first declared.
 static struct lenum *
 make_enum(struct irs_cc *c, struct enum_item *items, uint32_t n,
-	  const char *strip, bool lower)
+	  const char *strip, bool lower, int prefer)
 {
 	struct lenum *en = irs_cc_alloc(c, sizeof(*en));
+	for (uint32_t i = 0; i < n; i++) {
+		items[i].order = i;
+		items[i].rank = range_marker(items[i].raw) ? 2 : 1;
+		for (lua_Integer k = 1; prefer && k <= (lua_Integer)
+		     lua_rawlen(c->L, prefer); k++) {
+			lua_rawgeti(c->L, prefer, k);
+			const char *p = lua_tostring(c->L, -1);
+			if (p && !strcmp(p, items[i].raw))
+				items[i].rank = 0;
+			lua_pop(c->L, 1);
+		}
+	}
 	qsort(items, n, sizeof(*items), cmp_item);
 	en->n = n;
 	en->values = irs_cc_alloc(c, (n + 1) * sizeof(int64_t));
@@ -77,7 +124,7 @@ make_enum(struct irs_cc *c, struct enum_item *items, uint32_t n,
 // names = { [0] = "arg", "copy", ... } or { arg = 0, copy = 1 }
 static struct lenum *
 enum_from_table(struct irs_cc *c, int idx, const char *strip, bool lower,
-		uint32_t line, const char *qual)
+		int prefer, uint32_t line, const char *qual)
 {
 	lua_State *L = c->L;
 	uint32_t n = 0;
@@ -105,13 +152,13 @@ enum_from_table(struct irs_cc *c, int idx, const char *strip, bool lower,
 		i++;
 		lua_pop(L, 1);
 	}
-	return make_enum(c, items, n, strip, lower);
+	return make_enum(c, items, n, strip, lower, prefer);
 }
 
 // The enumerators of @p type from debug info.
 static struct lenum *
 enum_from_target(struct irs_cc *c, const char *type, const char *strip,
-		 bool lower, uint32_t line, const char *qual)
+		 bool lower, int prefer, uint32_t line, const char *qual)
 {
 	if (!c->t || !c->t->enumerator)
 		irs_lua_raisef(c->L, line, "%s: no debug info for the names of "
@@ -151,7 +198,7 @@ enum_from_target(struct irs_cc *c, const char *type, const char *strip,
 		items[n].raw = irs_cc_strdup(c, name);
 		n++;
 	}
-	return make_enum(c, items, n, strip, lower);
+	return make_enum(c, items, n, strip, lower, prefer);
 }
 
 // Whether debug info spells @p type as an enum without a name
@@ -172,11 +219,22 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 	const char *strip = irs_cc_str(c, idx, "strip", line, qual);
 	bool lower = irs_cc_bool(c, idx, "lower", false);
 	const char *type = irs_cc_str(c, idx, "type", line, qual);
+	// prefer = { "ICMP_EQ" }: the names shown for values that have several
+	int pt = lua_getfield(c->L, idx, "prefer");
+	if (pt == LUA_TSTRING) {
+		lua_createtable(c->L, 1, 0);
+		lua_insert(c->L, -2);
+		lua_rawseti(c->L, -2, 1);
+	} else if (pt != LUA_TTABLE && pt != LUA_TNIL) {
+		irs_lua_raisef(c->L, line, "%s: prefer is a name or a list of "
+			       "names", qual);
+	}
+	int prefer = pt == LUA_TNIL ? 0 : lua_gettop(c->L);
 	int t = lua_getfield(c->L, idx, "names");
 	if (t == LUA_TTABLE) {
 		f->en = enum_from_table(c, lua_gettop(c->L), strip, lower,
-					line, qual);
-		lua_pop(c->L, 1);
+					prefer, line, qual);
+		lua_pop(c->L, 2);
 		return;
 	}
 	lua_pop(c->L, 1);
@@ -195,7 +253,8 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 		irs_lua_raisef(c->L, line, "%s: no enum type to take names "
 			       "from (give names = {...} or type = \"T\")",
 			       qual);
-	f->en = enum_from_target(c, type, strip, lower, line, qual);
+	f->en = enum_from_target(c, type, strip, lower, prefer, line, qual);
+	lua_pop(c->L, 1);	// prefer
 	// an enum without negative values is unsigned in C (GCC, Clang): a
 	// 2-bit `kind` holding 2 is 2, not -2
 	if (f->en->n && f->en->values[0] >= 0 && info->kind == IRS_TYPE_ENUM)
@@ -1169,7 +1228,7 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	bool sized = size > 0;
 	const char *allowed = " at ";
 	if (!strcmp(kind, "enum"))
-		allowed = " at names strip lower type size ";
+		allowed = " at names strip lower type size prefer ";
 	else if (!strcmp(kind, "strn") || !strcmp(kind, "chars"))
 		allowed = " at len skip ";
 	else if (!strcmp(kind, "index"))

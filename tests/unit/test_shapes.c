@@ -142,11 +142,72 @@ test_apint_apfloat_and_names(void **state)
 
 /* }====================================================== */
 
+/* {====================================================== enum aliases */
+
+typedef struct Cmp {
+	uint32_t pred, id, attr;
+} Cmp;
+
+// A value with several names shows the one that is no range marker
+// (FIRST_*, *FirstVal, *Begin), whichever is declared first; prefer
+// overrides; every name still selects its value.
+static void
+test_enum_aliases(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct fake_target *ft = &f->ft;
+	FAKE_TYPE(ft, Cmp);
+	FAKE_ENUM(ft, Cmp, pred, "Predicate");
+	FAKE_ENUM(ft, Cmp, id, "ValueTy");
+	FAKE_ENUM(ft, Cmp, attr, "AttrKind");
+	static const struct { const char *type, *name; int64_t v; } e[] = {
+		{ "Predicate", "FCMP_FALSE", 0 },
+		{ "Predicate", "FIRST_FCMP_PREDICATE", 0 },
+		{ "Predicate", "FIRST_ICMP_PREDICATE", 32 },
+		{ "Predicate", "ICMP_EQ", 32 },
+		{ "Predicate", "ICMP_SLE", 41 },
+		{ "Predicate", "LAST_ICMP_PREDICATE", 41 },
+		{ "Predicate", "BAD_ICMP_PREDICATE", 42 },
+		{ "ValueTy", "ConstantFirstVal", 0 },
+		{ "ValueTy", "FunctionVal", 0 },
+		{ "ValueTy", "ConstantDataFirstVal", 12 },
+		{ "ValueTy", "UndefValueVal", 12 },
+		{ "ValueTy", "TermOpsBegin", 13 },
+		{ "AttrKind", "FirstIntAttr", 70 },
+		{ "AttrKind", "Alignment", 70 },
+		{ "AttrKind", "AllocSize", 70 },
+	};
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		fake_enumerator(ft, e[i].type, e[i].name, e[i].v);
+	unit_layout_load(&ft->target,
+		"layout { name = \"c\", root = \"Cmp\" }\n"
+		"struct \"Cmp\" { fields = { pred = enum(\"pred\", { strip = "
+		"\"ICMP_\", lower = true }),\n"
+		"  id = enum \"id\", attr = enum(\"attr\", { prefer = "
+		"\"AllocSize\" }) },\n"
+		"  text = \"{pred} {id} {attr}{?pred == FIRST_ICMP_PREDICATE} "
+		"first{/}{?id == TermOpsBegin} term{/}\" }\n", "c.lua", &f->lo);
+	Cmp c = { 32, 0, 70 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "eq FunctionVal AllocSize first", 0, "");
+	c = (Cmp){ 41, 12, 70 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "sle UndefValueVal AllocSize", 0, "");
+	c = (Cmp){ 0, 13, 1 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "fcmp_false TermOpsBegin 1 term", 0, "");
+}
+
+/* }====================================================== */
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_apint_apfloat_and_names,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_enum_aliases,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
