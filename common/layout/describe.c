@@ -66,7 +66,10 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		irs_buf_printf(b, " (%u bytes each): ", s->stride);
 	switch (s->kind) {
 	case SEQ_ARRAY:
-		put_loc(b, "ptr at ", &s->base);
+		if (s->place)
+			irs_place_describe(b, s->place);
+		else
+			put_loc(b, "ptr at ", &s->base);
 		if (s->has_first) {
 			put_loc(b, ", from the index at ", &s->first);
 			put_loc(b, " to the one at ", &s->count);
@@ -88,9 +91,15 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		break;
 	case SEQ_ZIP:
 		put_loc(b, "count at ", &s->count);
-		for (uint32_t i = 0; i < s->ncomps; i++)
+		for (uint32_t i = 0; i < s->ncomps; i++) {
+			if (s->comps[i].place) {
+				irs_buf_puts(b, ", ");
+				irs_place_describe(b, s->comps[i].place);
+				continue;
+			}
 			put_loc(b, i ? ", ptr at " : ", ptrs at ",
 				&s->comps[i].base);
+		}
 		break;
 	case SEQ_LIST:
 		irs_buf_printf(b, "%s at %u, link at +%u, next at +%u",
@@ -100,6 +109,12 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 			irs_buf_printf(b, ", prev at +%u", s->prev_off);
 		break;
 	}
+	if (s->drop)
+		irs_buf_printf(b, ", %llu fewer",
+			       (unsigned long long)s->drop);
+	if (s->limit)
+		irs_buf_printf(b, ", at most %llu",
+			       (unsigned long long)s->limit);
 }
 
 static void

@@ -81,8 +81,41 @@ struct lenum {
 enum lseq_kind { SEQ_ARRAY, SEQ_FIXED, SEQ_NULLTERM, SEQ_RANGE, SEQ_LIST,
 		 SEQ_ZIP };
 
+enum lplace_at {
+	PLACE_PTR,	/* behind a pointer (at ptr_off when outside the
+			   struct, else the sequence's own pointer) */
+	PLACE_BEFORE,	/* ending where the struct starts */
+	PLACE_AFTER,	/* starting where the struct ends */
+};
+
+/** A number of bytes: k, or field `at` of the struct times k. */
+struct lterm {
+	struct lloc at;
+	bool has_at;
+	int64_t k;
+};
+
+/** Where a sequence's elements lie when that is not behind a pointer in
+ *  its struct (place.c): before the struct (LLVM's Use[] before a User;
+ *  MLIR's results, in reverse), after it (trailing objects), behind a
+ *  pointer outside it (a hung-off array at this - 8), past `skip` bytes
+ *  computed from the struct's fields, or elsewhere when flag `when` is
+ *  set (alt). */
+struct lplace {
+	uint8_t at;		/* enum lplace_at */
+	bool reverse;		/* element i at first - i * stride */
+	bool ptr_outside;	/* PTR: the pointer at ptr_off from the
+				   struct's start, outside its bytes */
+	int32_t ptr_off;
+	uint32_t nskip;
+	struct lterm *skip;	/* bytes between the place and element 0 */
+	struct lloc when;	/* alt: used when this field is not 0 */
+	const struct lplace *alt;
+};
+
 /** One array of a zip: element i lies at *base + i * stride. */
 struct lzip {
+	const struct lplace *place;	/* or NULL: behind base */
 	struct lloc base;	/* the pointer in the owner */
 	uint32_t stride;
 	uint32_t size;		/* bytes of its element copied */
@@ -102,6 +135,9 @@ struct lseq {
 				   element, `count` the end index (LuaJIT's
 				   ir[nk] to ir[nins - 1]) */
 	bool has_first;
+	const struct lplace *place;	/* ARRAY: or NULL, behind base */
+	uint64_t limit;		/* ARRAY, ZIP: at most this many (0: any) */
+	uint64_t drop;		/* ARRAY, ZIP: count less this, at least 0 */
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
@@ -673,6 +709,22 @@ const struct ltype *irs_cc_type(struct irs_cc *c, const char *name,
 bool irs_textfmt_find(const char *name, size_t n, enum irs_textfmt *ret);
 /** Its name. */
 const char *irs_textfmt_name(enum irs_textfmt f);
+
+/* ---- place.c: where a sequence lies relative to its struct -------------- */
+
+/**
+ * The placement keys of descriptor @p idx (at, skip, reverse, alt, and a
+ * ptr that is a negative offset), or NULL when it has none: its elements
+ * are then behind its ptr. @p owner is the struct the sequence is a field
+ * of; @p ptr_key the name of its pointer key ("ptr").
+ */
+const struct lplace *irs_cc_place(struct irs_cc *c, const struct ltype *owner,
+				  int idx, uint32_t line, const char *qual);
+/** Whether descriptor @p idx gives ptr as an offset outside its struct
+ *  (ptr = -8: the pointer before it). */
+bool irs_place_ptr_outside(struct irs_cc *c, int idx);
+/** What ir-layout show says of @p pl. */
+void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
 
 /* ---- shape.c: compiling the fields of struct lshape ---------------------- */
 

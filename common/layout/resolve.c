@@ -511,17 +511,27 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 		lua_getfield(L, of, names[i]);
 		int a = lua_gettop(L);
 		const char *aq = irs_cc_printf(c, "%s.%s", qual, names[i]);
-		for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1))
-			if (lua_type(L, -2) != LUA_TSTRING ||
-			    (strcmp(lua_tostring(L, -2), "ptr") &&
-			     strcmp(lua_tostring(L, -2), "of") &&
-			     strcmp(lua_tostring(L, -2), "stride")))
+		static const char *const zkeys[] = { "ptr", "of", "stride",
+			"at", "skip", "reverse", "alt" };
+		for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1)) {
+			bool known = false;
+			for (size_t k = 0; k < ARRAY_SIZE(zkeys); k++)
+				known |= lua_type(L, -2) == LUA_TSTRING &&
+					 !strcmp(lua_tostring(L, -2), zkeys[k]);
+			if (!known)
 				irs_lua_raisef(L, line, "%s: an array of a zip "
-					       "has ptr, of and stride only",
-					       aq);
+					       "has ptr, of and stride, and "
+					       "where it lies (at, skip, "
+					       "reverse, alt) only", aq);
+		}
 		struct lzip *z = &s->comps[i];
-		seq_loc(c, owner, a, "ptr", line, aq, K(POINTER), "a pointer",
-			&z->base);
+		z->place = irs_cc_place(c, owner, a, line, aq);
+		lua_getfield(L, a, "ptr");
+		bool has_ptr = !lua_isnil(L, -1);
+		lua_pop(L, 1);
+		if (!z->place || (has_ptr && !z->place->ptr_outside))
+			seq_loc(c, owner, a, "ptr", line, aq, K(POINTER),
+				"a pointer", &z->base);
 		struct lseq tmp;
 		memset(&tmp, 0, sizeof(tmp));
 		compile_elem(c, a, line, aq, &tmp);
@@ -567,6 +577,26 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 	lo->ntypes++;
 }
 
+// limit = N (at most N elements), drop = N (N fewer than the count).
+static void
+count_bounds(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	     struct lseq *s)
+{
+	int64_t v;
+	if (irs_cc_int(c, idx, "limit", line, qual, &v)) {
+		if (v < 1)
+			irs_lua_raisef(c->L, line, "%s: limit is at least 1",
+				       qual);
+		s->limit = (uint64_t)v;
+	}
+	if (irs_cc_int(c, idx, "drop", line, qual, &v)) {
+		if (v < 0)
+			irs_lua_raisef(c->L, line, "%s: drop is at least 0",
+				       qual);
+		s->drop = (uint64_t)v;
+	}
+}
+
 static void
 compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	    int idx, uint32_t line, const char *qual, struct lfield *f)
@@ -580,19 +610,31 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_lua_raisef(L, line, "%s: a sequence cannot be an element",
 			       qual);
 	if (!strcmp(kind, "array")) {
-		irs_cc_keys(c, idx, " ptr count first of stride ", line,
-			    qual, kind);
+		irs_cc_keys(c, idx, " ptr count first of stride at skip "
+			    "reverse alt limit drop ", line, qual, kind);
 		s->kind = SEQ_ARRAY;
-		seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
-			"a pointer", &s->base);
+		// before or after its struct, behind a pointer outside it
+		// (place.c), or behind its ptr
+		s->place = irs_cc_place(c, owner, idx, line, qual);
+		lua_getfield(L, idx, "ptr");
+		bool has_ptr = !lua_isnil(L, -1);
+		lua_pop(L, 1);
+		if (!s->place || (has_ptr && !s->place->ptr_outside))
+			seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
+				"a pointer", &s->base);
 		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
 			"an integer", &s->count);
 		lua_getfield(L, idx, "first");
 		s->has_first = !lua_isnil(L, -1);
 		lua_pop(L, 1);
+		if (s->has_first && s->place)
+			irs_lua_raisef(L, line, "%s: first is for an array "
+				       "behind its pointer (use drop = N)",
+				       qual);
 		if (s->has_first)
 			seq_loc(c, owner, idx, "first", line, qual, K_INTEGER,
 				"an integer", &s->first);
+		count_bounds(c, idx, line, qual, s);
 		compile_elem(c, idx, line, qual, s);
 	} else if (!strcmp(kind, "fixed")) {
 		irs_cc_keys(c, idx, " at count of stride ", line, qual,
@@ -638,10 +680,12 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			"a pointer", &s->count);
 		compile_elem(c, idx, line, qual, s);
 	} else if (!strcmp(kind, "zip")) {
-		irs_cc_keys(c, idx, " count of text ", line, qual, kind);
+		irs_cc_keys(c, idx, " count of text limit drop ", line, qual,
+			    kind);
 		s->kind = SEQ_ZIP;
 		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
 			"an integer", &s->count);
+		count_bounds(c, idx, line, qual, s);
 		compile_zip(c, owner, idx, line, qual, f, s);
 	} else {
 		irs_cc_keys(c, idx, " head of link next prev sentinel ",

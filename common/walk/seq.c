@@ -330,13 +330,31 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			}
 			n -= first;
 		}
+		n = n > s->drop ? n - s->drop : 0;
+		if (s->limit && n > s->limit)
+			n = s->limit;
 		if (!check_count(w, fd, n, si))
 			return;
 		for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1);
 		     k++) {
 			const struct lloc *b = s->kind == SEQ_ZIP
 				? &s->comps[k].base : &s->base;
-			if (n && !irs_load_u(f->data, b)) {
+			const struct lplace *pl = s->kind == SEQ_ZIP
+				? s->comps[k].place : s->place;
+			uint64_t base = 0;
+			if (pl && !irs_place_base(w, f, pl, b, n, s->kind ==
+						  SEQ_ZIP ? s->comps[k].stride
+						  : s->stride, fd, &base,
+						  &si->reverse)) {
+				si->bad = SEQ_FAULT;
+				si->bad_addr = base;
+				return;
+			}
+			if (!pl)
+				base = irs_load_u(f->data, b);
+			if (k == 0)
+				si->base = base;
+			if (n && !base) {
 				irs_walk_error(w, fd, 0, "NULL array with a "
 					       "count of %llu",
 					       (unsigned long long)n);
@@ -399,6 +417,8 @@ info_upto(struct walk *w, struct frame *f, const struct lfield *fd,
 		si->bad = SEQ_OK;
 		si->more = false;
 		si->reported = false;
+		si->reverse = false;
+		si->base = 0;
 		si->gen = f->gen;
 		// What is wrong with a sequence is said of the node holding
 		// it, also when a deeper node measures it first (an Instr's
@@ -422,6 +442,14 @@ irs_seq_compute(struct walk *w, struct frame *f, const struct lfield *fd,
 	return info_upto(w, f, fd, tmp, UINT64_MAX);
 }
 
+// Where element (tuple) 0 of array or zip @p fd of @p f lies.
+static uint64_t
+si_base(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	struct seqinfo tmp;
+	return irs_seq_info(w, f, fd, &tmp)->base;
+}
+
 void
 irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	      struct seq_iter *it)
@@ -433,14 +461,19 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	it->f = fd;
 	it->owner = f;
 	it->n = irs_seq_info(w, f, fd, &tmp)->n;
-	if (s->kind == SEQ_FIXED)
+	if (s->kind == SEQ_FIXED) {
 		it->base = f->addr + s->base.offset;
-	else if (s->kind == SEQ_ZIP)	// its first array names a tuple
-		it->base = irs_load_u(f->data, &s->comps[0].base);
-	else if (s->kind == SEQ_LIST)
+	} else if (s->kind == SEQ_ZIP) {	// its first array names a tuple
+		it->base = si_base(w, f, fd);
+	} else if (s->kind == SEQ_LIST) {
 		it->link = list_first(f, s, &it->sentinel);
-	else
+	} else if (s->place) {
+		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+		it->base = si->base;
+		it->reverse = si->reverse;
+	} else {
 		it->base = array_base(f, s);
+	}
 }
 
 /*
@@ -563,7 +596,15 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 	}
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		const struct lzip *z = &s->comps[k];
-		uint64_t a = irs_load_u(o->data, &z->base) + i * z->stride;
+		uint64_t a = irs_load_u(o->data, &z->base);
+		bool rev = false;
+		if (z->place && !irs_place_base(w, o, z->place, &z->base,
+						it->n, z->stride, it->f, &a,
+						&rev)) {
+			it->fault = a;
+			return false;
+		}
+		a = rev ? a - i * z->stride : a + i * z->stride;
 		struct irs_error *err = irs_walk_read(w, a, o->chunk + z->off,
 						      z->size);
 		if (err) {
@@ -627,6 +668,10 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 		*data = it->owner->chunk;
 		return true;
 	default:
+		if (it->reverse) {	// element by element, back from the struct
+			*addr = it->base - i * s->stride;
+			return true;
+		}
 		*addr = it->base + i * s->stride;
 		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n) {
 			if (it->fault || !refill(w, it, i)) {
@@ -672,6 +717,12 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 	case SEQ_ZIP:		// its tuples lie nowhere (resolve.c refuses)
 		return false;
 	default:
+		if (s->place) {
+			const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+			*addr = si->reverse ? si->base - i * s->stride
+				: si->base + i * s->stride;
+			return true;
+		}
 		*addr = array_base(f, s) + i * s->stride;
 		return true;
 	}

@@ -427,6 +427,8 @@ struct seqinfo {
 	uint8_t bad;		/* enum seq_bad */
 	bool more;		/* a list known up to n only (seq.c) */
 	bool reported;		/* a list: a broken prev link was reported */
+	bool reverse;		/* a placed array: element i at base - i * stride */
+	uint64_t base;		/* a placed array: where element 0 lies */
 	/* a list while more: where finding its length goes on */
 	uint64_t first, end, cur, prev, tortoise, power, lam;
 };
@@ -677,6 +679,7 @@ struct seq_iter {
 	uint64_t sentinel;	/* lists: the sentinel link, or 0 */
 	uint64_t chunk_first, chunk_n;	/* elements in owner->chunk */
 	uint64_t fault;		/* the element that could not be read */
+	bool reverse;		/* element i at base - i * stride */
 };
 
 /** irs_seq_info() when it is not known yet. */
@@ -812,5 +815,19 @@ bool irs_apnum_text(struct walk *w, struct frame *f, const struct lfield *fd,
 /** The apint's value, sign-extended, when it is at most 64 bits wide. */
 bool irs_apint_value(struct walk *w, struct frame *f, const struct lfield *fd,
 		     int64_t *ret);
+
+/* ---- place.c: where placed sequences lie --------------------------------- */
+
+/**
+ * Where element 0 of a sequence placed by @p pl lies, for frame @p f (its
+ * own pointer @p ptr when the placement is behind it), @p n elements of
+ * @p stride bytes: *base (0: a NULL pointer), *reverse when element i
+ * lies at *base - i * stride. False when a pointer outside the struct
+ * cannot be read (the error recorded as @p fd's; *base its address).
+ */
+bool irs_place_base(struct walk *w, const struct frame *f,
+		    const struct lplace *pl, const struct lloc *ptr,
+		    uint64_t n, uint32_t stride, const struct lfield *fd,
+		    uint64_t *base, bool *reverse);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -17,6 +18,31 @@
 #include "fake_target.h"
 #include "run/run.h"
 #include "unit_util.h"
+
+// The text of @p addr walked as layout type @p type, with @p nerrors
+// walk errors.
+static void
+assert_render_as(struct unit_layout_fixture *f, uint64_t addr,
+		 const char *type, const char *want, uint64_t nerrors)
+{
+	char *text;
+	struct irs_snapshot *snap;
+	struct irs_snapshot_stats st;
+	struct irs_error *err = irs_snapshot_text(f->lo, fake_memory(&f->ft),
+						  addr, type, NULL, &text,
+						  &snap);
+	if (err)
+		fail_msg("snapshot: %s", irs_error_get_message(err));
+	irs_snapshot_get_stats(snap, &st);
+	if (st.nerrors != nerrors)
+		fprintf(stderr, "%llu walk errors, the first: %s\n",
+			(unsigned long long)st.nerrors,
+			st.nerrors ? irs_snapshot_error(snap, 0) : "");
+	assert_string_equal(text, want);
+	assert_int_equal(st.nerrors, nerrors);
+	irs_snapshot_destroy(snap);
+	irs_free(text);
+}
 
 /* {====================================================== numbers */
 
@@ -200,6 +226,236 @@ test_enum_aliases(void **state)
 
 /* }====================================================== */
 
+/* {====================================================== placement */
+
+// LLVM's User and its Uses: NumUserOperands Uses end where the User
+// starts, or (HasHungOffUses) lie behind the pointer just before it; a
+// PHI keeps its blocks after ReservedSpace Uses of that hung-off array.
+typedef struct Val {
+	int id;
+} Val;
+typedef struct Use {
+	Val *val;
+	struct Use *next, **prev;
+	void *parent;
+} Use;
+typedef struct User {
+	uint32_t nops : 27;
+	uint32_t hung : 1;
+	uint32_t reserved;
+	int id;
+} User;
+
+// MLIR's Operation: inline results (16 bytes) before it in reverse, six
+// at most, out-of-line ones (24 bytes) before those; after it, an
+// OperandStorage when it has one, then its successors and regions.
+typedef struct Res {
+	uint64_t use;
+	int64_t type;
+} Res;
+typedef struct OutRes {
+	uint64_t use;
+	int64_t type;
+	uint64_t index;
+} OutRes;
+typedef struct Op {
+	uint32_t nres, nsucc;
+	uint32_t nregions : 31;
+	uint32_t storage : 1;
+	uint32_t pad;
+} Op;
+typedef struct Succ {
+	uint64_t a, b, c;
+	int64_t block;
+} Succ;
+typedef struct Region {
+	uint64_t a, b;
+	int64_t id;
+} Region;
+
+static void
+place_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, Val);
+	FAKE_INT(ft, Val, id);
+	FAKE_TYPE(ft, Use);
+	FAKE_PTR(ft, Use, val, "Val");
+	FAKE_TYPE(ft, User);
+	FAKE_BITFIELD(ft, User, nops, IRS_TYPE_UINT);
+	FAKE_BITFIELD(ft, User, hung, IRS_TYPE_UINT);
+	FAKE_UINT(ft, User, reserved);
+	FAKE_INT(ft, User, id);
+	FAKE_TYPE(ft, Res);
+	FAKE_INT(ft, Res, type);
+	FAKE_TYPE(ft, OutRes);
+	FAKE_INT(ft, OutRes, type);
+	FAKE_TYPE(ft, Op);
+	FAKE_UINT(ft, Op, nres);
+	FAKE_UINT(ft, Op, nsucc);
+	FAKE_BITFIELD(ft, Op, nregions, IRS_TYPE_UINT);
+	FAKE_BITFIELD(ft, Op, storage, IRS_TYPE_UINT);
+	FAKE_TYPE(ft, Succ);
+	FAKE_INT(ft, Succ, block);
+	FAKE_TYPE(ft, Region);
+	FAKE_INT(ft, Region, id);
+}
+
+static const char place_layout[] =
+	"layout { name = \"p\", root = \"User\" }\n"
+	"struct \"Val\" { fields = { id = scalar \"id\" }, ref = \"%{id}\" }\n"
+	"struct \"Use\" { node = false, fields = { val = ref(\"val\", "
+	"\"Val\") }, text = \"{val}\" }\n"
+	"struct \"User\" { fields = {\n"
+	"  id = scalar \"id\", hung = scalar \"hung\",\n"
+	"  ops = array { at = \"before\", count = \"nops\", of = \"Use\",\n"
+	"                alt = { when = \"hung\", ptr = -8 } },\n"
+	"  incoming = zip { count = \"nops\", text = \"[ {v}, {b} ]\", of = {\n"
+	"    v = { ptr = -8, of = \"Use\" },\n"
+	"    b = { ptr = -8, skip = { { \"reserved\", 32 } }, of = ref \"Val\" } } } },\n"
+	"  text = \"%{id} = op {ops*, }{?hung} phi {incoming*, }{/} (#{=#ops})\" }\n"
+	"struct \"Res\" { node = false, fields = { type = scalar \"type\" }, "
+	"text = \"r{type}\" }\n"
+	"struct \"OutRes\" { node = false, fields = { type = scalar \"type\" "
+	"}, text = \"o{type}\" }\n"
+	"struct \"Succ\" { node = false, fields = { block = scalar \"block\" "
+	"}, text = \"^bb{block}\" }\n"
+	"struct \"Region\" { node = false, fields = { id = scalar \"id\" }, "
+	"text = \"({{{id}}})\" }\n"
+	"struct \"Op\" { fields = {\n"
+	"  res = array { at = \"before\", reverse = true, count = \"nres\","
+	" limit = 6, of = \"Res\" },\n"
+	"  more = array { at = \"before\", reverse = true, skip = 96, count ="
+	" \"nres\", drop = 6, of = \"OutRes\" },\n"
+	"  succ = array { at = \"after\", skip = { { \"storage\", 16 } }, "
+	"count = \"nsucc\", of = \"Succ\" },\n"
+	"  regions = array { at = \"after\", skip = { { \"storage\", 16 }, "
+	"{ \"nsucc\", 32 } }, count = \"nregions\", of = \"Region\" } },\n"
+	"  text = \"{res*, }{?more}, {more*, }{/} [{succ*, }] {regions*, }\" }\n";
+
+// Arrays before their struct (in order, and reversed), behind a pointer
+// before it when a flag says so, after it past fields' worth of bytes,
+// and a zip of two of them, as LLVM and MLIR keep operands, results,
+// successors and regions.
+static void
+test_arrays_around_the_struct(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	place_types(&f->ft);
+	unit_layout_load(&f->ft.target, place_layout, "p.lua", &f->lo);
+	Val v[5] = { { 10 }, { 11 }, { 12 }, { 13 }, { 14 } };
+
+	// three Uses, then the User
+	struct { Use u[3]; User user; } co = {
+		.u = { { &v[0], 0, 0, 0 }, { &v[1], 0, 0, 0 },
+		       { &v[2], 0, 0, 0 } },
+		.user = { .nops = 3, .id = 7 } };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&co.user,
+			   "%7 = op %10, %11, %12 (#3)", 0, "");
+
+	// a PHI: the pointer to its Uses just before it; ReservedSpace Uses,
+	// then the blocks of the incoming values
+	struct { Use u[3]; Val *blocks[3]; } hung = {
+		.u = { { &v[3], 0, 0, 0 }, { &v[4], 0, 0, 0 } },
+		.blocks = { &v[0], &v[1], NULL } };
+	struct { Use *uses; User user; } phi = {
+		hung.u, { .nops = 2, .hung = 1, .reserved = 3, .id = 8 } };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&phi.user,
+			   "%8 = op %13, %14 phi [ %13, %10 ], [ %14, %11 ] "
+			   "(#2)", 0, "");
+	// the pointer before it NULL, or unreadable: said, the rest goes on
+	struct { Use *uses; User user; } null = {
+		NULL, { .nops = 1, .hung = 1, .id = 9 } };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&null.user,
+			   "%9 = op <null> phi <null> (#<none>)", 2,
+			   "NULL array with a count of 1");
+	char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(pages != MAP_FAILED);
+	assert_int_equal(mprotect(pages, 4096, PROT_NONE), 0);
+	User *lone = (User *)(pages + 4096);
+	*lone = (User){ .nops = 1, .hung = 1, .id = 6 };
+	char want[128];
+	snprintf(want, sizeof(want), "%%6 = op <unreadable %p> phi "
+		 "<unreadable %p> (#<none>)", (void *)(pages + 4088),
+		 (void *)(pages + 4088));
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)lone, want,
+			   2, "unreadable pointer at");
+	munmap(pages, 8192);
+
+	// an op of 8 results: six inline ones (the first nearest the op),
+	// two out-of-line ones before those; an operand storage, two
+	// successors and two regions after it
+	struct {
+		OutRes out[2];
+		Res in[6];
+		Op op;
+		char storage[16];
+		Succ succ[2];
+		Region regions[2];
+	} mop = {
+		.out = { { 0, 107, 1 }, { 0, 106, 0 } },
+		.in = { { 0, 5 }, { 0, 4 }, { 0, 3 }, { 0, 2 }, { 0, 1 },
+			{ 0, 0 } },
+		.op = { .nres = 8, .nsucc = 2, .nregions = 2, .storage = 1 },
+		.succ = { { .block = 1 }, { .block = 2 } },
+		.regions = { { .id = 30 }, { .id = 31 } } };
+	assert_render_as(f, (uintptr_t)&mop.op, "Op", "r0, r1, r2, r3, r4, "
+			 "r5, o106, o107 [^bb1, ^bb2] ({30}), ({31})", 0);
+	mop.op = (Op){ .nres = 2, .nsucc = 1, .nregions = 1 };
+	memcpy((char *)(&mop.op + 1), &mop.succ[1], sizeof(Succ));
+	memcpy((char *)(&mop.op + 1) + sizeof(Succ), &mop.regions[1],
+	       sizeof(Region));
+	assert_render_as(f, (uintptr_t)&mop.op, "Op", "r0, r1 [^bb2] ({31})",
+			 0);
+}
+
+// A placement the layout gets wrong is an error at its line, saying what
+// it takes.
+static void
+test_placement_errors(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	place_types(&f->ft);
+	static const struct { const char *array, *error; } cases[] = {
+		{ "at = \"inside\"", "at is \"before\"" },
+		{ "at = \"after\", reverse = true", "reverse = true is for" },
+		{ "at = \"before\", skip = { { \"nops\" } }",
+		  "skip term 1 is a number" },
+		{ "at = \"before\", skip = \"x\"", "skip is a number" },
+		{ "at = \"before\", alt = { ptr = -8 }", "alt needs when" },
+		{ "at = \"before\", alt = { when = \"hung\" }",
+		  "alt places the elements" },
+		{ "at = \"before\", alt = { when = \"hung\", ptr = -8, "
+		  "alt = {} }", "alt has when" },
+		{ "at = \"before\", first = \"nops\"", "first is for an array" },
+		{ "ptr = -8, limit = 0", "limit is at least 1" },
+		{ "at = \"before\", alt = { when = \"id\", ptr = -8 }", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char src[1024];
+		snprintf(src, sizeof(src),
+			 "layout { name = \"p\", root = \"User\" }\n"
+			 "struct \"Use\" { node = false, fields = {} }\n"
+			 "struct \"User\" { fields = {\n"
+			 " ops = array { count = \"nops\", of = \"Use\", "
+			 "%s } } }\n", cases[i].array);
+		struct irs_error *err = unit_layout_try(&f->ft.target, src,
+							"e.lua", &f->lo);
+		if (!*cases[i].error) {
+			assert_null(err);
+			continue;
+		}
+		assert_non_null(err);
+		if (!strstr(irs_error_get_message(err), cases[i].error) ||
+		    !strstr(irs_error_get_message(err), "e.lua:4:"))
+			fail_msg("%s: got %s", cases[i].array,
+				 irs_error_get_message(err));
+		irs_error_destroy(err);
+	}
+}
+
+/* }====================================================== */
+
 int
 main(void)
 {
@@ -208,6 +464,12 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_enum_aliases,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_arrays_around_the_struct,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_placement_errors,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
