@@ -142,8 +142,13 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		irs_buf_printf(b, "chars [%u] at %u", f->nchars, f->at.offset);
 		break;
 	case LK_STRN:
-		put_loc(b, f->tail ? "chars: inline at " : "strn: ptr at ",
-			&f->at);
+		if (f->place) {
+			irs_buf_puts(b, "chars: ");
+			irs_place_describe(b, f->place);
+		} else {
+			put_loc(b, f->tail ? "chars: inline at "
+				: "strn: ptr at ", &f->at);
+		}
 		put_loc(b, ", length at ", &f->len);
 		if (f->skip)
 			irs_buf_printf(b, ", skip %u", f->skip);

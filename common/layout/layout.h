@@ -267,6 +267,9 @@ struct lfield {
 	bool tail;		/* STRN from chars(P, LEN): the bytes lie in
 				   the struct itself at at.offset (a flexible
 				   tail, char contents[1]), not behind a pointer */
+	const struct lplace *place;	/* STRN from chars({ at = "after" },
+					   LEN): the bytes after the struct,
+					   past place->skip */
 	const struct lenum *en;	/* ENUM */
 	struct lseq *seq;	/* SEQ */
 	struct lunion *un;	/* UNION */

@@ -1260,6 +1260,28 @@ bits_of_member(struct irs_cc *c, const struct ltype *owner, int at,
 	return true;
 }
 
+// chars({ at = "after" [, skip = ...] }, LEN): the placement into @p f.
+static void
+placed_chars(struct irs_cc *c, const struct ltype *owner, int idx,
+	     uint32_t line, const char *qual, struct lfield *f)
+{
+	lua_State *L = c->L;
+	lua_getfield(L, idx, "at");
+	int t = lua_gettop(L);
+	for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
+		if (lua_type(L, -2) != LUA_TSTRING ||
+		    (strcmp(lua_tostring(L, -2), "at") &&
+		     strcmp(lua_tostring(L, -2), "skip")))
+			irs_lua_raisef(L, line, "%s: chars after its struct "
+				       "takes { at = \"after\", skip = ... }",
+				       qual);
+	f->place = irs_cc_place(c, owner, t, line, qual);
+	if (!f->place || f->place->at != PLACE_AFTER)
+		irs_lua_raisef(L, line, "%s: chars of a placement are at = "
+			       "\"after\" their struct", qual);
+	lua_pop(L, 1);
+}
+
 // scalar, u8..f64, bool, bits, enum, cstr, chars, strn, index
 static void
 compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
@@ -1300,6 +1322,32 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			       "needs its width: { offset = O, size = N } (1, "
 			       "2, 4 or 8), or u32(O), i64(O), f64(O)...",
 			       qual);
+	bool placed = false;
+	if (!strcmp(kind, "chars") && lua_istable(L, -1)) {
+		placed = lua_getfield(L, -1, "at") != LUA_TNIL;
+		lua_pop(L, 1);
+	}
+	if (placed) {
+		// a placement, not a location: chars({ at = "after" }, LEN),
+		// a key after a fixed header (StringMapEntry's chars)
+		lua_pop(L, 1);
+		lua_getfield(L, idx, "len");
+		if (lua_isnil(L, -1))
+			irs_lua_raisef(L, line, "%s: chars after its struct "
+				       "needs its length: chars({ at = "
+				       "\"after\" }, LEN)", qual);
+		lua_pop(L, 1);
+		placed_chars(c, owner, idx, line, qual, f);
+		lua_getfield(L, idx, "len");
+		irs_cc_loc(c, owner, -1, line, qual, 8, &f->len, &info, NULL);
+		lua_pop(L, 1);
+		irs_cc_kind(c, &info, K_INTEGER, line, qual, "chars length",
+			    "an integer");
+		irs_cc_width(c, &f->len, line, qual);
+		f->kind = LK_STRN;
+		f->tail = true;
+		return;
+	}
 	irs_cc_loc(c, owner, -1, line, qual, def, &f->at, &info, &f->path);
 	lua_pop(L, 1);
 	if (!strcmp(kind, "scalar")) {

@@ -5,13 +5,10 @@
 // the rest is arithmetic on the struct's address and fields.
 #include "walk/walk.h"
 
-bool
-irs_place_base(struct walk *w, const struct frame *f, const struct lplace *pl,
-	       const struct lloc *ptr, uint64_t n, uint32_t stride,
-	       const struct lfield *fd, uint64_t *base, bool *reverse)
+// The bytes placement @p pl skips, from frame @p f's fields.
+static uint64_t
+skipped(const struct frame *f, const struct lplace *pl)
 {
-	if (pl->alt && irs_load_u(f->data, &pl->when))
-		pl = pl->alt;
 	uint64_t skip = 0;	// wraps as C's unsigned arithmetic does
 	for (uint32_t i = 0; i < pl->nskip; i++) {
 		const struct lterm *t = &pl->skip[i];
@@ -20,6 +17,23 @@ irs_place_base(struct walk *w, const struct frame *f, const struct lplace *pl,
 			: (int64_t)irs_load_u(f->data, &t->at)) : 1;
 		skip += v * (uint64_t)t->k;
 	}
+	return skip;
+}
+
+uint64_t
+irs_place_after(const struct frame *f, const struct lplace *pl)
+{
+	return f->addr + f->size + skipped(f, pl);
+}
+
+bool
+irs_place_base(struct walk *w, const struct frame *f, const struct lplace *pl,
+	       const struct lloc *ptr, uint64_t n, uint32_t stride,
+	       const struct lfield *fd, uint64_t *base, bool *reverse)
+{
+	if (pl->alt && irs_load_u(f->data, &pl->when))
+		pl = pl->alt;
+	uint64_t skip = skipped(f, pl);
 	*reverse = pl->reverse;
 	switch (pl->at) {
 	case PLACE_BEFORE:

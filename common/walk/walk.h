@@ -568,12 +568,17 @@ irs_load_u(const unsigned char *data, const struct lloc *l)
 	return v;
 }
 
+/** place.c: where what placement @p pl puts after frame @p f's struct
+ *  starts (at = "after": no memory read). */
+uint64_t irs_place_after(const struct frame *f, const struct lplace *pl);
+
 // Where a string field's bytes start: behind its pointer, or (chars with a
 // length) inside the struct at @p f's own address; past the bytes it skips.
 IRS_INLINE uint64_t
 irs_string_addr(const struct frame *f, const struct lfield *fd)
 {
-	uint64_t p = fd->tail ? f->addr + fd->at.offset
+	uint64_t p = fd->place ? irs_place_after(f, fd->place)
+		: fd->tail ? f->addr + fd->at.offset
 		: irs_load_u(f->data, &fd->at);
 	return p ? p + fd->skip : 0;
 }

@@ -409,6 +409,51 @@ test_arrays_around_the_struct(void **state)
 			 0);
 }
 
+// A key after a fixed header (StringMapEntry<V>: the key's length, the
+// value, then the chars) and two strings after a struct, the second past
+// the first and its NUL (StringAttributeImpl's kind and value).
+typedef struct Entry {
+	uint64_t keyLength;
+	uint64_t value;
+} Entry;
+typedef struct StrAttr {
+	uint32_t kind_size, val_size;
+} StrAttr;
+
+static void
+test_chars_after_the_struct(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct fake_target *ft = &f->ft;
+	FAKE_TYPE(ft, Entry);
+	FAKE_UINT(ft, Entry, keyLength);
+	FAKE_UINT(ft, Entry, value);
+	FAKE_TYPE(ft, StrAttr);
+	FAKE_UINT(ft, StrAttr, kind_size);
+	FAKE_UINT(ft, StrAttr, val_size);
+	unit_layout_load(&ft->target,
+		"layout { name = \"k\", root = \"Entry\" }\n"
+		"struct \"Entry\" { fields = { value = scalar \"value\",\n"
+		"  key = chars({ at = \"after\" }, \"keyLength\") },\n"
+		"  text = \"{key:llvm_name}={value}{?key} set{/}\" }\n"
+		"struct \"StrAttr\" { fields = {\n"
+		"  kind = chars({ at = \"after\" }, \"kind_size\"),\n"
+		"  val = chars({ at = \"after\", skip = { { \"kind_size\", 1 }, "
+		"1 } }, \"val_size\") },\n"
+		"  text = \"{kind:quoted}{?val}={val:quoted}{/}\" }\n",
+		"k.lua", &f->lo);
+	struct { Entry e; char key[8]; } e = { { 5, 42 }, "a.b c" };
+	assert_render_as(f, (uintptr_t)&e, "Entry", "\"a.b c\"=42 set", 0);
+	e.e.keyLength = 0;
+	assert_render_as(f, (uintptr_t)&e, "Entry", "\"\"=42", 0);
+	struct { StrAttr a; char chars[16]; } sa = {
+		{ 9, 3 }, "frame-ptr\0all" };
+	assert_render_as(f, (uintptr_t)&sa, "StrAttr",
+			 "\"frame-ptr\"=\"all\"", 0);
+	sa.a.val_size = 0;
+	assert_render_as(f, (uintptr_t)&sa, "StrAttr", "\"frame-ptr\"", 0);
+}
+
 // A placement the layout gets wrong is an error at its line, saying what
 // it takes.
 static void
@@ -470,6 +515,9 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_placement_errors,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_chars_after_the_struct,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
