@@ -332,6 +332,12 @@ typedef struct irs_error *(*irs_disassemble_fn)(void *arg,
  *  type_lookup starts); IRS_ERROR_NOT_FOUND when there is none. */
 typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 					   uint64_t *address, uint64_t *type);
+/** The address of the ELF symbol @p name (a function or an object, with
+ *  or without debug info; its C++ name as the debugger demangles it, or
+ *  its linkage name), live or in a core; IRS_ERROR_NOT_FOUND when there
+ *  is none. What a layout's address { ... } keys ask (MLIR's TypeIDs). */
+typedef struct irs_error *(*irs_elf_symbol_fn)(void *arg, const char *name,
+					       uint64_t *address);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
  *  its instruction @p at (from disassemble). When it is hit, the front end
  *  calls irs_console_hit(c, id, ...) and stops only if told to. */
@@ -373,6 +379,7 @@ struct irs_target {
 	irs_delete_break_fn delete_break;
 	irs_global_fn global;		/* a question, like field */
 	irs_symbol_fn symbol;		/* its fact */
+	irs_elf_symbol_fn elf_symbol;
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */

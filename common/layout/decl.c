@@ -127,7 +127,8 @@ static int
 l_struct_body(lua_State *L)
 {
 	static const char *const keys[] = {
-		"fields", "text", "ref", "size", "node", "ctype", NULL,
+		"fields", "text", "ref", "size", "node", "ctype", "cast",
+		NULL,
 	};
 	const char *name = lua_tostring(L, lua_upvalueindex(2));
 	if (lua_type(L, 1) != LUA_TTABLE)

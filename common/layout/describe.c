@@ -279,6 +279,7 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		}
 		put_text(&b, "ref", &t->ref);
 		put_text(&b, "text", &t->text);
+		irs_cast_describe(&b, lo, t);
 	}
 	if (lo->nboundaries)
 		irs_buf_puts(&b, "boundaries:\n");

@@ -564,4 +564,5 @@ irs_fields_register(lua_State *L)
 	reg_closure(L, "render", l_walk_fn, "render");
 	reg_closure(L, "deref", l_walk_fn, "deref");
 	irs_shape_register(L);
+	irs_cast_register(L);
 }

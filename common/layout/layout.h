@@ -393,6 +393,38 @@ struct ltext {
 	bool pure;			/* LUA: on the bytes read only */
 };
 
+/** How an address a layout names is found when a walk needs it (each
+ *  walk asks once; address.c): MLIR's TypeIDs, fixed when the library
+ *  loads. */
+enum laddr_how {
+	ADDR_SYMBOL,	/* the symbol's own address */
+	ADDR_LOAD,	/* the pointer stored at the symbol */
+	ADDR_LEA,	/* the address a getter function returns with
+			   lea disp32(%rip), %rax; ret (x86-64) */
+};
+
+struct laddr {
+	uint8_t how;		/* enum laddr_how */
+	const char *name;	/* the ELF symbol */
+	uint32_t line;
+};
+
+/** cast = { by = F, cases = { NAME = "T", ... }, default = "T" }: a
+ *  node's struct chosen by a tag of its own (cast.c): the walk reads the
+ *  declared struct, then reads it again as the case's type. */
+struct lcast {
+	struct lcval by;	/* the tag: a field path */
+	uint32_t ncases;
+	int64_t *values;
+	uint32_t *addrs;	/* IRS_NONE, or the case's key is lo->addrs[i] */
+	uint32_t *types;	/* type index of each case */
+	uint32_t deflt;		/* IRS_NONE: the declared type itself */
+	uint32_t line;
+	int64_t dense_min;	/* dense[v - dense_min]: the type of integer */
+	uint32_t ndense;	/* key v, IRS_NONE for none (keys close */
+	const uint32_t *dense;	/* together), or NULL */
+};
+
 /** A struct type the layout declared. */
 struct ltype {
 	const char *name;	/* layout name */
@@ -408,6 +440,7 @@ struct ltype {
 	uint32_t nfields;
 	struct lfield *fields;	/* declaration order */
 	struct ltext text, ref;
+	const struct lcast *cast;	/* or NULL */
 };
 
 struct lverifier {
@@ -441,6 +474,8 @@ struct irs_layout {
 	uint32_t nsyms;
 	struct lsym *syms;		/* the globals it names */
 	uint32_t nglobs;		/* global fields compiled */
+	uint32_t naddrs;
+	struct laddr *addrs;		/* the addresses it names */
 	struct irs_lua *lua;		/* mutable even in a const layout */
 	bool walk_lua;			/* a text or field is a Lua function
 					   not declared pure: a walk may
@@ -729,6 +764,16 @@ bool irs_place_ptr_outside(struct irs_cc *c, int idx);
 /** What ir-layout show says of @p pl. */
 void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
 
+/* ---- cast.c: a node's struct chosen by a tag of its own ----------------- */
+
+/** Adds address { ... } to the sandbox table at the stack top. */
+void irs_cast_register(lua_State *L);
+/** Compiles the cast = { ... } of every struct (every field known). */
+void irs_cc_casts(struct irs_cc *c, int decls);
+/** What ir-layout show says of @p t's cast. */
+void irs_cast_describe(struct irs_buf *b, const struct irs_layout *lo,
+		       const struct ltype *t);
+
 /* ---- shape.c: compiling the fields of struct lshape ---------------------- */
 
 /** Adds the constructors of the shapes (apint, apfloat, ...) to the sandbox
@@ -775,6 +820,13 @@ struct irs_error *irs_template_compile(struct irs_layout *lo,
 				       const struct ltype *t, const char *src,
 				       bool is_ref,
 				       const struct ltemplate **ret);
+
+/** Resolves field path @p path ("f", "f.g": through ptr, ref and embed
+ *  fields) of type @p t into @p ret, as a template would; an
+ *  IRS_ERROR_LAYOUT saying what is wrong otherwise. */
+struct irs_error *irs_template_path(struct irs_layout *lo,
+				    const struct ltype *t, const char *path,
+				    struct lcval *ret);
 
 /* ---- prelude: the Lua modules a layout may `require` --------------------- */
 

@@ -925,6 +925,21 @@ fuse_literals(struct tparse *p)
 }
 
 struct irs_error *
+irs_template_path(struct irs_layout *lo, const struct ltype *t,
+		  const char *path, struct lcval *ret)
+{
+	struct tparse p = { .lo = lo, .t = t };
+	struct top op;
+	memset(&op, 0, sizeof(op));
+	if (!parse_path(&p, path, strlen(path), &op))
+		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
+	memset(ret, 0, sizeof(*ret));
+	ret->path = op.path;
+	ret->npath = op.npath;
+	return NULL;
+}
+
+struct irs_error *
 irs_template_compile(struct irs_layout *lo, const struct ltype *t,
 		     const char *src, bool is_ref,
 		     const struct ltemplate **ret)

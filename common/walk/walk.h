@@ -341,6 +341,8 @@ struct walk {
 	bool in_lua;			/* a Lua call runs: no Lua in it */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
+	uint64_t *aval;			/* lo->addrs, found once (address.c) */
+	uint8_t *astate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
 	struct irs_unit_rec *urec;	/* the unit being recorded, or NULL */
 	uint32_t ugen;			/* bumped at a unit's start and end:
@@ -687,6 +689,12 @@ struct seq_iter {
 	bool reverse;		/* element i at base - i * stride */
 };
 
+/** The integer operand @p v (a field path, through ptr, ref and embed
+ *  fields, or a constant) has in frame @p f; false when it has none or a
+ *  pointer on the way cannot be read. */
+bool irs_walk_value(struct walk *w, struct frame *f, const struct lcval *v,
+		    int64_t *ret);
+
 /** irs_seq_info() when it is not known yet. */
 const struct seqinfo *irs_seq_compute(struct walk *w, struct frame *f,
 				      const struct lfield *fd,
@@ -834,5 +842,18 @@ bool irs_place_base(struct walk *w, const struct frame *f,
 		    const struct lplace *pl, const struct lloc *ptr,
 		    uint64_t n, uint32_t stride, const struct lfield *fd,
 		    uint64_t *base, bool *reverse);
+
+/* ---- cast.c, address.c: a node's struct chosen by its tag ---------------- */
+
+/** Makes the frame just pushed for a struct with a cast (@p f, its bytes
+ *  read) the struct its tag picks; NULL (popped, the error recorded as
+ *  @p via's) when that cannot be read. */
+struct frame *irs_cast_frame(struct walk *w, struct frame *f,
+			     const struct lfield *via);
+/** The address lo->addrs[@p i] names in this walk; false when it has none
+ *  (the error recorded once). */
+bool irs_walk_address(struct walk *w, uint32_t i, uint64_t *ret);
+/** Forgets the addresses found (the end of a walk). */
+void irs_walk_address_forget(struct walk *w);
 
 #endif

@@ -475,6 +475,8 @@ push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
 	f->done = 0;
 	f->parent_node = w->node_frame;
 	w->depth = d + 1;
+	if (t && t->cast)	// the struct its tag picks (cast.c)
+		return irs_cast_frame(w, f, via);
 	return f;
 }
 
@@ -606,6 +608,10 @@ render_detached_miss(struct walk *w, const struct ltype *t, uint64_t addr,
 	if (!f) {
 		out_fail(w, addr);
 	} else {
+		if (f->t != t)	// cast: the case's ref, or its text
+			tx = tx == &t->text ? &f->t->text
+				: f->t->ref.kind != TX_NONE ? &f->t->ref
+				: &f->t->text;
 		render_text(w, f, tx);
 		irs_walk_pop(w);
 	}
@@ -653,8 +659,9 @@ render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
 	   uint64_t slot, const struct lfield *via)
 {
 	uint64_t start = text_pos(w);
-	render_detached(w, t, addr, t->ref.kind != TX_NONE ? &t->ref : &t->text,
-			via);
+	// a struct with a cast by its case's ref (render_detached_miss)
+	render_detached(w, t, addr, t->ref.kind != TX_NONE || t->cast
+			? &t->ref : &t->text, via);
 	if (!w->detached && slot && w->json && w->text)
 		log_span(w, slot, start, text_pos(w));
 }
@@ -686,7 +693,7 @@ render_value(struct walk *w, const struct ltype *t, uint64_t addr,
 		out_fail(w, addr);
 		return;
 	}
-	render_text(w, f, &t->text);
+	render_text(w, f, &f->t->text);
 	irs_walk_pop(w);
 }
 
@@ -1078,7 +1085,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 			if (!g) {
 				out_fail(w, addr);
 			} else {
-				render_text(w, g, &vt->text);
+				render_text(w, g, &g->t->text);
 				irs_walk_pop(w);
 			}
 			if (w->stop)
@@ -1863,6 +1870,19 @@ cond_value(struct walk *w, struct frame *f, const struct lcval *v,
 	return ok;
 }
 
+bool
+irs_walk_value(struct walk *w, struct frame *f, const struct lcval *v,
+	       int64_t *ret)
+{
+	uint64_t fault = 0;
+	const struct lcval *bad = NULL;
+	struct cnum n;
+	if (!cond_value(w, f, v, &n, &fault, &bad) || fault)
+		return false;
+	*ret = n.is_float ? (int64_t)n.d : n.i;
+	return true;
+}
+
 // -1, 0 or 1 as x is less than, equal to or greater than y; integers
 // compare by value whatever their signedness.
 static int
@@ -2286,6 +2306,7 @@ visit_node(struct walk *w, const struct ltype *t, uint64_t addr,
 			out_fail(w, addr);
 		return;
 	}
+	t = f->t;	// the case a cast picked
 	w->nodes++;
 	if (w->on_node && !w->on_node(w->on_node_arg, t, addr)) {
 		w->fatal = &irs_enomem;
@@ -2398,6 +2419,7 @@ irs_walk_deinit(struct walk *w)
 	free(w->rcache);
 	free(w->gaddr);
 	free(w->gstate);
+	irs_walk_address_forget(w);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);
 	if (w->fmt_sink_ready)

@@ -454,6 +454,209 @@ test_chars_after_the_struct(void **state)
 	assert_render_as(f, (uintptr_t)&sa, "StrAttr", "\"frame-ptr\"", 0);
 }
 
+/* {====================================================== casts */
+
+// A Value hierarchy as LLVM's: SubclassID picks the class; instructions
+// (SubclassID at InstructionVal and above) are in a list of their block,
+// and refer to each other and to constants as Values.
+enum ValueTy { ArgumentVal, ConstIntVal, BlockVal, InstructionVal = 10 };
+typedef struct Value {
+	uint8_t id;
+	uint8_t pad[7];
+	struct Value *next;
+} Value;
+typedef struct ConstInt {
+	Value v;
+	int64_t val;
+} ConstInt;
+typedef struct Inst {
+	Value v;
+	Value *ops[2];
+	int num;
+} Inst;
+typedef struct Fn {
+	Value *first;
+} Fn;
+
+// MLIR's types: a storage points at its abstract type, which holds the
+// TypeID, the address of a static that a getter returns with lea.
+typedef struct Abstract {
+	uint64_t dialect;
+	const void *typeID;
+} Abstract;
+typedef struct Storage {
+	const Abstract *abstract;
+	uint32_t width;
+} Storage;
+typedef struct Holder {
+	const Storage *type;
+} Holder;
+
+static void
+cast_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, Value);
+	FAKE_ENUM(ft, Value, id, "ValueTy");
+	FAKE_PTR(ft, Value, next, "Value");
+	FAKE_TYPE(ft, ConstInt);
+	FAKE_INT(ft, ConstInt, val);
+	FAKE_TYPE(ft, Inst);
+	FAKE_INT(ft, Inst, num);
+	FAKE_PTR(ft, Inst, ops[0], "Value");
+	FAKE_PTR(ft, Inst, ops[1], "Value");
+	FAKE_TYPE(ft, Fn);
+	FAKE_PTR(ft, Fn, first, "Value");
+	fake_enumerator(ft, "ValueTy", "ArgumentVal", ArgumentVal);
+	fake_enumerator(ft, "ValueTy", "ConstIntVal", ConstIntVal);
+	fake_enumerator(ft, "ValueTy", "BlockVal", BlockVal);
+	fake_enumerator(ft, "ValueTy", "InstructionVal", InstructionVal);
+	FAKE_TYPE(ft, Abstract);
+	FAKE_PTR(ft, Abstract, typeID, "void");
+	FAKE_TYPE(ft, Storage);
+	FAKE_PTR(ft, Storage, abstract, "Abstract");
+	FAKE_UINT(ft, Storage, width);
+	FAKE_TYPE(ft, Holder);
+	FAKE_PTR(ft, Holder, type, "Storage");
+}
+
+static const char cast_layout[] =
+	"layout { name = \"v\", root = \"Fn\" }\n"
+	"struct \"Value\" { fields = { id = enum \"id\" },\n"
+	"  cast = { by = \"id\", cases = { ConstIntVal = \"ConstInt\",\n"
+	"           [10] = \"Add\", [11] = \"Ret\" }, default = \"Arg\" },\n"
+	"  text = \"?\" }\n"
+	"struct \"Arg\" { ctype = \"Value\", fields = {}, ref = \"%arg\" }\n"
+	"struct \"ConstInt\" { fields = { val = scalar \"val\" }, ref = "
+	"\"{val}\" }\n"
+	"struct \"Add\" { ctype = \"Inst\", fields = { num = scalar \"num\",\n"
+	"  a = ref(\"ops[0]\", \"Value\"), b = ref(\"ops[1]\", \"Value\") },\n"
+	"  text = \"  %{num} = add {a}, {b}\\n\", ref = \"%{num}\" }\n"
+	"struct \"Ret\" { ctype = \"Inst\", fields = { a = ref(\"ops[0]\", "
+	"\"Value\") },\n"
+	"  text = \"  ret {a}\\n\" }\n"
+	"struct \"Fn\" { fields = { insts = list { head = \"first\", of = "
+	"\"Value\", link = \"next\" } },\n"
+	"  text = \"{insts}\" }\n";
+
+// A node's struct chosen by its own tag: list elements declared as the
+// base render as the class the tag names, references to a base as their
+// class's ref, the JSON records carry the class; a tag no case names
+// takes the default.
+static void
+test_cast_by_tag(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	cast_types(&f->ft);
+	unit_layout_load(&f->ft.target, cast_layout, "v.lua", &f->lo);
+	Value arg = { .id = ArgumentVal };
+	ConstInt k = { { .id = ConstIntVal }, 42 };
+	Inst ret = { { .id = InstructionVal + 1 }, { NULL, NULL }, 0 };
+	Inst add = { { .id = InstructionVal, .next = &ret.v },
+		     { &arg, &k.v }, 3 };
+	ret.ops[0] = &add.v;
+	Fn fn = { &add.v };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&fn,
+			   "  %3 = add %arg, 42\n  ret %3\n", 0, "");
+	// the records name the classes
+	char *json;
+	size_t jlen;
+	FILE *jf = open_memstream(&json, &jlen);
+	struct irs_snapshot *snap;
+	assert_null(irs_snapshot_stream(f->lo, fake_memory(&f->ft),
+					(uintptr_t)&fn, NULL, NULL, NULL, jf,
+					"v.ir", &snap));
+	fclose(jf);
+	irs_snapshot_destroy(snap);
+	assert_non_null(strstr(json, "\"type\":\"Add\""));
+	assert_non_null(strstr(json, "\"type\":\"Ret\""));
+	free(json);
+	// an unknown tag: the default
+	add.v.id = 7;
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&fn,
+			   "  ret %arg\n", 0, "");
+}
+
+// Tags that are addresses the debuggee fixed when it loaded: MLIR's
+// TypeIDs, the address of a static that TypeIDExported::get<T>()
+// returns with lea (decoded from its code, after an endbr64 or not), or
+// the pointer stored in a symbol. An address that cannot be found is one
+// walk error; the node keeps its declared struct.
+static char tid_int, tid_float;
+static void
+test_cast_by_address(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	cast_types(&f->ft);
+	// the getters' code: lea disp32(%rip), %rax; ret
+	static unsigned char code[2][16];
+	for (int i = 0; i < 2; i++) {
+		unsigned char *c = code[i];
+		unsigned off = i ? 4 : 0;
+		if (i)
+			memcpy(c, "\xf3\x0f\x1e\xfa", 4);
+		c[off] = 0x48;
+		c[off + 1] = 0x8d;
+		c[off + 2] = 0x05;
+		int32_t disp = (int32_t)((intptr_t)&tid_int -
+					 ((intptr_t)c + off + 7));
+		memcpy(c + off + 3, &disp, 4);
+		c[off + 7] = 0xc3;
+	}
+	static const void *float_id = &tid_float;
+	fake_elf_symbol(&f->ft, "get<IntegerType>()", (uintptr_t)code[0]);
+	fake_elf_symbol(&f->ft, "get<IndexType>()", (uintptr_t)code[1]);
+	fake_elf_symbol(&f->ft, "FloatType::id", (uintptr_t)&float_id);
+	fake_elf_symbol(&f->ft, "no_lea", (uintptr_t)&tid_float);
+	unit_layout_load(&f->ft.target,
+		"layout { name = \"m\", root = \"Holder\" }\n"
+		"struct \"Abstract\" { fields = { id = u64 \"typeID\" } }\n"
+		"struct \"Storage\" { fields = { abstract = ptr(\"abstract\", "
+		"\"Abstract\") },\n"
+		"  cast = { by = \"abstract.id\", cases = {\n"
+		"    [address { lea = \"get<IntegerType>()\" }] = \"Int\",\n"
+		"    [address { load = \"FloatType::id\" }] = \"Float\" } },\n"
+		"  text = \"<unknown type>\" }\n"
+		"struct \"Int\" { ctype = \"Storage\", fields = { width = scalar "
+		"\"width\" }, text = \"i{width}\" }\n"
+		"struct \"Float\" { ctype = \"Storage\", fields = {}, text = "
+		"\"f32\" }\n"
+		"struct \"Holder\" { fields = { type = ptr(\"type\", "
+		"\"Storage\") }, text = \"{type}\" }\n", "m.lua", &f->lo);
+	Abstract ai = { 0, &tid_int }, af = { 0, &tid_float };
+	Storage si = { &ai, 32 }, sf = { &af, 0 };
+	Holder h = { &si };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&h, "i32", 0,
+			   "");
+	h.type = &sf;
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&h, "f32", 0,
+			   "");
+	// the second getter starts with endbr64 and names int's too
+	unit_layout_load(&f->ft.target,
+		"layout { name = \"m\", root = \"Holder\" }\n"
+		"struct \"Abstract\" { fields = { id = u64 \"typeID\" } }\n"
+		"struct \"Storage\" { fields = { abstract = ptr(\"abstract\", "
+		"\"Abstract\") },\n"
+		"  cast = { by = \"abstract.id\", cases = {\n"
+		"    [address { lea = \"no_lea\" }] = \"Float\",\n"
+		"    [address { lea = \"get<IndexType>()\" }] = \"Int\",\n"
+		"    [address { symbol = \"missing\" }] = \"Float\" } },\n"
+		"  text = \"<unknown type>\" }\n"
+		"struct \"Int\" { ctype = \"Storage\", fields = { width = scalar "
+		"\"width\" }, text = \"index{width}\" }\n"
+		"struct \"Float\" { ctype = \"Storage\", fields = {}, text = "
+		"\"f32\" }\n"
+		"struct \"Holder\" { fields = { type = ptr(\"type\", "
+		"\"Storage\") }, text = \"{type}\" }\n", "m.lua", &f->lo);
+	h.type = &si;
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&h,
+			   "index32", 2, "");
+	h.type = &sf;
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&h,
+			   "<unknown type>", 2, "");
+}
+
+/* }====================================================== */
+
 // A placement the layout gets wrong is an error at its line, saying what
 // it takes.
 static void
@@ -518,6 +721,12 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_chars_after_the_struct,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_cast_by_tag,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_cast_by_address,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
