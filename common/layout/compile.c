@@ -446,6 +446,8 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 		f->index_seq = s;
 	} else if (f->kind == LK_DELTA) {
 		link_delta(c, f, qual);
+	} else if (f->kind == LK_SHAPE) {
+		irs_link_shape(c, owner, qual, f);
 	}
 }
 

@@ -216,34 +216,7 @@ struct ldelta {
 					   linked */
 };
 
-/* ---- shapes: fields the walk reads and renders in a file of their own ---- */
-
-enum lshape_kind {
-	SH_APINT,	/* an integer of any width (apint.c) */
-	SH_APFLOAT,	/* an IEEE float in APFloat's parts (apfloat.c) */
-};
-
-/** apint { value = P, words = P, width = P [, signed = false] }: the
- *  low word inline at value, or (wider than 64 bits) behind words. */
-struct lapint {
-	struct lloc value, words, width;
-	bool has_words, is_signed;
-};
-
-/** apfloat { semantics = P, significand = P, exponent = P, category = P,
- *  sign = P [, style = "mlir"] }: llvm::detail::IEEEFloat's parts. */
-struct lapfloat {
-	struct lloc sem, sig, exponent, category, sign;
-	bool mlir;		/* printed as MLIR prints a FloatAttr */
-};
-
-/** A field whose reading and rendering live in walk/ files of their own
- *  (STYLE.md 16: a new shape is a file, not a branch in the walker). */
-struct lshape {
-	uint8_t kind;		/* enum lshape_kind */
-	const struct lapint *apint;
-	const struct lapfloat *apfloat;
-};
+struct lshape;
 
 /** One field of a struct type (or the element of a sequence). */
 struct lfield {
@@ -391,6 +364,62 @@ struct ltext {
 	const struct ltemplate *deflt;	/* or NULL */
 	int fn;				/* LUA: registry reference */
 	bool pure;			/* LUA: on the bytes read only */
+};
+
+/* ---- shapes: fields the walk reads and renders in a file of their own ---- */
+
+enum lshape_kind {
+	SH_APINT,	/* an integer of any width (apint.c) */
+	SH_APFLOAT,	/* an IEEE float in APFloat's parts (apfloat.c) */
+	SH_LOOKUP,	/* a value found in the debuggee's hash map (lookup.c) */
+};
+
+enum lhash { HASH_POINTER, HASH_INT37 };
+enum lprobe { PROBE_QUADRATIC, PROBE_LINEAR, PROBE_SCAN };
+
+/** lookup { map = P, buckets = F, count = F, ... }: the value of the node
+ *  (or of key = K) in an open-addressing hash map of the debuggee. */
+struct llookup {
+	struct lcval map;	/* from the node to the map: a path ending at an
+				   embed or ptr of struct type mtype */
+	uint32_t mtype;
+	const struct lfield *buckets, *count;	/* fields of mtype */
+	struct lcval key;	/* npath 0: the node's own address */
+	uint32_t stride;	/* bytes per bucket */
+	uint32_t key_at, key_size;	/* in the bucket (the entry: deref) */
+	uint32_t value_at;	/* in the bucket (the entry: deref) */
+	uint8_t hash, probe;	/* enum lhash, enum lprobe */
+	bool deref;		/* buckets hold pointers to entries (StringMap) */
+	uint64_t empty;		/* the key of an empty bucket: not there */
+	uint64_t tombstone;	/* a removed one (scan and deref skip it) */
+	const struct lfield *as;	/* the value: ptr, ref or embed at
+					   offset 0 of its bytes */
+	uint32_t value_size;
+	const char *names[4];	/* map, buckets, count, key until linked */
+	uint32_t line;
+};
+
+/** apint { value = P, words = P, width = P [, signed = false] }: the
+ *  low word inline at value, or (wider than 64 bits) behind words. */
+struct lapint {
+	struct lloc value, words, width;
+	bool has_words, is_signed;
+};
+
+/** apfloat { semantics = P, significand = P, exponent = P, category = P,
+ *  sign = P [, style = "mlir"] }: llvm::detail::IEEEFloat's parts. */
+struct lapfloat {
+	struct lloc sem, sig, exponent, category, sign;
+	bool mlir;		/* printed as MLIR prints a FloatAttr */
+};
+
+/** A field whose reading and rendering live in walk/ files of their own
+ *  (STYLE.md 16: a new shape is a file, not a branch in the walker). */
+struct lshape {
+	uint8_t kind;		/* enum lshape_kind */
+	const struct lapint *apint;
+	const struct lapfloat *apfloat;
+	const struct llookup *lookup;
 };
 
 /** How an address a layout names is found when a walk needs it (each
@@ -786,6 +815,16 @@ void irs_cc_shape(struct irs_cc *c, const struct ltype *owner,
 		  const char *kind, int idx, uint32_t line, const char *qual,
 		  struct lfield *f);
 
+/** lookup.c: compiles lookup { ... } descriptor @p idx into @p lk. */
+void irs_cc_lookup_shape(struct irs_cc *c, const struct ltype *owner, int idx,
+			 uint32_t line, const char *qual, struct llookup *lk);
+/** Resolves its paths, once every field is compiled. */
+void irs_link_lookup(struct irs_cc *c, const struct ltype *owner,
+		     const char *qual, struct llookup *lk);
+/** Links shape field @p f of @p owner (its paths), once every field is
+ *  compiled. */
+void irs_link_shape(struct irs_cc *c, const struct ltype *owner,
+		    const char *qual, struct lfield *f);
 /** What ir-layout show says of shape field @p f. */
 void irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
 			const struct lfield *f);

@@ -10,7 +10,7 @@
 
 #include "layout/layout.h"
 
-static const char *const kinds[] = { "apint", "apfloat", NULL };
+static const char *const kinds[] = { "apint", "apfloat", "lookup", NULL };
 
 void
 irs_shape_register(lua_State *L)
@@ -119,6 +119,12 @@ irs_cc_shape(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	if (!strcmp(kind, "apint")) {
 		sh->kind = SH_APINT;
 		compile_apint(c, owner, idx, line, qual, sh);
+	} else if (!strcmp(kind, "lookup")) {
+		struct llookup *lk = irs_cc_alloc(c, sizeof(*lk));
+		sh->kind = SH_LOOKUP;
+		sh->lookup = lk;
+		irs_cc_lookup_shape(c, owner, idx, line, qual, lk);
+		f->type = lk->as->type;
 	} else {
 		sh->kind = SH_APFLOAT;
 		compile_apfloat(c, owner, idx, line, qual, sh);
@@ -129,7 +135,6 @@ void
 irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
 		   const struct lfield *f)
 {
-	(void)lo;
 	const struct lshape *sh = f->shape;
 	switch (sh->kind) {
 	case SH_APINT:
@@ -140,6 +145,21 @@ irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
 			       "pointer" : "", sh->apint->is_signed
 			       ? ", signed" : "");
 		break;
+	case SH_LOOKUP: {
+		const struct llookup *lk = sh->lookup;
+		static const char *const probes[] = { "quadratic", "linear",
+						      "scan" };
+		irs_buf_printf(b, "lookup in %s (%s probing, %u-byte "
+			       "buckets%s) of %s: %s %s",
+			       lo->types[lk->mtype].name, probes[lk->probe],
+			       lk->stride, lk->deref ? " of pointers" : "",
+			       lk->key.npath ? lk->key.path[lk->key.npath -
+							   1]->name
+			       : "its address", lk->as->kind == LK_EMBED
+			       ? "embed" : lk->as->kind == LK_PTR ? "ptr"
+			       : "ref", lo->types[lk->as->type].name);
+		break;
+	}
 	case SH_APFLOAT:
 		irs_buf_printf(b, "apfloat: semantics at %u, significand at "
 			       "%u, exponent at %u (%s)",
@@ -150,4 +170,13 @@ irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
 			       : "as LLVM prints it");
 		break;
 	}
+}
+
+void
+irs_link_shape(struct irs_cc *c, const struct ltype *owner, const char *qual,
+	       struct lfield *f)
+{
+	if (f->shape->kind == SH_LOOKUP)
+		irs_link_lookup(c, owner, qual,
+				(struct llookup *)f->shape->lookup);
 }

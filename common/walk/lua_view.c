@@ -207,6 +207,13 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 }
 
 void
+irs_lua_push_field(lua_State *L, struct walk *w, struct frame *f,
+		   const struct lfield *fd)
+{
+	push_field(L, w, f, fd);
+}
+
+void
 irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
 		uint64_t addr, const void *data, const struct lfield *via)
 {

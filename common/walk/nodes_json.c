@@ -372,6 +372,13 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	}
 }
 
+void
+irs_json_field(struct walk *w, struct frame *f, const struct lfield *fd,
+	       struct irs_buf *out)
+{
+	json_field(w, f, fd, out);
+}
+
 // Whether field @p fd holds nodes directly (not through values), so that
 // rendering it whole visited every one of them.
 static bool

@@ -856,4 +856,31 @@ bool irs_walk_address(struct walk *w, uint32_t i, uint64_t *ret);
 /** Forgets the addresses found (the end of a walk). */
 void irs_walk_address_forget(struct walk *w);
 
+/* ---- lookup.c: values in the debuggee's hash maps ------------------------ */
+
+/** Follows path @p v (through ptr, ref and embed fields) from @p f to the
+ *  frame holding its last field, pushing *npushed frames (undo them with
+ *  irs_walk_unfollow()); NULL when a pointer on the way is NULL or cannot
+ *  be read. */
+struct frame *irs_walk_follow(struct walk *w, struct frame *f,
+			      const struct lcval *v, uint32_t *npushed);
+void irs_walk_unfollow(struct walk *w, uint32_t npushed);
+/** {f} of any field: what render_field writes. */
+void irs_walk_field(struct walk *w, struct frame *f, const struct lfield *fd);
+/** {?f} of any field; an unreadable one is false here. */
+bool irs_walk_truthy(struct walk *w, struct frame *f, const struct lfield *fd);
+/** nodes_json.c: field @p fd's value in a record. */
+void irs_json_field(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** lua_view.c: field @p fd's value as Lua sees it, pushed. */
+void irs_lua_push_field(lua_State *L, struct walk *w, struct frame *f,
+			const struct lfield *fd);
+/**
+ * Where the value of lookup field @p fd of @p f lies: *found false (and
+ * true returned) when the map has no such key; false when the map cannot
+ * be read (the error recorded).
+ */
+bool irs_lookup_find(struct walk *w, struct frame *f, const struct lfield *fd,
+		     uint64_t *value, bool *found);
+
 #endif

@@ -1590,6 +1590,14 @@ follow_path(struct walk *w, struct frame *f, const struct lfield *const *path,
 	return f;
 }
 
+struct frame *
+irs_walk_follow(struct walk *w, struct frame *f, const struct lcval *v,
+		uint32_t *npushed)
+{
+	uint64_t fault = 0;
+	return follow_path(w, f, v->path, v->npath, false, npushed, &fault);
+}
+
 static struct frame *
 follow(struct walk *w, struct frame *f, const struct top *op, bool say,
        uint32_t *npushed, uint64_t *fault)
@@ -1602,6 +1610,25 @@ unfollow(struct walk *w, uint32_t npushed)
 {
 	while (npushed--)
 		irs_walk_pop(w);
+}
+
+void
+irs_walk_unfollow(struct walk *w, uint32_t npushed)
+{
+	unfollow(w, npushed);
+}
+
+void
+irs_walk_field(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	render_field(w, f, fd, NULL);
+}
+
+bool
+irs_walk_truthy(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	uint64_t fault = 0;
+	return truthy(w, f, fd, &fault) && !fault;
 }
 
 // {f.g}: following a path only reads, it visits nothing.

@@ -657,6 +657,127 @@ test_cast_by_address(void **state)
 
 /* }====================================================== */
 
+/* {====================================================== lookups */
+
+// LLVM's context keeps value names in a DenseMap<const Value *,
+// StringMapEntry<Value *> *> and metadata kind names in a
+// StringMap<unsigned>, searched by value.
+typedef struct DMap {
+	uint64_t *buckets;	// pairs { key, value }
+	uint32_t entries, tombstones, nbuckets;
+} DMap;
+typedef struct SMap {
+	void **table;
+	uint32_t nbuckets, items, tombstones, itemsize;
+} SMap;
+typedef struct Ctx {
+	DMap names;
+	SMap kinds;
+} Ctx;
+typedef struct Node {
+	Ctx *ctx;
+	uint32_t kind;
+} Node;
+typedef struct NameEntry {
+	uint64_t len;
+	uint64_t value;
+} NameEntry;		// its key's chars follow it
+typedef struct KeyedEntry {
+	NameEntry e;
+	char key[16];
+} KeyedEntry;
+
+static const uint64_t dm_empty = (uint64_t)-1 << 12;
+static const uint64_t dm_tomb = (uint64_t)-2 << 12;
+
+// Inserts @p key -> @p value as LLVM's DenseMap does.
+static void
+dmap_put(DMap *m, const void *key, const void *value)
+{
+	uint64_t k = (uintptr_t)key;
+	uint32_t b = (((uint32_t)k >> 4) ^ ((uint32_t)k >> 9)) &
+		     (m->nbuckets - 1);
+	for (uint32_t step = 1; m->buckets[2 * b] != dm_empty &&
+	     m->buckets[2 * b] != dm_tomb;
+	     b = (b + step++) & (m->nbuckets - 1))
+		;
+	m->buckets[2 * b] = k;
+	m->buckets[2 * b + 1] = (uintptr_t)value;
+}
+
+// A value's name from the context's DenseMap (its own address the key,
+// colliding keys found by quadratic probing past a tombstone), a kind's
+// name from a StringMap by its value; a key not in the map renders
+// nothing and is false.
+static void
+test_lookup_in_hash_maps(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct fake_target *ft = &f->ft;
+	FAKE_TYPE(ft, Ctx);
+	FAKE_STRUCT(ft, Ctx, names, "DMap");
+	FAKE_STRUCT(ft, Ctx, kinds, "SMap");
+	FAKE_TYPE(ft, Node);
+	FAKE_PTR(ft, Node, ctx, "Ctx");
+	FAKE_UINT(ft, Node, kind);
+	FAKE_TYPE(ft, NameEntry);
+	FAKE_UINT(ft, NameEntry, len);
+	unit_layout_load(&ft->target,
+		"local llvm = require \"irsnap.llvm\"\n"
+		"layout { name = \"l\", root = \"Node\" }\n"
+		"struct \"DenseMap\" (llvm.densemap_struct())\n"
+		"struct \"StringMap\" (llvm.stringmap_struct())\n"
+		"struct \"Ctx\" { node = false, fields = {\n"
+		"  names = embed(\"names\", \"DenseMap\"),\n"
+		"  kinds = embed(\"kinds\", \"StringMap\") } }\n"
+		"struct \"Name\" { ctype = \"NameEntry\", node = false, fields "
+		"= {\n"
+		"  key = chars({ at = \"after\" }, \"len\") }, text = \"{key}\" }\n"
+		"struct \"Node\" { fields = { ctx = ptr(\"ctx\", \"Ctx\"),\n"
+		"  name = llvm.densemap { map = \"ctx.names\", of = ptr "
+		"\"Name\" },\n"
+		"  kname = llvm.stringmap_find { map = \"ctx.kinds\", key = "
+		"\"kind\", of = ptr \"Name\" },\n"
+		"  kind = u32 \"kind\" },\n"
+		"  text = \"{?name}%{name:llvm_name}{:}unnamed{/} !{kname}\" }\n",
+		"l.lua", &f->lo);
+	KeyedEntry e[3] = { { { 3, 0 }, "sum" }, { { 4, 0 }, "a.b$" },
+			    { { 3, 7 }, "dbg" } };
+	Node nodes[40];
+	uint64_t buckets[2 * 64];
+	for (int i = 0; i < 64; i++)
+		buckets[2 * i] = dm_empty;
+	Ctx ctx = { { buckets, 0, 0, 64 }, { (void **)0, 0, 0, 0, 16 } };
+	void *table[8] = { NULL, (void *)(intptr_t)-8, &e[1], NULL,
+			   &e[2], NULL, NULL, NULL };
+	ctx.kinds.table = table;
+	ctx.kinds.nbuckets = 8;
+	for (int i = 0; i < 40; i++)
+		nodes[i] = (Node){ &ctx, 7 };
+	// a tombstone where node 5 would land first: probing goes past it
+	uint32_t b5 = (((uint32_t)(uintptr_t)&nodes[5] >> 4) ^
+		       ((uint32_t)(uintptr_t)&nodes[5] >> 9)) & 63;
+	buckets[2 * b5] = dm_tomb;
+	for (int i = 0; i < 40; i++)
+		if (i != 9)
+			dmap_put(&ctx.names, &nodes[i], &e[i % 2]);
+	for (int i = 0; i < 40; i++) {
+		const char *want = i == 9 ? "unnamed !dbg" : i % 2
+			? "%\"a.b$\" !dbg" : "%sum !dbg";
+		unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&nodes[i],
+				   want, 0, "");
+	}
+	// a kind no entry has; a count that is no power of two
+	nodes[0].kind = 3;
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&nodes[0],
+			   "%sum !", 0, "");
+	ctx.names.nbuckets = 48;
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&nodes[0],
+			   "unnamed !", 1, "48 buckets is no power of two");
+}
+
+/* }====================================================== */
+
 // A placement the layout gets wrong is an error at its line, saying what
 // it takes.
 static void
@@ -727,6 +848,9 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_cast_by_address,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_lookup_in_hash_maps,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
