@@ -79,7 +79,10 @@ struct lenum {
 };
 
 enum lseq_kind { SEQ_ARRAY, SEQ_FIXED, SEQ_NULLTERM, SEQ_RANGE, SEQ_LIST,
-		 SEQ_ZIP };
+		 SEQ_ZIP, SEQ_SELECT };
+
+struct lcond;
+
 
 enum lplace_at {
 	PLACE_PTR,	/* behind a pointer (at ptr_off when outside the
@@ -155,6 +158,7 @@ struct lseq {
 	   tuple of their elements i, a value of a type of its own (elem) */
 	uint32_t ncomps;
 	struct lzip *comps;
+	struct lselect *sel;	/* SELECT (its struct is below) */
 };
 
 /** A tagged union: the case whose value equals the tag field's value. */
@@ -364,6 +368,22 @@ struct ltext {
 	const struct ltemplate *deflt;	/* or NULL */
 	int fn;				/* LUA: registry reference */
 	bool pure;			/* LUA: on the bytes read only */
+};
+
+/** select { from = S, where = COND, map = PATH, sort = PATH, of = ref "T" }:
+ *  the elements of sequence S of the same struct that hold COND, each
+ *  mapped through PATH to the node it names, sorted (stably) by the
+ *  integer PATH of that node: a block's predecessors from its uses
+ *  (select.c). */
+struct lselect {
+	const struct lfield *from;
+	uint32_t etype;		/* the struct of from's elements */
+	bool eptr;		/* from's elements point at them */
+	const struct lcond *where;	/* or NULL: all */
+	struct lcval map;	/* npath 0: the element itself */
+	struct lcval sort;	/* npath 0: in from's order */
+	const char *names[4];	/* from, where, map, sort until linked */
+	uint32_t line;
 };
 
 /* ---- shapes: fields the walk reads and renders in a file of their own ---- */
@@ -793,6 +813,16 @@ bool irs_place_ptr_outside(struct irs_cc *c, int idx);
 /** What ir-layout show says of @p pl. */
 void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
 
+/* ---- select.c: filtered, mapped and sorted sequences -------------------- */
+
+/** Compiles select { ... } descriptor @p idx into @p s (its element from
+ *  `of`; the rest is linked later). */
+void irs_cc_select(struct irs_cc *c, const struct ltype *owner, int idx,
+		   uint32_t line, const char *qual, struct lseq *s);
+/** Resolves its names, once every field is compiled. */
+void irs_link_select(struct irs_cc *c, const struct ltype *owner,
+		     const char *qual, struct lseq *s);
+
 /* ---- cast.c: a node's struct chosen by a tag of its own ----------------- */
 
 /** Adds address { ... } to the sandbox table at the stack top. */
@@ -866,6 +896,12 @@ struct irs_error *irs_template_compile(struct irs_layout *lo,
 struct irs_error *irs_template_path(struct irs_layout *lo,
 				    const struct ltype *t, const char *path,
 				    struct lcval *ret);
+
+/** Compiles condition @p src ("kind == K_X and not dead", as {?...}
+ *  takes) over type @p t. */
+struct irs_error *irs_template_cond(struct irs_layout *lo,
+				    const struct ltype *t, const char *src,
+				    const struct lcond **ret);
 
 /* ---- prelude: the Lua modules a layout may `require` --------------------- */
 

@@ -940,6 +940,25 @@ irs_template_path(struct irs_layout *lo, const struct ltype *t,
 }
 
 struct irs_error *
+irs_template_cond(struct irs_layout *lo, const struct ltype *t,
+		  const char *src, const struct lcond **ret)
+{
+	struct tparse p = { .lo = lo, .t = t };
+	struct cparse c = { .p = &p, .s = src, .n = strlen(src) };
+	struct lcond *k = cond_or(&c);
+	if (k) {
+		skip_ws(&c);
+		if (c.i < c.n && !cfail_at(&c, "expected 'and', 'or' or the "
+					       "end"))
+			k = NULL;
+	}
+	if (!k)
+		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
+	*ret = k;
+	return NULL;
+}
+
+struct irs_error *
 irs_template_compile(struct irs_layout *lo, const struct ltype *t,
 		     const char *src, bool is_ref,
 		     const struct ltemplate **ret)

@@ -1970,6 +1970,15 @@ cond_eval(struct walk *w, struct frame *f, const struct lcond *k,
 	}
 }
 
+bool
+irs_walk_cond(struct walk *w, struct frame *f, const struct lcond *k)
+{
+	uint64_t fault = 0;
+	const struct lcval *bad = NULL;
+	bool yes = cond_eval(w, f, k, &fault, &bad);
+	return yes && !fault;
+}
+
 // {?EXPR} at @p op: true, with the marker, when a value it needs cannot be
 // read, as {?f} is.
 static bool
@@ -2447,6 +2456,7 @@ irs_walk_deinit(struct walk *w)
 	free(w->gaddr);
 	free(w->gstate);
 	irs_walk_address_forget(w);
+	free(w->sel);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);
 	if (w->fmt_sink_ready)

@@ -778,6 +778,101 @@ test_lookup_in_hash_maps(void **state)
 
 /* }====================================================== */
 
+/* {====================================================== select */
+
+// LLVM's blocks: a block's uses, a list through Use::next, each naming
+// its user; a terminator's parent is the block it ends.
+typedef struct SBlock SBlock;
+typedef struct SInst {
+	uint32_t op;		// >= 100: a terminator
+	SBlock *parent;
+} SInst;
+typedef struct SUse {
+	SBlock *val;
+	struct SUse *next;
+	SInst *user;
+} SUse;
+struct SBlock {
+	int num;
+	SUse *uses;
+};
+
+static void
+select_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, SInst);
+	FAKE_UINT(ft, SInst, op);
+	FAKE_PTR(ft, SInst, parent, "SBlock");
+	FAKE_TYPE(ft, SUse);
+	FAKE_PTR(ft, SUse, next, "SUse");
+	FAKE_PTR(ft, SUse, user, "SInst");
+	FAKE_TYPE(ft, SBlock);
+	FAKE_INT(ft, SBlock, num);
+	FAKE_PTR(ft, SBlock, uses, "SUse");
+}
+
+// A block's predecessors: its uses whose user is a terminator, mapped to
+// the terminator's block, in use-list order with repeats (LLVM), or
+// sorted by block number (MLIR); a count, a test and an empty one.
+static void
+test_select_filter_map_sort(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	select_types(&f->ft);
+	unit_layout_load(&f->ft.target,
+		"layout { name = \"s\", root = \"SBlock\" }\n"
+		"struct \"SInst\" { fields = { op = scalar \"op\",\n"
+		"  parent = ref(\"parent\", \"SBlock\") } }\n"
+		"struct \"SUse\" { node = false, fields = {\n"
+		"  user = ref(\"user\", \"SInst\") } }\n"
+		"struct \"SBlock\" { fields = { num = scalar \"num\",\n"
+		"  uses = list { head = \"uses\", of = \"SUse\", link = "
+		"\"next\" },\n"
+		"  preds = select { from = \"uses\", where = \"user.op >= 100\","
+		"\n    map = \"user.parent\", of = ref \"SBlock\" },\n"
+		"  sorted = select { from = \"uses\", where = \"user.op >= 100\","
+		"\n    map = \"user.parent\", sort = \"num\", of = ref "
+		"\"SBlock\" } },\n"
+		"  ref = \"%{num}\",\n"
+		"  text = \"{?preds}{=#preds}: {preds*, } | {sorted*, }{:}none{/}"
+		"\" }\n", "s.lua", &f->lo);
+	SBlock b[4] = { { 4, NULL }, { 2, NULL }, { 7, NULL }, { 1, NULL } };
+	SInst br2 = { 100, &b[1] }, br7 = { 101, &b[2] }, sw1 = { 102, &b[3] };
+	SInst add = { 5, &b[2] };
+	SUse u[5] = { { &b[0], &u[1], &br7 }, { &b[0], &u[2], &add },
+		      { &b[0], &u[3], &br2 }, { &b[0], &u[4], &sw1 },
+		      { &b[0], NULL, &br7 } };
+	b[0].uses = &u[0];
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&b[0],
+			   "4: %7, %2, %1, %7 | %1, %2, %7, %7", 0, "");
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&b[1],
+			   "none", 0, "");
+	// the record: references to the blocks, in order
+	char *json;
+	size_t jlen;
+	FILE *jf = open_memstream(&json, &jlen);
+	struct irs_snapshot *snap;
+	assert_null(irs_snapshot_stream(f->lo, fake_memory(&f->ft),
+					(uintptr_t)&b[0], NULL, NULL, NULL, jf,
+					"s.ir", &snap));
+	fclose(jf);
+	irs_snapshot_destroy(snap);
+	json_t *doc = json_loadb(json, jlen, 0, NULL);
+	assert_non_null(doc);
+	json_t *node = json_array_get(json_object_get(doc, "nodes"), 0);
+	json_t *preds = json_object_get(json_object_get(node, "fields"),
+					"preds");
+	assert_int_equal(json_array_size(preds), 4);
+	char id[32];
+	snprintf(id, sizeof(id), "%p", (void *)&b[3]);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(preds, 2), "ref")), id);
+	json_decref(doc);
+	free(json);
+}
+
+/* }====================================================== */
+
 // A placement the layout gets wrong is an error at its line, saying what
 // it takes.
 static void
@@ -851,6 +946,9 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_lookup_in_hash_maps,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_select_filter_map_sort,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
