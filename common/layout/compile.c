@@ -438,7 +438,7 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 		const struct ltype *t = irs_cc_type(c, tname, f->line, qual);
 		const struct lfield *s = irs_ltype_field(t, dot + 1);
 		if (!s || s->kind != LK_SEQ || s->seq->kind == SEQ_ZIP ||
-		    s->seq->kind == SEQ_SELECT)
+		    s->seq->kind == SEQ_DERIVED)
 			irs_lua_raisef(c->L, f->line, "%s: index target '%s' "
 				       "is not a sequence field of %s%s", qual,
 				       dot + 1, t->name, s && s->kind == LK_SEQ
@@ -450,8 +450,8 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 		link_delta(c, f, qual);
 	} else if (f->kind == LK_SHAPE) {
 		irs_link_shape(c, owner, qual, f);
-	} else if (f->kind == LK_SEQ && f->seq->kind == SEQ_SELECT) {
-		irs_link_select(c, owner, qual, f->seq);
+	} else if (f->kind == LK_SEQ && f->seq->kind == SEQ_DERIVED) {
+		irs_link_derived(c, owner, qual, f->seq);
 	}
 }
 

@@ -48,7 +48,7 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 	static const char *const kinds[] = {
 		[SEQ_ARRAY] = "array", [SEQ_FIXED] = "fixed",
 		[SEQ_NULLTERM] = "nullterm", [SEQ_RANGE] = "range",
-		[SEQ_LIST] = "list", [SEQ_ZIP] = "zip", [SEQ_SELECT] = "select",
+		[SEQ_LIST] = "list", [SEQ_ZIP] = "zip", [SEQ_DERIVED] = "derived",
 	};
 	irs_buf_printf(b, "%s of ", kinds[s->kind]);
 	const struct lfield *e = s->elem;
@@ -101,14 +101,14 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 				&s->comps[i].base);
 		}
 		break;
-	case SEQ_SELECT:
-		irs_buf_printf(b, "from %s", s->sel->from->name);
-		if (s->sel->names[1])
-			irs_buf_printf(b, " where %s", s->sel->names[1]);
-		if (s->sel->names[2])
-			irs_buf_printf(b, ", mapped by %s", s->sel->names[2]);
-		if (s->sel->names[3])
-			irs_buf_printf(b, ", sorted by %s", s->sel->names[3]);
+	case SEQ_DERIVED:
+		irs_buf_printf(b, "from %s", s->der->from->name);
+		if (s->der->names[1])
+			irs_buf_printf(b, " where %s", s->der->names[1]);
+		if (s->der->names[2])
+			irs_buf_printf(b, ", mapped by %s", s->der->names[2]);
+		if (s->der->names[3])
+			irs_buf_printf(b, ", sorted by %s", s->der->names[3]);
 		break;
 	case SEQ_LIST:
 		irs_buf_printf(b, "%s at %u, link at +%u, next at +%u",

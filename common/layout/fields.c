@@ -542,7 +542,7 @@ irs_fields_register(lua_State *L)
 	reg_closure(L, "range", irs_fields_table_ctor, "range");
 	reg_closure(L, "list", irs_fields_table_ctor, "list");
 	reg_closure(L, "zip", irs_fields_table_ctor, "zip");
-	reg_closure(L, "select", irs_fields_table_ctor, "select");
+	reg_closure(L, "derived", irs_fields_table_ctor, "derived");
 	reg_closure(L, "delta", irs_fields_table_ctor, "delta");
 	static const luaL_Reg plain[] = {
 		{"bits", l_bits}, {"enum", l_enum}, {"strn", l_strn},

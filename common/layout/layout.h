@@ -79,7 +79,7 @@ struct lenum {
 };
 
 enum lseq_kind { SEQ_ARRAY, SEQ_FIXED, SEQ_NULLTERM, SEQ_RANGE, SEQ_LIST,
-		 SEQ_ZIP, SEQ_SELECT };
+		 SEQ_ZIP, SEQ_DERIVED };
 
 struct lcond;
 
@@ -158,7 +158,7 @@ struct lseq {
 	   tuple of their elements i, a value of a type of its own (elem) */
 	uint32_t ncomps;
 	struct lzip *comps;
-	struct lselect *sel;	/* SELECT (its struct is below) */
+	struct lderived *der;	/* DERIVED (its struct is below) */
 };
 
 /** A tagged union: the case whose value equals the tag field's value. */
@@ -370,12 +370,12 @@ struct ltext {
 	bool pure;			/* LUA: on the bytes read only */
 };
 
-/** select { from = S, where = COND, map = PATH, sort = PATH, of = ref "T" }:
+/** derived { from = S, where = COND, map = PATH, sort = PATH, of = ref "T" }:
  *  the elements of sequence S of the same struct that hold COND, each
  *  mapped through PATH to the node it names, sorted (stably) by the
  *  integer PATH of that node: a block's predecessors from its uses
- *  (select.c). */
-struct lselect {
+ *  (derived.c). */
+struct lderived {
 	const struct lfield *from;
 	uint32_t etype;		/* the struct of from's elements */
 	bool eptr;		/* from's elements point at them */
@@ -813,14 +813,14 @@ bool irs_place_ptr_outside(struct irs_cc *c, int idx);
 /** What ir-layout show says of @p pl. */
 void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
 
-/* ---- select.c: filtered, mapped and sorted sequences -------------------- */
+/* ---- derived.c: filtered, mapped and sorted sequences -------------------- */
 
-/** Compiles select { ... } descriptor @p idx into @p s (its element from
+/** Compiles derived { ... } descriptor @p idx into @p s (its element from
  *  `of`; the rest is linked later). */
-void irs_cc_select(struct irs_cc *c, const struct ltype *owner, int idx,
+void irs_cc_derived(struct irs_cc *c, const struct ltype *owner, int idx,
 		   uint32_t line, const char *qual, struct lseq *s);
 /** Resolves its names, once every field is compiled. */
-void irs_link_select(struct irs_cc *c, const struct ltype *owner,
+void irs_link_derived(struct irs_cc *c, const struct ltype *owner,
 		     const char *qual, struct lseq *s);
 
 /* ---- cast.c: a node's struct chosen by a tag of its own ----------------- */

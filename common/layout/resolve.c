@@ -679,9 +679,9 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		seq_loc(c, owner, idx, "finish", line, qual, K(POINTER),
 			"a pointer", &s->count);
 		compile_elem(c, idx, line, qual, s);
-	} else if (!strcmp(kind, "select")) {
-		s->kind = SEQ_SELECT;
-		irs_cc_select(c, owner, idx, line, qual, s);
+	} else if (!strcmp(kind, "derived")) {
+		s->kind = SEQ_DERIVED;
+		irs_cc_derived(c, owner, idx, line, qual, s);
 	} else if (!strcmp(kind, "zip")) {
 		irs_cc_keys(c, idx, " count of text limit drop ", line, qual,
 			    kind);
@@ -1605,7 +1605,7 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 	} else if (!strcmp(kind, "array") || !strcmp(kind, "fixed") ||
 		   !strcmp(kind, "nullterm") || !strcmp(kind, "range") ||
 		   !strcmp(kind, "list") || !strcmp(kind, "zip") ||
-		   !strcmp(kind, "select")) {
+		   !strcmp(kind, "derived")) {
 		compile_seq(c, owner, kind, idx, line, qual, f);
 	} else if (!strcmp(kind, "delta")) {
 		compile_delta(c, idx, line, qual, f);

@@ -384,8 +384,8 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 	case SEQ_NULLTERM:
 		nullterm_length(w, f, fd, si);
 		return;
-	case SEQ_SELECT:
-		irs_select_compute(w, f, fd, si);
+	case SEQ_DERIVED:
+		irs_derived_compute(w, f, fd, si);
 		return;
 	case SEQ_LIST:
 		list_start(f, fd->seq, si);
@@ -470,7 +470,7 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 		it->base = si_base(w, f, fd);
 	} else if (s->kind == SEQ_LIST) {
 		it->link = list_first(f, s, &it->sentinel);
-	} else if (s->kind == SEQ_SELECT) {	// element by element
+	} else if (s->kind == SEQ_DERIVED) {	// element by element
 		it->base = si_base(w, f, fd);
 	} else if (s->place) {
 		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
@@ -664,8 +664,8 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 			return false;
 		}
 		return true;
-	case SEQ_SELECT:	// a result: the node, in a slot of its own
-		it->cur = w->sel[it->base + i];
+	case SEQ_DERIVED:	// a result: the node, in a slot of its own
+		it->cur = w->dbuf[it->base + i];
 		*addr = 0;
 		*data = (const unsigned char *)&it->cur;
 		return true;
@@ -724,7 +724,7 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 		*addr = link - s->link_off;
 		return true;
 	}
-	case SEQ_ZIP: case SEQ_SELECT:	// nowhere (compile.c refuses)
+	case SEQ_ZIP: case SEQ_DERIVED:	// nowhere (compile.c refuses)
 		return false;
 	default:
 		if (s->place) {

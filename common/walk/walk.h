@@ -341,8 +341,8 @@ struct walk {
 	bool in_lua;			/* a Lua call runs: no Lua in it */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
-	uint64_t *sel;			/* select results (select.c): each */
-	size_t nsel, capsel;		/* select's a run, never shrinking */
+	uint64_t *dbuf;			/* derived results (derived.c): each */
+	size_t ndbuf, capdbuf;		/* derived's a run, never shrinking */
 	uint64_t *aval;			/* lo->addrs, found once (address.c) */
 	uint8_t *astate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
@@ -689,7 +689,7 @@ struct seq_iter {
 	uint64_t chunk_first, chunk_n;	/* elements in owner->chunk */
 	uint64_t fault;		/* the element that could not be read */
 	bool reverse;		/* element i at base - i * stride */
-	uint64_t cur;		/* a select's element: its node's address */
+	uint64_t cur;		/* a derived element: its node's address */
 };
 
 /** The integer operand @p v (a field path, through ptr, ref and embed
@@ -886,11 +886,11 @@ void irs_lua_push_field(lua_State *L, struct walk *w, struct frame *f,
 bool irs_lookup_find(struct walk *w, struct frame *f, const struct lfield *fd,
 		     uint64_t *value, bool *found);
 
-/* ---- select.c: filtered, mapped and sorted sequences --------------------- */
+/* ---- derived.c: filtered, mapped and sorted sequences --------------------- */
 
-/** Computes select field @p fd of @p f into @p si: n results from
- *  w->sel[si->base]. */
-void irs_select_compute(struct walk *w, struct frame *f,
+/** Computes derived field @p fd of @p f into @p si: n results from
+ *  w->dbuf[si->base]. */
+void irs_derived_compute(struct walk *w, struct frame *f,
 			const struct lfield *fd, struct seqinfo *si);
 /** irs_walk_cond(): whether condition @p k holds for frame @p f (false
  *  when a value it needs cannot be read). */

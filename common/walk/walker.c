@@ -2456,7 +2456,7 @@ irs_walk_deinit(struct walk *w)
 	free(w->gaddr);
 	free(w->gstate);
 	irs_walk_address_forget(w);
-	free(w->sel);
+	free(w->dbuf);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);
 	if (w->fmt_sink_ready)

@@ -1,14 +1,14 @@
-// select { ... }: a sequence made from another one of the same struct,
+// derived { ... }: a sequence made from another one of the same struct,
 // as printers derive what they print: the elements that hold a condition,
 // each mapped through a path to the node it names, in the other's order or
 // sorted by an integer of that node. LLVM prints a block's predecessors as
 // the parents of the terminators among its uses, in use-list order,
 // repeats kept; MLIR sorts them by block number.
 //
-//   preds = select { from = "uses", where = "user.id >= TermOpsBegin",
+//   preds = derived { from = "uses", where = "user.id >= TermOpsBegin",
 //                    map = "user.parent", of = ref "BasicBlock" }
 //
-// The walk (walk/select.c) computes the list once per frame, reading
+// The walk (walk/derived.c) computes the list once per frame, reading
 // only; the elements are references, like any sequence's.
 #include <string.h>
 
@@ -18,34 +18,34 @@
 #include "layout/layout.h"
 
 void
-irs_cc_select(struct irs_cc *c, const struct ltype *owner, int idx,
+irs_cc_derived(struct irs_cc *c, const struct ltype *owner, int idx,
 	      uint32_t line, const char *qual, struct lseq *s)
 {
 	lua_State *L = c->L;
-	irs_cc_keys(c, idx, " from where map sort of ", line, qual, "select");
-	struct lselect *sel = irs_cc_alloc(c, sizeof(*sel));
+	irs_cc_keys(c, idx, " from where map sort of ", line, qual, "derived");
+	struct lderived *der = irs_cc_alloc(c, sizeof(*der));
 	static const char *const keys[] = { "from", "where", "map", "sort" };
 	for (int i = 0; i < 4; i++) {
 		const char *v = irs_cc_str(c, idx, keys[i], line, qual);
-		sel->names[i] = v ? irs_cc_strdup(c, v) : NULL;
+		der->names[i] = v ? irs_cc_strdup(c, v) : NULL;
 	}
-	if (!sel->names[0])
-		irs_lua_raisef(L, line, "%s: select needs from = \"sequence\" "
+	if (!der->names[0])
+		irs_lua_raisef(L, line, "%s: derived needs from = \"sequence\" "
 			       "(a sequence field of %s)", qual, owner->name);
-	sel->line = line;
+	der->line = line;
 	struct lfield *e = irs_cc_alloc(c, sizeof(*e));
 	if (lua_getfield(L, idx, "of") != LUA_TTABLE ||
 	    !irs_fields_is_descriptor(L, -1))
-		irs_lua_raisef(L, line, "%s: select needs of = ref \"T\" (the "
+		irs_lua_raisef(L, line, "%s: derived needs of = ref \"T\" (the "
 			       "node each element names)", qual);
 	irs_cc_field(c, NULL, "[]", qual, lua_gettop(L), e);
 	lua_pop(L, 1);
 	if (e->kind != LK_REF && e->kind != LK_PTR)
-		irs_lua_raisef(L, line, "%s: select's elements are ref \"T\" or "
+		irs_lua_raisef(L, line, "%s: derived's elements are ref \"T\" or "
 			       "ptr \"T\"", qual);
 	s->elem = e;
 	s->stride = 8;
-	s->sel = sel;
+	s->der = der;
 }
 
 static void
@@ -69,47 +69,47 @@ path_of(struct irs_cc *c, const struct ltype *t, const char *src,
 }
 
 void
-irs_link_select(struct irs_cc *c, const struct ltype *owner,
+irs_link_derived(struct irs_cc *c, const struct ltype *owner,
 		const char *qual, struct lseq *s)
 {
-	struct lselect *sel = s->sel;
-	uint32_t line = sel->line;
-	const struct lfield *from = irs_ltype_field(owner, sel->names[0]);
+	struct lderived *der = s->der;
+	uint32_t line = der->line;
+	const struct lfield *from = irs_ltype_field(owner, der->names[0]);
 	if (!from || from->kind != LK_SEQ || from->seq->kind == SEQ_ZIP ||
-	    from->seq->kind == SEQ_SELECT)
+	    from->seq->kind == SEQ_DERIVED)
 		irs_lua_raisef(c->L, line, "%s: from '%s' is no sequence field "
-			       "of %s (nor a zip or select)", qual,
-			       sel->names[0], owner->name);
+			       "of %s (nor a zip or derived)", qual,
+			       der->names[0], owner->name);
 	const struct lfield *e = from->seq->elem;
 	if (e->kind != LK_EMBED && e->kind != LK_PTR && e->kind != LK_REF)
 		irs_lua_raisef(c->L, line, "%s: from '%s' holds no structs, so "
-			       "nothing to select by", qual, sel->names[0]);
-	sel->from = from;
-	sel->etype = e->type;
-	sel->eptr = e->kind != LK_EMBED;
+			       "nothing to select by", qual, der->names[0]);
+	der->from = from;
+	der->etype = e->type;
+	der->eptr = e->kind != LK_EMBED;
 	struct irs_layout *lo = c->lo;
-	const struct ltype *et = &lo->types[sel->etype];
-	if (sel->names[1]) {
-		struct irs_error *err = irs_template_cond(lo, et, sel->names[1],
-							  &sel->where);
+	const struct ltype *et = &lo->types[der->etype];
+	if (der->names[1]) {
+		struct irs_error *err = irs_template_cond(lo, et, der->names[1],
+							  &der->where);
 		if (err)
-			raise_err(c, line, qual, "where", sel->names[1], err);
+			raise_err(c, line, qual, "where", der->names[1], err);
 	}
-	uint32_t rtype = sel->etype;
-	if (sel->names[2]) {
-		path_of(c, et, sel->names[2], "map", line, qual, &sel->map);
-		const struct lfield *last = sel->map.path[sel->map.npath - 1];
+	uint32_t rtype = der->etype;
+	if (der->names[2]) {
+		path_of(c, et, der->names[2], "map", line, qual, &der->map);
+		const struct lfield *last = der->map.path[der->map.npath - 1];
 		if (last->kind != LK_PTR && last->kind != LK_REF)
 			irs_lua_raisef(c->L, line, "%s: map '%s' ends at %s, "
-				       "not a ptr or ref", qual, sel->names[2],
+				       "not a ptr or ref", qual, der->names[2],
 				       last->name);
 		rtype = last->type;
 	}
 	if (rtype != s->elem->type)
-		irs_lua_raisef(c->L, line, "%s: select gives %s, but of names "
+		irs_lua_raisef(c->L, line, "%s: derived gives %s, but of names "
 			       "%s", qual, lo->types[rtype].name,
 			       lo->types[s->elem->type].name);
-	if (sel->names[3])
-		path_of(c, &lo->types[rtype], sel->names[3], "sort", line,
-			qual, &sel->sort);
+	if (der->names[3])
+		path_of(c, &lo->types[rtype], der->names[3], "sort", line,
+			qual, &der->sort);
 }
