@@ -1109,6 +1109,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 		for (uint32_t j = 0; j < lo->types[i].nfields; j++)
 			link_field(&c, &lo->types[i], &lo->types[i].fields[j]);
 	irs_cc_casts(&c, decls);
+	irs_cc_numberings(&c);
 	// refs first: a text's {@ref} needs to know its type has one
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t i = 0; i < c.ndeclared; i++) {

@@ -312,6 +312,7 @@ irs_decl_register(lua_State *L)
 		{ NULL, NULL },
 	};
 	luaL_setfuncs(L, fns, 0);
+	irs_number_register(L);
 	lua_newtable(L);
 	lua_newtable(L);
 	lua_setfield(L, -2, "structs");

@@ -392,6 +392,45 @@ enum lshape_kind {
 	SH_APINT,	/* an integer of any width (apint.c) */
 	SH_APFLOAT,	/* an IEEE float in APFloat's parts (apfloat.c) */
 	SH_LOOKUP,	/* a value found in the debuggee's hash map (lookup.c) */
+	SH_NUMBER,	/* the node's number in a numbering (number.c) */
+};
+
+enum { IRS_NUM_COUNTERS = 4 };
+
+/** One step of a numbering: the nodes at path (a sequence's, or the one
+ *  a ptr, ref or embed names), numbered in order. */
+struct lnumstep {
+	struct lcval path;
+	uint32_t etype;		/* their struct */
+	const struct lcond *if_;	/* guard: on the struct it applies to */
+	const struct lcond *when;	/* numbered only when it holds */
+	const struct lcond *only;	/* entered only when it holds */
+	uint8_t counter;
+	bool recurse, nest, number;
+	uint32_t nsteps;
+	struct lnumstep **steps;	/* on each of its nodes (shared: a
+					   step may be its own descendant) */
+	uint32_t owner;		/* the struct it applies to */
+};
+
+/** numbering "NAME" { scope = "T", counters = {...}, reset = {...},
+ *  steps }: see number.c. */
+struct lnumbering {
+	const char *name;
+	uint32_t scope;		/* the struct it starts from, a type index */
+	uint32_t ncounters;
+	const char *counters[IRS_NUM_COUNTERS];
+	uint8_t reset_mask;	/* counters restarted at each nested level */
+	uint32_t nsteps;
+	struct lnumstep **steps;
+	uint32_t line;
+};
+
+/** num "NAME" or num { "NAME", counter = "C" }. */
+struct lnum {
+	const char *name, *counter_name;
+	uint32_t numbering;	/* index into lo->numberings */
+	uint32_t counter;	/* IRS_NONE: any */
 };
 
 enum lhash { HASH_POINTER, HASH_INT37 };
@@ -440,6 +479,7 @@ struct lshape {
 	const struct lapint *apint;
 	const struct lapfloat *apfloat;
 	const struct llookup *lookup;
+	const struct lnum *num;
 };
 
 /** How an address a layout names is found when a walk needs it (each
@@ -525,6 +565,8 @@ struct irs_layout {
 	uint32_t nglobs;		/* global fields compiled */
 	uint32_t naddrs;
 	struct laddr *addrs;		/* the addresses it names */
+	uint32_t nnumberings;
+	struct lnumbering *numberings;
 	struct irs_lua *lua;		/* mutable even in a const layout */
 	bool walk_lua;			/* a text or field is a Lua function
 					   not declared pure: a walk may
@@ -822,6 +864,16 @@ void irs_cc_derived(struct irs_cc *c, const struct ltype *owner, int idx,
 /** Resolves its names, once every field is compiled. */
 void irs_link_derived(struct irs_cc *c, const struct ltype *owner,
 		     const char *qual, struct lseq *s);
+
+/* ---- number.c: numberings ------------------------------------------------ */
+
+/** Adds numbering and num to the sandbox table at the stack top. */
+void irs_number_register(lua_State *L);
+/** Compiles the numberings (every field known) and links num fields. */
+void irs_cc_numberings(struct irs_cc *c);
+/** Compiles num descriptor @p idx into @p nm. */
+void irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+		struct lnum *nm);
 
 /* ---- cast.c: a node's struct chosen by a tag of its own ----------------- */
 

@@ -10,12 +10,13 @@
 
 #include "layout/layout.h"
 
-static const char *const kinds[] = { "apint", "apfloat", "lookup", NULL };
+static const char *const kinds[] = { "apint", "apfloat", "lookup", "num",
+				      NULL };
 
 void
 irs_shape_register(lua_State *L)
 {
-	for (size_t i = 0; kinds[i]; i++) {
+	for (size_t i = 0; kinds[i] && strcmp(kinds[i], "num"); i++) {
 		lua_pushstring(L, kinds[i]);
 		lua_pushcclosure(L, irs_fields_table_ctor, 1);
 		lua_setfield(L, -2, kinds[i]);
@@ -119,6 +120,11 @@ irs_cc_shape(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	if (!strcmp(kind, "apint")) {
 		sh->kind = SH_APINT;
 		compile_apint(c, owner, idx, line, qual, sh);
+	} else if (!strcmp(kind, "num")) {
+		struct lnum *nm = irs_cc_alloc(c, sizeof(*nm));
+		sh->kind = SH_NUMBER;
+		sh->num = nm;
+		irs_cc_num(c, idx, line, qual, nm);
 	} else if (!strcmp(kind, "lookup")) {
 		struct llookup *lk = irs_cc_alloc(c, sizeof(*lk));
 		sh->kind = SH_LOOKUP;
@@ -160,6 +166,12 @@ irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
 			       : "ref", lo->types[lk->as->type].name);
 		break;
 	}
+	case SH_NUMBER:
+		irs_buf_printf(b, "num: its number in \"%s\"%s%s",
+			       sh->num->name, sh->num->counter_name
+			       ? ", counter " : "", sh->num->counter_name
+			       ? sh->num->counter_name : "");
+		break;
 	case SH_APFLOAT:
 		irs_buf_printf(b, "apfloat: semantics at %u, significand at "
 			       "%u, exponent at %u (%s)",

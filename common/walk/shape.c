@@ -14,9 +14,15 @@ static bool
 text(struct walk *w, struct frame *f, const struct lfield *fd,
      struct irs_buf *out)
 {
+	int64_t v;
+	char tmp[24];
 	switch (fd->shape->kind) {
 	case SH_APINT: case SH_APFLOAT:
 		return irs_apnum_text(w, f, fd, out);
+	case SH_NUMBER:
+		if (!irs_number_of(w, f, fd, &v))
+			return false;
+		return irs_buf_append(out, tmp, irs_fmt_i64(tmp, v));
 	default:
 		return false;
 	}
@@ -58,6 +64,8 @@ irs_shape_render(struct walk *w, struct frame *f, const struct lfield *fd)
 	irs_buf_init(&b);
 	if (text(w, f, fd, &b))
 		irs_walk_write(w, b.data ? b.data : "", b.len);
+	else if (!w->stop && fd->shape->kind == SH_NUMBER)
+		irs_walk_write(w, "<none>", 6);	// not numbered
 	else if (!w->stop)
 		irs_walk_write(w, "<error>", 7);
 	irs_buf_deinit(&b);
@@ -70,6 +78,8 @@ irs_shape_int(struct walk *w, struct frame *f, const struct lfield *fd,
 	switch (fd->shape->kind) {
 	case SH_APINT:
 		return irs_apint_value(w, f, fd, ret);
+	case SH_NUMBER:
+		return irs_number_of(w, f, fd, ret);
 	default:
 		return false;
 	}
@@ -82,6 +92,8 @@ irs_shape_truthy(struct walk *w, struct frame *f, const struct lfield *fd)
 	bool found;
 	uint64_t a;
 	switch (fd->shape->kind) {
+	case SH_NUMBER:	// numbered
+		return irs_number_of(w, f, fd, &v);
 	case SH_LOOKUP:	// there, and what it names is there
 		if (!irs_lookup_find(w, f, fd, &a, &found) || !found)
 			return false;
@@ -115,7 +127,8 @@ irs_shape_json(struct walk *w, struct frame *f, const struct lfield *fd,
 		}
 		return;
 	}
-	if (fd->shape->kind == SH_APINT && irs_apint_value(w, f, fd, &v)) {
+	if ((fd->shape->kind == SH_APINT && irs_apint_value(w, f, fd, &v)) ||
+	    (fd->shape->kind == SH_NUMBER && irs_number_of(w, f, fd, &v))) {
 		irs_json_i64(out, v);
 		return;
 	}
@@ -145,7 +158,8 @@ irs_shape_lua(lua_State *L, struct walk *w, struct frame *f,
 		}
 		return;
 	}
-	if (fd->shape->kind == SH_APINT && irs_apint_value(w, f, fd, &v)) {
+	if ((fd->shape->kind == SH_APINT && irs_apint_value(w, f, fd, &v)) ||
+	    (fd->shape->kind == SH_NUMBER && irs_number_of(w, f, fd, &v))) {
 		lua_pushinteger(L, (lua_Integer)v);
 		return;
 	}

@@ -343,6 +343,7 @@ struct walk {
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
 	uint64_t *dbuf;			/* derived results (derived.c): each */
 	size_t ndbuf, capdbuf;		/* derived's a run, never shrinking */
+	struct irs_numcache *nums;	/* numberings' tables (number.c) */
 	uint64_t *aval;			/* lo->addrs, found once (address.c) */
 	uint8_t *astate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
@@ -895,5 +896,15 @@ void irs_derived_compute(struct walk *w, struct frame *f,
 /** irs_walk_cond(): whether condition @p k holds for frame @p f (false
  *  when a value it needs cannot be read). */
 bool irs_walk_cond(struct walk *w, struct frame *f, const struct lcond *k);
+
+/* ---- number.c: numberings ------------------------------------------------ */
+
+struct irs_numcache;
+/** The number num field @p fd gives node frame @p f in the scope around
+ *  it; false when it has none (not numbered, or no scope: recorded). */
+bool irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
+		   int64_t *ret);
+/** Frees the numberings' tables. */
+void irs_number_forget(struct walk *w);
 
 #endif

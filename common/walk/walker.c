@@ -2456,6 +2456,7 @@ irs_walk_deinit(struct walk *w)
 	free(w->gaddr);
 	free(w->gstate);
 	irs_walk_address_forget(w);
+	irs_number_forget(w);
 	free(w->dbuf);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);

@@ -873,6 +873,223 @@ test_select_filter_map_sort(void **state)
 
 /* }====================================================== */
 
+/* {====================================================== numberings */
+
+// A function as LLVM's: arguments, blocks of instructions, each named or
+// not, instructions of type void or not; metadata nodes with operands,
+// shared and cyclic, some never numbered (DIExpression).
+typedef struct NInst {
+	const char *name;
+	int isvoid;
+	struct NMd *md;
+	struct NInst *next;
+} NInst;
+typedef struct NBlock {
+	const char *name;
+	NInst *insts;
+	struct NBlock *next;
+} NBlock;
+typedef struct NMd {
+	int expr;		// an expression: printed inline, never numbered
+	uint32_t nops;
+	struct NMd **ops;
+} NMd;
+typedef struct NFn {
+	NInst *args;
+	uint32_t nargs;
+	NBlock *blocks;
+	NMd *own;
+} NFn;
+
+static void
+num_fn_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, NInst);
+	FAKE_PTR(ft, NInst, name, "char");
+	FAKE_INT(ft, NInst, isvoid);
+	FAKE_PTR(ft, NInst, md, "NMd");
+	FAKE_PTR(ft, NInst, next, "NInst");
+	FAKE_TYPE(ft, NBlock);
+	FAKE_PTR(ft, NBlock, name, "char");
+	FAKE_PTR(ft, NBlock, insts, "NInst");
+	FAKE_PTR(ft, NBlock, next, "NBlock");
+	FAKE_TYPE(ft, NMd);
+	FAKE_INT(ft, NMd, expr);
+	FAKE_UINT(ft, NMd, nops);
+	FAKE_PTR(ft, NMd, ops, "NMd *");
+	FAKE_TYPE(ft, NFn);
+	FAKE_PTR(ft, NFn, args, "NInst");
+	FAKE_UINT(ft, NFn, nargs);
+	FAKE_PTR(ft, NFn, blocks, "NBlock");
+	FAKE_PTR(ft, NFn, own, "NMd");
+}
+
+static const char num_fn_layout[] =
+	"layout { name = \"f\", root = \"NFn\" }\n"
+	"struct \"NMd\" { fields = { expr = scalar \"expr\",\n"
+	"  ops = array { ptr = \"ops\", count = \"nops\", of = ref "
+	"\"NMd\" },\n"
+	"  n = num \"md\" },\n"
+	"  ref = \"{?expr}!E({ops*, }){:}!{n}{/}\" }\n"
+	"struct \"NInst\" { fields = { name = cstr \"name\", isvoid = scalar "
+	"\"isvoid\",\n"
+	"  md = ref(\"md\", \"NMd\"), slot = num \"slot\" },\n"
+	"  ref = \"%{?name}{name}{:}{slot}{/}\",\n"
+	"  text = \"  {?isvoid}{:}{@ref} = {/}i{?md}, !x {md}{/}\\n\" }\n"
+	"struct \"NBlock\" { fields = { name = cstr \"name\",\n"
+	"  insts = list { head = \"insts\", of = \"NInst\", link = "
+	"\"next\" },\n"
+	"  slot = num \"slot\" },\n"
+	"  text = \"{?name}{name}{:}{slot}{/}:\\n{insts}\" }\n"
+	"struct \"NFn\" { fields = {\n"
+	"  args = array { ptr = \"args\", count = \"nargs\", of = "
+	"\"NInst\" },\n"
+	"  blocks = list { head = \"blocks\", of = \"NBlock\", link = "
+	"\"next\" },\n"
+	"  own = ref(\"own\", \"NMd\") },\n"
+	"  text = \"f({@args*, }) !f {own}\\n{blocks}\" }\n"
+	"numbering \"slot\" { scope = \"NFn\",\n"
+	"  { \"args\", when = \"not name\" },\n"
+	"  { \"blocks\", when = \"not name\",\n"
+	"    { \"insts\", when = \"not name and not isvoid\" } } }\n"
+	"numbering \"md\" { scope = \"NFn\",\n"
+	"  { \"own\", only = \"not expr\", { \"ops\", only = \"not expr\", "
+	"recurse = true } },\n"
+	"  { \"blocks\", number = false, { \"insts\", number = false,\n"
+	"    { \"md\", only = \"not expr\", { \"ops\", only = \"not expr\","
+	" recurse = true } } } } }\n";
+
+// LLVM's slot tracker: unnamed arguments, blocks and non-void
+// instructions numbered in order; metadata by first use, depth first
+// through operands, shared and cyclic nodes once, expressions never.
+static void
+test_numbering_slots_and_metadata(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	num_fn_types(&f->ft);
+	unit_layout_load(&f->ft.target, num_fn_layout, "f.lua", &f->lo);
+	NMd leaf = { 0, 0, NULL }, expr = { 1, 0, NULL };
+	NMd *cyc_ops[2];
+	NMd cyc = { 0, 2, cyc_ops };
+	cyc_ops[0] = &cyc;		// a cycle back to itself
+	cyc_ops[1] = &leaf;
+	NMd *top_ops[3] = { &expr, &cyc, &leaf };
+	NMd top = { 0, 3, top_ops };
+	NMd *loc_ops[1] = { &leaf };
+	NMd loc = { 0, 1, loc_ops };
+	NInst i3 = { NULL, 1, &expr, NULL };
+	NInst i2 = { "x", 0, &loc, &i3 };
+	NInst i1 = { NULL, 1, &top, &i2 };
+	NInst i0 = { NULL, 0, NULL, &i1 };
+	NBlock b1 = { NULL, &i3, NULL };
+	i2.next = NULL;
+	NBlock b0 = { "entry", &i0, &b1 };
+	NInst args[3] = { { NULL, 0, NULL, NULL }, { "p", 0, NULL, NULL },
+			  { NULL, 0, NULL, NULL } };
+	NFn fn = { args, 3, &b0, &loc };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&fn,
+			   "f(%0, %p, %1) !f !0\n"
+			   "entry:\n  %2 = i\n  i, !x !2\n  %x = i, !x !0\n"
+			   "3:\n  i, !x !E()\n", 0, "");
+}
+
+// MLIR's operations: regions of blocks of operations; a block's
+// arguments, an op's results (one number however many).
+typedef struct MOp MOp;
+typedef struct MArg {
+	int pad;
+} MArg;
+typedef struct MBlock {
+	MArg *args;
+	uint32_t nargs;
+	MOp *ops;
+	struct MBlock *next;
+} MBlock;
+typedef struct MRegion {
+	MBlock *blocks;
+} MRegion;
+struct MOp {
+	const char *name;
+	uint32_t nres, nregions;
+	MRegion *regions;
+	MOp *next;
+};
+
+// MLIR's region-stack numbering: each region's values from where its
+// parent region's stopped, sibling regions alike; entry blocks' arguments
+// %argN on a counter of their own; block numbers per region.
+static void
+test_numbering_nested_regions(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct fake_target *ft = &f->ft;
+	FAKE_TYPE(ft, MArg);
+	FAKE_TYPE(ft, MBlock);
+	FAKE_PTR(ft, MBlock, args, "MArg");
+	FAKE_UINT(ft, MBlock, nargs);
+	FAKE_PTR(ft, MBlock, ops, "MOp");
+	FAKE_PTR(ft, MBlock, next, "MBlock");
+	FAKE_TYPE(ft, MRegion);
+	FAKE_PTR(ft, MRegion, blocks, "MBlock");
+	FAKE_TYPE(ft, MOp);
+	FAKE_PTR(ft, MOp, name, "char");
+	FAKE_UINT(ft, MOp, nres);
+	FAKE_UINT(ft, MOp, nregions);
+	FAKE_PTR(ft, MOp, regions, "MRegion");
+	FAKE_PTR(ft, MOp, next, "MOp");
+	unit_layout_load(&ft->target,
+		"layout { name = \"m\", root = \"MOp\" }\n"
+		"struct \"MArg\" { fields = { a = num { \"ssa\", counter = "
+		"\"arg\" },\n"
+		"  v = num { \"ssa\", counter = \"value\" } },\n"
+		"  ref = \"{?a}%arg{a}{:}%{v}{/}\" }\n"
+		"struct \"MBlock\" { fields = {\n"
+		"  args = array { ptr = \"args\", count = \"nargs\", of = "
+		"\"MArg\" },\n"
+		"  ops = list { head = \"ops\", of = \"MOp\", link = "
+		"\"next\" },\n"
+		"  b = num { \"ssa\", counter = \"block\" } },\n"
+		"  text = \"^bb{b}({@args*, }): {ops*; }\" }\n"
+		"struct \"MRegion\" { node = false, fields = { blocks = list { "
+		"head = \"blocks\",\n"
+		"  of = \"MBlock\", link = \"next\" } }, text = \"{{{blocks*"
+		" }}}\" }\n"
+		"struct \"MOp\" { fields = { name = cstr \"name\", nres = "
+		"scalar \"nres\",\n"
+		"  regions = array { ptr = \"regions\", count = \"nregions\", "
+		"of = \"MRegion\" },\n"
+		"  n = num { \"ssa\", counter = \"value\" } },\n"
+		"  text = \"{?nres}%{n} = {/}{name}{?regions} ({regions*, }){/}\" "
+		"}\n"
+		"local region = { \"regions\", nest = true, number = false }\n"
+		"local ops = { \"ops\", when = \"nres > 0\", counter = "
+		"\"value\", region }\n"
+		"region[2] = { \"blocks\", counter = \"block\",\n"
+		"  { \"args\", guard = \"# == 0\", counter = \"arg\" },\n"
+		"  { \"args\", guard = \"# != 0\", counter = \"value\" },\n"
+		"  ops }\n"
+		"numbering \"ssa\" { scope = \"MOp\", counters = { \"value\", "
+		"\"arg\", \"block\" },\n"
+		"  reset = { \"block\" }, region }\n", "m.lua", &f->lo);
+	MArg a0[2], a1[1];
+	MOp y = { "y", 1, 0, NULL, NULL }, x = { "x", 1, 0, NULL, NULL };
+	MBlock tb = { NULL, 0, &x, NULL }, eb = { NULL, 0, &y, NULL };
+	MRegion ifr[2] = { { &tb }, { &eb } };
+	MOp c = { "c", 1, 0, NULL, NULL };
+	MOp b = { "b", 1, 0, NULL, NULL };
+	MOp iff = { "if", 1, 2, ifr, &b };
+	MOp a = { "a", 1, 0, NULL, &iff };
+	MBlock bb1 = { a1, 1, &c, NULL }, bb0 = { a0, 2, &a, &bb1 };
+	MRegion body = { &bb0 };
+	MOp fn = { "func", 0, 1, &body, NULL };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&fn,
+			   "func ({^bb0(%arg0, %arg1): %0 = a; %1 = if "
+			   "({^bb0(): %5 = x}, {^bb0(): %5 = y}); %2 = b "
+			   "^bb1(%3): %4 = c})", 0, "");
+}
+
+/* }====================================================== */
+
 // A placement the layout gets wrong is an error at its line, saying what
 // it takes.
 static void
@@ -949,6 +1166,13 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_select_filter_map_sort,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_numbering_slots_and_metadata,
+			unit_layout_fixture_setup,
+			unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_numbering_nested_regions,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 	};
