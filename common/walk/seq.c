@@ -295,6 +295,40 @@ check_count(struct walk *w, const struct lfield *fd, uint64_t n,
 	return false;
 }
 
+// The bases of a zip's arrays, or of a placed array (place.c), checked:
+// element 0 of the first in si->base.
+static void
+placed_bases(struct walk *w, struct frame *f, const struct lfield *fd,
+	     uint64_t n, struct seqinfo *si)
+{
+	const struct lseq *s = fd->seq;
+	for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1); k++) {
+		const struct lloc *b = s->kind == SEQ_ZIP
+			? &s->comps[k].base : &s->base;
+		const struct lplace *pl = s->kind == SEQ_ZIP
+			? s->comps[k].place : s->place;
+		uint64_t base = 0;
+		if (pl && !irs_place_base(w, f, pl, b, n, s->kind == SEQ_ZIP
+					  ? s->comps[k].stride : s->stride, fd,
+					  &base, &si->reverse)) {
+			si->bad = SEQ_FAULT;
+			si->bad_addr = base;
+			return;
+		}
+		if (!pl)
+			base = irs_load_u(f->data, b);
+		if (k == 0)
+			si->base = base;
+		if (n && !base) {
+			irs_walk_error(w, fd, 0, "NULL array with a count of "
+				       "%llu", (unsigned long long)n);
+			si->bad = SEQ_NULL;
+			return;
+		}
+	}
+	si->n = n;
+}
+
 // Measures sequence @p fd of @p f; a list only up to @p upto elements
 // (it may go on later, see irs_seq_begin_visit).
 static void
@@ -330,39 +364,25 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			}
 			n -= first;
 		}
-		n = n > s->drop ? n - s->drop : 0;
-		if (s->limit && n > s->limit)
-			n = s->limit;
+		if (s->drop || s->limit) {
+			n = n > s->drop ? n - s->drop : 0;
+			if (s->limit && n > s->limit)
+				n = s->limit;
+		}
 		if (!check_count(w, fd, n, si))
 			return;
-		for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1);
-		     k++) {
-			const struct lloc *b = s->kind == SEQ_ZIP
-				? &s->comps[k].base : &s->base;
-			const struct lplace *pl = s->kind == SEQ_ZIP
-				? s->comps[k].place : s->place;
-			uint64_t base = 0;
-			if (pl && !irs_place_base(w, f, pl, b, n, s->kind ==
-						  SEQ_ZIP ? s->comps[k].stride
-						  : s->stride, fd, &base,
-						  &si->reverse)) {
-				si->bad = SEQ_FAULT;
-				si->bad_addr = base;
-				return;
-			}
-			if (!pl)
-				base = irs_load_u(f->data, b);
-			if (k == 0)
-				si->base = base;
-			if (n && !base) {
+		if (s->kind == SEQ_ARRAY && !s->place) {	// the usual one
+			if (n && !irs_load_u(f->data, &s->base)) {
 				irs_walk_error(w, fd, 0, "NULL array with a "
 					       "count of %llu",
 					       (unsigned long long)n);
 				si->bad = SEQ_NULL;
 				return;
 			}
+			si->n = n;
+			return;
 		}
-		si->n = n;
+		placed_bases(w, f, fd, n, si);
 		return;
 	}
 	case SEQ_RANGE: {
