@@ -335,7 +335,10 @@ typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 /** The address of the ELF symbol @p name (a function or an object, with
  *  or without debug info; its C++ name as the debugger demangles it, or
  *  its linkage name), live or in a core; IRS_ERROR_NOT_FOUND when there
- *  is none. What a layout's address { ... } keys ask (MLIR's TypeIDs). */
+ *  is none. What a layout's address { ... } keys ask (MLIR's TypeIDs).
+ *  The core answers it (from the modules' ELF symbols); a front end
+ *  leaves it NULL, and the core never reads it from a front end's
+ *  target. */
 typedef struct irs_error *(*irs_elf_symbol_fn)(void *arg, const char *name,
 					       uint64_t *address);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on

@@ -125,8 +125,7 @@ class _Target(ctypes.Structure):
         ("set_break", _fn(_U32, ctypes.c_char_p, _BOOL, _U64)),
         ("delete_break", ctypes.CFUNCTYPE(None, _P, _U32)),
         ("global", _P),
-        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64))),
-        ("elf_symbol", _fn(ctypes.c_char_p, _PTR(_U64)))]
+        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64)))]
 
 
 class IrsError(Exception):

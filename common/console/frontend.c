@@ -407,13 +407,6 @@ lt_global(void *arg, const char *name, uint64_t *address,
 	return irs_frontend_global(t, name, address, ret);
 }
 
-static struct irs_error *
-lt_elf_symbol(void *arg, const char *name, uint64_t *address)
-{
-	const struct irs_target *t = ((struct irs_console *)arg)->t;
-	return t->elf_symbol(t->arg, name, address);
-}
-
 void
 console_frontend_init(struct irs_console *c)
 {
@@ -426,7 +419,6 @@ console_frontend_init(struct irs_console *c)
 	c->lt.field = t->field || facts_only ? lt_field : NULL;
 	c->lt.enumerator = t->enumerator || facts_only ? lt_enumerator : NULL;
 	c->lt.global = t->global || t->symbol ? lt_global : NULL;
-	c->lt.elf_symbol = t->elf_symbol ? lt_elf_symbol : NULL;
 }
 
 /* }====================================================================
