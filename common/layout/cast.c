@@ -4,14 +4,15 @@
 // MLIR's types and attributes by the address of their TypeID. The layout
 // declares the base struct with
 //
-//   cast = { by = "SubclassID", cases = { ArgumentVal = "Argument", ... },
-//            default = "Value" }
+//   cast = { by = "SubclassID", cases = { ArgumentVal = "Argument",
+//            ["InstructionVal+55"] = "PHINode", ... }, default = "Value" }
 //
 // and the walk, having read the base, reads the node again as the case's
 // struct (walk/cast.c): its text, ref, fields and JSON record are the
-// case's. A key may be an enum name of the tag, an integer, or an address
-// the debuggee fixes when it loads (address { lea = "getter" }: MLIR's
-// TypeIDs), asked of the debugger when a walk needs it.
+// case's. A key may be an enum name of the tag (plus an offset), an
+// integer, or an address the debuggee fixes when it loads (address {
+// lea = "getter" }: MLIR's TypeIDs), asked of the debugger when a walk
+// needs it.
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,28 @@ case_type(struct irs_cc *c, const struct ltype *t, const char *name,
 	return ct->index;
 }
 
+// A key "NAME" or "NAME+N" (an enumerator of the tag and an offset from
+// it: an llvm::Instruction's SubclassID is InstructionVal + its opcode).
+static bool
+enum_key(const struct lenum *en, const char *key, int64_t *ret)
+{
+	const char *plus = strchr(key, '+');
+	char name[128];
+	snprintf(name, sizeof(name), "%.*s", plus ? (int)(plus - key)
+		 : (int)strlen(key), key);
+	int64_t off = 0;
+	if (plus) {
+		char *end;
+		off = strtoll(plus + 1, &end, 0);
+		if (plus[1] == '\0' || *end)
+			return false;
+	}
+	if (!irs_lenum_value(en, name, ret))
+		return false;
+	*ret += off;
+	return true;
+}
+
 // Whether case @p a sorts after case @p b.
 static bool
 case_after(const struct lcast *k, uint32_t a, uint32_t b)
@@ -213,8 +236,8 @@ compile_cast(struct irs_cc *c, struct ltype *t, int spec)
 			k->values[i] = lua_tointeger(L, -2);
 		} else if (lua_type(L, -2) == LUA_TSTRING &&
 			   tag->kind == LK_ENUM &&
-			   irs_lenum_value(tag->en, lua_tostring(L, -2),
-					   &k->values[i])) {
+			   enum_key(tag->en, lua_tostring(L, -2),
+				    &k->values[i])) {
 		} else {
 			irs_lua_raisef(L, line, "%s: case '%s' is no integer, "
 				       "address { ... } or name of enum field "
