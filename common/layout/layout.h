@@ -91,7 +91,8 @@ enum lplace_at {
 	PLACE_AFTER,	/* starting where the struct ends */
 };
 
-/** A number of bytes: k, or field `at` of the struct times k. */
+/** A number of bytes: k, or field `at` of the struct times k (k is a
+ *  type's size when the layout names one). */
 struct lterm {
 	struct lloc at;
 	bool has_at;
@@ -123,6 +124,13 @@ struct lzip {
 	uint32_t stride;
 	uint32_t size;		/* bytes of its element copied */
 	uint32_t off;		/* where they go in the tuple */
+	struct lcval *count;	/* or NULL: it has the zip's count; else
+				   this many (less drop), the tuples past
+				   them holding zeros in its place (an LLVM
+				   call's attribute sets, fewer than its
+				   arguments) */
+	const char *count_name;	/* until linked */
+	uint64_t drop;
 };
 
 struct lfield;
@@ -141,6 +149,7 @@ struct lseq {
 	const struct lplace *place;	/* ARRAY: or NULL, behind base */
 	uint64_t limit;		/* ARRAY, ZIP: at most this many (0: any) */
 	uint64_t drop;		/* ARRAY, ZIP: count less this, at least 0 */
+	uint64_t divide;	/* ARRAY, ZIP: then divided by this (pairs) */
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
@@ -854,6 +863,9 @@ const struct lplace *irs_cc_place(struct irs_cc *c, const struct ltype *owner,
 bool irs_place_ptr_outside(struct irs_cc *c, int idx);
 /** What ir-layout show says of @p pl. */
 void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
+/** Links the counts of zip field @p f's arrays that have their own. */
+void irs_link_zip(struct irs_cc *c, const struct ltype *owner,
+		  const char *qual, struct lfield *f);
 
 /* ---- derived.c: filtered, mapped and sorted sequences -------------------- */
 

@@ -30,7 +30,7 @@ irs_place_ptr_outside(struct irs_cc *c, int idx)
 	return outside;
 }
 
-// skip = N | { N, { "field", K }, ... }
+// skip = N | { N, "Type", { "field", K }, ... }
 static void
 skip_terms(struct irs_cc *c, const struct ltype *owner, int idx,
 	   uint32_t line, const char *qual, struct lplace *pl)
@@ -50,8 +50,8 @@ skip_terms(struct irs_cc *c, const struct ltype *owner, int idx,
 	}
 	if (t != LUA_TTABLE)
 		irs_lua_raisef(L, line, "%s: skip is a number of bytes, or a "
-			       "list of numbers and { \"field\", bytes } pairs",
-			       qual);
+			       "list of numbers, type names (their size) and "
+			       "{ \"field\", bytes } pairs", qual);
 	int list = lua_gettop(L);
 	lua_Integer n = (lua_Integer)lua_rawlen(L, list);
 	if (n > MAX_SKIP)
@@ -62,6 +62,12 @@ skip_terms(struct irs_cc *c, const struct ltype *owner, int idx,
 		lua_rawgeti(L, list, i);
 		if (lua_isinteger(L, -1)) {
 			term->k = lua_tointeger(L, -1);
+			lua_pop(L, 1);
+			continue;
+		}
+		if (lua_type(L, -1) == LUA_TSTRING) {	// a type's size
+			term->k = irs_cc_type(c, lua_tostring(L, -1), line,
+					      qual)->size;
 			lua_pop(L, 1);
 			continue;
 		}
@@ -202,5 +208,28 @@ irs_place_describe(struct irs_buf *b, const struct lplace *pl)
 	if (pl->alt) {
 		irs_buf_printf(b, "; when [%u] is set, ", pl->when.offset);
 		describe_one(b, pl->alt);
+	}
+}
+
+void
+irs_link_zip(struct irs_cc *c, const struct ltype *owner, const char *qual,
+	     struct lfield *f)
+{
+	struct lseq *s = f->seq;
+	for (uint32_t k = 0; k < s->ncomps; k++) {
+		struct lzip *z = &s->comps[k];
+		if (!z->count_name)
+			continue;
+		z->count = irs_cc_alloc(c, sizeof(*z->count));
+		struct irs_error *err = irs_template_path(c->lo, owner,
+							  z->count_name,
+							  z->count);
+		if (err) {
+			char msg[400];
+			snprintf(msg, sizeof(msg), "%s", err->message);
+			irs_error_destroy(err);
+			irs_lua_raisef(c->L, f->line, "%s: count '%s': %s", qual,
+				       z->count_name, msg);
+		}
 	}
 }

@@ -211,6 +211,34 @@ anonymous(const char *type)
 	       strstr(type, "unnamed");
 }
 
+// rename = { RAW = "shown", ... }: the names a printer gives enumerators
+// (LLVM's Attribute::ZExt is zeroext, StructRet sret), by declared name.
+static void
+rename_enum(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	    struct lenum *en)
+{
+	lua_State *L = c->L;
+	int t = lua_getfield(L, idx, "rename");
+	if (t == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	if (t != LUA_TTABLE)
+		irs_lua_raisef(L, line, "%s: rename = { RAW = \"shown\" }",
+			       qual);
+	for (uint32_t i = 0; i < en->n; i++) {
+		if (lua_getfield(L, -1, en->raw[i]) == LUA_TSTRING) {
+			const char *old = en->names[i];
+			en->names[i] = irs_cc_strdup(c, lua_tostring(L, -1));
+			for (uint32_t k = 0; en->dense && k < en->ndense; k++)
+				if (en->dense[k] == old)
+					en->dense[k] = en->names[i];
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
 static void
 compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 	     const struct irs_field_info *info, uint32_t line,
@@ -235,6 +263,7 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 		f->en = enum_from_table(c, lua_gettop(c->L), strip, lower,
 					prefer, line, qual);
 		lua_pop(c->L, 2);
+		rename_enum(c, idx, line, qual, (struct lenum *)f->en);
 		return;
 	}
 	lua_pop(c->L, 1);
@@ -255,6 +284,7 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 			       qual);
 	f->en = enum_from_target(c, type, strip, lower, prefer, line, qual);
 	lua_pop(c->L, 1);	// prefer
+	rename_enum(c, idx, line, qual, (struct lenum *)f->en);
 	// an enum without negative values is unsigned in C (GCC, Clang): a
 	// 2-bit `kind` holding 2 is 2, not -2
 	if (f->en->n && f->en->values[0] >= 0 && info->kind == IRS_TYPE_ENUM)
@@ -512,7 +542,7 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 		int a = lua_gettop(L);
 		const char *aq = irs_cc_printf(c, "%s.%s", qual, names[i]);
 		static const char *const zkeys[] = { "ptr", "of", "stride",
-			"at", "skip", "reverse", "alt" };
+			"at", "skip", "reverse", "alt", "count", "drop" };
 		for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1)) {
 			bool known = false;
 			for (size_t k = 0; k < ARRAY_SIZE(zkeys); k++)
@@ -532,6 +562,15 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 		if (!z->place || (has_ptr && !z->place->ptr_outside))
 			seq_loc(c, owner, a, "ptr", line, aq, K(POINTER),
 				"a pointer", &z->base);
+		// a count of its own: a field path, linked later
+		const char *cn = irs_cc_str(c, a, "count", line, aq);
+		z->count_name = cn ? irs_cc_strdup(c, cn) : NULL;
+		int64_t zd = 0;
+		if (irs_cc_int(c, a, "drop", line, aq, &zd) && (zd < 0 ||
+								!cn))
+			irs_lua_raisef(L, line, "%s: drop = N (at least 0) "
+				       "goes with a count of its own", aq);
+		z->drop = (uint64_t)zd;
 		struct lseq tmp;
 		memset(&tmp, 0, sizeof(tmp));
 		compile_elem(c, a, line, aq, &tmp);
@@ -577,7 +616,8 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 	lo->ntypes++;
 }
 
-// limit = N (at most N elements), drop = N (N fewer than the count).
+// limit = N (at most N elements), drop = N (N fewer than the count),
+// divide = N (the count, less drop, counts N for each element: pairs).
 static void
 count_bounds(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 	     struct lseq *s)
@@ -595,6 +635,12 @@ count_bounds(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 				       qual);
 		s->drop = (uint64_t)v;
 	}
+	if (irs_cc_int(c, idx, "divide", line, qual, &v)) {
+		if (v < 1)
+			irs_lua_raisef(c->L, line, "%s: divide is at least 1",
+				       qual);
+		s->divide = (uint64_t)v;
+	}
 }
 
 static void
@@ -611,7 +657,7 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			       qual);
 	if (!strcmp(kind, "array")) {
 		irs_cc_keys(c, idx, " ptr count first of stride at skip "
-			    "reverse alt limit drop ", line, qual, kind);
+			    "reverse alt limit drop divide ", line, qual, kind);
 		s->kind = SEQ_ARRAY;
 		// before or after its struct, behind a pointer outside it
 		// (place.c), or behind its ptr
@@ -683,8 +729,8 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		s->kind = SEQ_DERIVED;
 		irs_cc_derived(c, owner, idx, line, qual, s);
 	} else if (!strcmp(kind, "zip")) {
-		irs_cc_keys(c, idx, " count of text limit drop ", line, qual,
-			    kind);
+		irs_cc_keys(c, idx, " count of text limit drop divide ", line,
+			    qual, kind);
 		s->kind = SEQ_ZIP;
 		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
 			"an integer", &s->count);
@@ -1297,7 +1343,7 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	bool sized = size > 0;
 	const char *allowed = " at ";
 	if (!strcmp(kind, "enum"))
-		allowed = " at names strip lower type size prefer ";
+		allowed = " at names strip lower type size prefer rename ";
 	else if (!strcmp(kind, "strn") || !strcmp(kind, "chars"))
 		allowed = " at len skip ";
 	else if (!strcmp(kind, "index"))

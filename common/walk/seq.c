@@ -319,7 +319,8 @@ placed_bases(struct walk *w, struct frame *f, const struct lfield *fd,
 			base = irs_load_u(f->data, b);
 		if (k == 0)
 			si->base = base;
-		if (n && !base) {
+		// (an array of a zip with a count of its own may be absent)
+		if (n && !base && !(s->kind == SEQ_ZIP && s->comps[k].count)) {
 			irs_walk_error(w, fd, 0, "NULL array with a count of "
 				       "%llu", (unsigned long long)n);
 			si->bad = SEQ_NULL;
@@ -364,8 +365,10 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			}
 			n -= first;
 		}
-		if (s->drop || s->limit) {
+		if (s->drop || s->limit || s->divide) {
 			n = n > s->drop ? n - s->drop : 0;
+			if (s->divide)
+				n /= s->divide;
 			if (s->limit && n > s->limit)
 				n = s->limit;
 		}
@@ -623,6 +626,14 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 		const struct lzip *z = &s->comps[k];
 		uint64_t a = irs_load_u(o->data, &z->base);
 		bool rev = false;
+		int64_t own;
+		if (z->count && (!irs_walk_value(w, o, z->count, &own) ||
+				 own < 0 || (uint64_t)own <= z->drop ||
+				 i >= (uint64_t)own - z->drop)) {
+			// past its own count: zeros in its place
+			memset(o->chunk + z->off, 0, z->size);
+			continue;
+		}
 		if (z->place && !irs_place_base(w, o, z->place, &z->base,
 						it->n, z->stride, it->f, &a,
 						&rev)) {
