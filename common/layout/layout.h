@@ -150,6 +150,10 @@ struct lseq {
 	uint64_t limit;		/* ARRAY, ZIP: at most this many (0: any) */
 	uint64_t drop;		/* ARRAY, ZIP: count less this, at least 0 */
 	uint64_t divide;	/* ARRAY, ZIP: then divided by this (pairs) */
+	struct lcval *length;	/* ARRAY: the count a field path gives
+				   (through pointers: LLVM's constant data
+				   is as long as its type says), not count */
+	const char *length_name;	/* until linked */
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
@@ -479,6 +483,9 @@ struct lapint {
 struct lapfloat {
 	struct lloc sem, sig, exponent, category, sign;
 	bool mlir;		/* printed as MLIR prints a FloatAttr */
+	struct lloc bits;	/* apfloat { bits = P, semantics = "float" }:
+				   an IEEE encoding (LLVM's constant data) */
+	const char *sem_name;	/* ... its semantics, or NULL */
 };
 
 /** A field whose reading and rendering live in walk/ files of their own
@@ -863,7 +870,8 @@ const struct lplace *irs_cc_place(struct irs_cc *c, const struct ltype *owner,
 bool irs_place_ptr_outside(struct irs_cc *c, int idx);
 /** What ir-layout show says of @p pl. */
 void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
-/** Links the counts of zip field @p f's arrays that have their own. */
+/** Links the counts of zip field @p f's arrays that have their own, or
+ *  array @p f's length path. */
 void irs_link_zip(struct irs_cc *c, const struct ltype *owner,
 		  const char *qual, struct lfield *f);
 

@@ -211,25 +211,36 @@ irs_place_describe(struct irs_buf *b, const struct lplace *pl)
 	}
 }
 
+// Field path @p name of @p owner into a new lcval.
+static struct lcval *
+link_path(struct irs_cc *c, const struct ltype *owner, const char *qual,
+	  const struct lfield *f, const char *k, const char *name)
+{
+	struct lcval *v = irs_cc_alloc(c, sizeof(*v));
+	struct irs_error *err = irs_template_path(c->lo, owner, name, v);
+	if (err) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		irs_lua_raisef(c->L, f->line, "%s: %s '%s': %s", qual, k, name,
+			       msg);
+	}
+	return v;
+}
+
 void
 irs_link_zip(struct irs_cc *c, const struct ltype *owner, const char *qual,
 	     struct lfield *f)
 {
 	struct lseq *s = f->seq;
+	if (s->length_name)
+		s->length = link_path(c, owner, qual, f, "length",
+				      s->length_name);
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		struct lzip *z = &s->comps[k];
 		if (!z->count_name)
 			continue;
-		z->count = irs_cc_alloc(c, sizeof(*z->count));
-		struct irs_error *err = irs_template_path(c->lo, owner,
-							  z->count_name,
-							  z->count);
-		if (err) {
-			char msg[400];
-			snprintf(msg, sizeof(msg), "%s", err->message);
-			irs_error_destroy(err);
-			irs_lua_raisef(c->L, f->line, "%s: count '%s': %s", qual,
-				       z->count_name, msg);
-		}
+		z->count = link_path(c, owner, qual, f, "count",
+				     z->count_name);
 	}
 }

@@ -656,8 +656,9 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_lua_raisef(L, line, "%s: a sequence cannot be an element",
 			       qual);
 	if (!strcmp(kind, "array")) {
-		irs_cc_keys(c, idx, " ptr count first of stride at skip "
-			    "reverse alt limit drop divide ", line, qual, kind);
+		irs_cc_keys(c, idx, " ptr count length first of stride at "
+			    "skip reverse alt limit drop divide ", line, qual,
+			    kind);
 		s->kind = SEQ_ARRAY;
 		// before or after its struct, behind a pointer outside it
 		// (place.c), or behind its ptr
@@ -668,8 +669,13 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		if (!s->place || (has_ptr && !s->place->ptr_outside))
 			seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
 				"a pointer", &s->base);
-		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
-			"an integer", &s->count);
+		// length = "path": a count through pointers, linked later
+		const char *len = irs_cc_str(c, idx, "length", line, qual);
+		if (len)
+			s->length_name = irs_cc_strdup(c, len);
+		else
+			seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
+				"an integer", &s->count);
 		lua_getfield(L, idx, "first");
 		s->has_first = !lua_isnil(L, -1);
 		lua_pop(L, 1);

@@ -83,7 +83,36 @@ compile_apfloat(struct irs_cc *c, const struct ltype *owner, int idx,
 {
 	struct lapfloat *a = irs_cc_alloc(c, sizeof(*a));
 	irs_cc_keys(c, idx, " semantics significand exponent category sign "
-		    "style ", line, qual, "apfloat");
+		    "style bits ", line, qual, "apfloat");
+	lua_getfield(c->L, idx, "bits");
+	bool from_bits = !lua_isnil(c->L, -1);
+	lua_pop(c->L, 1);
+	if (from_bits) {	// an IEEE encoding: apfloat { bits, semantics }
+		static const char *const sems[] = { "half", "bfloat", "float",
+						    "double" };
+		static const uint8_t sizes[] = { 2, 2, 4, 8 };
+		const char *sem = irs_cc_str(c, idx, "semantics", line, qual);
+		size_t k = 0;
+		while (sem && k < ARRAY_SIZE(sems) && strcmp(sem, sems[k]))
+			k++;
+		if (!sem || k == ARRAY_SIZE(sems))
+			irs_lua_raisef(c->L, line, "%s: apfloat of bits has "
+				       "semantics = \"half\", \"bfloat\", "
+				       "\"float\" or \"double\"", qual);
+		struct irs_field_info info;
+		lua_getfield(c->L, idx, "bits");
+		irs_cc_loc(c, owner, -1, line, qual, sizes[k], &a->bits, &info,
+			   NULL);
+		lua_pop(c->L, 1);
+		if (a->bits.size != sizes[k] || a->bits.bit_size)
+			irs_lua_raisef(c->L, line, "%s: a %s is %u bytes", qual,
+				       sem, sizes[k]);
+		a->sem_name = sems[k];
+		const char *style = irs_cc_str(c, idx, "style", line, qual);
+		a->mlir = style && !strcmp(style, "mlir");
+		sh->apfloat = a;
+		return;
+	}
 	member(c, owner, idx, "semantics", K(POINTER) | K_INTEGER,
 	       "a pointer", line, qual, &a->sem);
 	member(c, owner, idx, "significand", K(UNION) | K(POINTER) |

@@ -111,6 +111,9 @@ apfloat_read(struct walk *w, struct frame *f, const struct lfield *fd,
 	     struct irs_apfloat *v)
 {
 	const struct lapfloat *a = fd->shape->apfloat;
+	if (a->sem_name)	// an IEEE encoding
+		return irs_apfloat_from_bits(a->sem_name,
+					     irs_load_u(f->data, &a->bits), v);
 	int32_t sem[4];
 	uint64_t sp = irs_load_u(f->data, &a->sem);
 	struct irs_error *err = irs_walk_read(w, sp, sem, sizeof(sem));

@@ -477,3 +477,51 @@ irs_fmt_mlir_float(const struct irs_apfloat *v, struct irs_buf *out)
 }
 
 /* }====================================================== */
+
+/* {====================================================== from bits */
+
+// fltSemantics { maxExponent, minExponent, precision, sizeInBits }
+static const struct {
+	const char *name;
+	int32_t max_exp, min_exp;
+	uint32_t precision, bits;
+} sems[] = {
+	{ "half", 15, -14, 11, 16 },
+	{ "bfloat", 127, -126, 8, 16 },
+	{ "float", 127, -126, 24, 32 },
+	{ "double", 1023, -1022, 53, 64 },
+};
+
+bool
+irs_apfloat_from_bits(const char *sem, uint64_t bits, struct irs_apfloat *v)
+{
+	size_t k = 0;
+	while (k < ARRAY_SIZE(sems) && strcmp(sems[k].name, sem))
+		k++;
+	if (k == ARRAY_SIZE(sems))
+		return false;
+	// IEEEFloat::initFromAPInt: the fields of the IEEE encoding
+	memset(v, 0, sizeof(*v));
+	v->max_exp = sems[k].max_exp;
+	v->min_exp = sems[k].min_exp;
+	v->precision = sems[k].precision;
+	v->bits = sems[k].bits;
+	unsigned frac = v->precision - 1, ebits = v->bits - v->precision;
+	uint64_t e = (bits >> frac) & ((1ull << ebits) - 1);
+	uint64_t f = bits & ((1ull << frac) - 1);
+	v->sign = (bits >> (v->bits - 1)) & 1;
+	v->sig[0] = f;
+	if (!e && !f)
+		v->category = IRS_FC_ZERO;
+	else if (e == (1ull << ebits) - 1)
+		v->category = f ? IRS_FC_NAN : IRS_FC_INF;
+	else if (!e)
+		v->category = IRS_FC_NORMAL, v->exponent = v->min_exp;
+	else
+		v->category = IRS_FC_NORMAL,
+		v->exponent = (int32_t)e - v->max_exp,
+		v->sig[0] |= 1ull << frac;
+	return true;
+}
+
+/* }====================================================== */

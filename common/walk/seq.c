@@ -352,6 +352,16 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		}
 		n = irs_load_u(f->data, &s->count);
+		if (s->length) {	// through pointers
+			int64_t v;
+			if (!irs_walk_value(w, f, s->length, &v) || v < 0) {
+				irs_walk_error(w, fd, 0, "no length for the "
+					       "array");
+				si->bad = SEQ_COUNT;
+				return;
+			}
+			n = (uint64_t)v;
+		}
 		if (s->kind == SEQ_ARRAY && s->has_first) {
 			uint64_t first = array_first(f, s);
 			if (n < first) {

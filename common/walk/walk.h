@@ -255,6 +255,10 @@ void irs_apfloat_bits(const struct irs_apfloat *v, uint64_t out[2]);
 bool irs_apfloat_tostring(const struct irs_apfloat *v, unsigned prec,
 			  unsigned pad, bool truncate_zero,
 			  struct irs_buf *out);
+/** The float of IEEE semantics @p sem ("half", "bfloat", "float",
+ *  "double") whose encoding is @p bits, as APFloat keeps it. */
+bool irs_apfloat_from_bits(const char *sem, uint64_t bits,
+			   struct irs_apfloat *v);
 /** A ConstantFP as LLVM 14's AsmWriter writes it: 1.000000e-01,
  *  0x3FB99999A0000000, 0xK3FFF8000000000000000. */
 bool irs_fmt_llvm_float(const struct irs_apfloat *v, struct irs_buf *out);
