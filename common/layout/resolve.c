@@ -194,8 +194,14 @@ enum_from_target(struct irs_cc *c, const char *type, const char *strip,
 			cap *= 2;
 		}
 		name[sizeof(name) - 1] = '\0';
+		// a C++ debugger names an enumerator with its scope
+		// (llvm::Type::HalfTyID); the layout, as C++ code does, by
+		// its identifier
+		const char *id = name;
+		for (const char *q = name; (q = strstr(q, "::")); q += 2)
+			id = q + 2;
 		items[n].value = value;
-		items[n].raw = irs_cc_strdup(c, name);
+		items[n].raw = irs_cc_strdup(c, id);
 		n++;
 	}
 	return make_enum(c, items, n, strip, lower, prefer);
