@@ -189,11 +189,9 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 	}
 	lua_pop(L, 1);
 	const struct lfield *last = s->path.path[s->path.npath - 1];
+	// (a zip's elements are its tuples, at its first array's elements)
 	const struct lfield *e = last->kind == LK_SEQ ? last->seq->elem : last;
-	if (last->kind == LK_SEQ && last->seq->kind == SEQ_ZIP)
-		e = NULL;
-	if (!e || (e->kind != LK_EMBED && e->kind != LK_PTR &&
-		   e->kind != LK_REF))
+	if (e->kind != LK_EMBED && e->kind != LK_PTR && e->kind != LK_REF)
 		irs_lua_raisef(L, n->line, "%s: step '%s' ends at %s, not a "
 			       "sequence of structs, a ptr, ref or embed",
 			       n->qual, path, last->name);
