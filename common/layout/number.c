@@ -17,7 +17,8 @@
 // A visited node takes the next number of its step's counter when `when`
 // holds (always without one), then the step's own steps run on it, then
 // (recurse = true) the step itself again; `only` skips a node whole, and
-// `guard` (a condition on the struct the step applies to) the step. A
+// `guard` (a condition on the struct the step applies to) the step, and
+// `as = "T"` sees that struct as T, a case of its cast. A
 // node is numbered and entered once. nest = true visits the step's nodes
 // after the rest of the current level, each as a level of its own whose
 // counters start where the level ended (reset = { "block" } restarts
@@ -166,7 +167,7 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 		const char *k = lua_type(L, -2) == LUA_TSTRING
 			? lua_tostring(L, -2) : "?";
 		static const char *const keys[] = { "when", "only", "guard",
-			"counter", "recurse", "nest", "number" };
+			"counter", "recurse", "nest", "number", "as" };
 		bool known = false;
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			known |= !strcmp(k, keys[i]);
@@ -179,6 +180,11 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 		irs_lua_raisef(L, n->line, "%s: each step starts with a path "
 			       "(\"blocks\", \"Parent.globals\")", n->qual);
 	const char *path = lua_tostring(L, -1);
+	// as = "T": the struct seen as T, one its cast picks (a call among
+	// instructions, with a guard on its tag)
+	const char *as = irs_cc_str(n->c, st, "as", n->line, n->qual);
+	if (as)
+		t = irs_cc_type(n->c, as, n->line, n->qual);
 	struct irs_error *err = irs_template_path(lo, t, path, &s->path);
 	if (err) {
 		char msg[400];
