@@ -195,8 +195,13 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 	}
 	lua_pop(L, 1);
 	const struct lfield *last = s->path.path[s->path.npath - 1];
-	// (a zip's elements are its tuples, at its first array's elements)
-	const struct lfield *e = last->kind == LK_SEQ ? last->seq->elem : last;
+	// (a zip's elements are its tuples, at its first array's elements;
+	// a lookup's value is what its map holds for the struct)
+	const struct lfield *e = last->kind == LK_SEQ ? last->seq->elem
+		: last->kind == LK_SHAPE && last->shape->kind == SH_LOOKUP
+		? last->shape->lookup->as : last;
+	if (last->kind == LK_SHAPE && last->shape->kind != SH_LOOKUP)
+		e = last;
 	if (e->kind != LK_EMBED && e->kind != LK_PTR && e->kind != LK_REF)
 		irs_lua_raisef(L, n->line, "%s: step '%s' ends at %s, not a "
 			       "sequence of structs, a ptr, ref or embed",

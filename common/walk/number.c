@@ -243,6 +243,24 @@ run_step(struct nrun *r, struct frame *f, const struct lnumstep *s)
 			else
 				visit(r, s, node, data, k);
 		}
+	} else if (last->kind == LK_SHAPE) {	// a lookup: the value found
+		uint64_t v;
+		bool found;
+		const struct lfield *as = last->shape->lookup->as;
+		if (irs_lookup_find(w, g, last, &v, &found) && found) {
+			uint64_t node = v;
+			if (as->kind != LK_EMBED) {
+				struct irs_error *err = irs_walk_read(w, v, &node,
+								      8);
+				if (err)
+					node = 0;
+				irs_error_destroy(err);
+			}
+			if (s->nest)
+				defer(r, s, node, UINT64_MAX);
+			else
+				visit(r, s, node, NULL, UINT64_MAX);
+		}
 	} else if (last->kind == LK_EMBED) {
 		uint64_t a = g->addr + last->at.offset;
 		if (s->nest)

@@ -1,0 +1,956 @@
+-- LLVM 14's IR, read from a release build (Debian's opt-14 and
+-- libLLVM-14.so.1: no debug info) through a type donor, and printed as
+-- `opt-14 -print-after-all` prints a function after a function pass:
+-- "; Function Attrs: ...", "define ... {", the blocks, "}".
+--
+--   irsnap donor common/layouts/llvm14.lua -I build/real/llvm-14-headers/lib/IR
+--   (gdb) ir-layout load common/layouts/llvm14.lua
+--   (gdb) ir-trace on
+--   (gdb) run -passes=sroa,instcombine -disable-output prog.ll
+--
+-- Where LLVM keeps what it prints is often not where one would look; the
+-- comments below say where, for the readers who will write the layout of
+-- their own LLVM-based compiler from this one. Offsets come from the
+-- donor's DWARF (members of base classes by name); what the donor cannot
+-- say (an opcode's number, a bit inside SubclassData) is written here,
+-- from LLVM 14's headers.
+layout { name = "llvm14", root = "Function" }
+
+donor {
+  source  = "llvm14/donor.cpp",
+  include = { "/usr/lib/llvm-14/include" },
+  flags   = { "-std=c++17", "-DNDEBUG", "-fno-exceptions" },
+  -- what the debuggee's libLLVM says of the headers it was built from
+  fits = {
+    { fact = "irsnap_llvm_version_major", library = "^libLLVM-([0-9]+)\\.so" },
+    { fact = "irsnap_abi_breaking_checks", symbol = "llvm::EnableABIBreakingChecks", value = 1 },
+    { fact = "irsnap_abi_breaking_checks", symbol = "llvm::DisableABIBreakingChecks", value = 0 },
+  },
+}
+
+local llvm = require "irsnap.llvm"
+
+-- {====================================================== tables
+
+-- Opcodes (llvm/IR/Instruction.def): an instruction's SubclassID is
+-- Value::InstructionVal plus its opcode.
+local OPCODES = {
+  "ret", "br", "switch", "indirectbr", "invoke", "resume", "unreachable",
+  "cleanupret", "catchret", "catchswitch", "callbr", "fneg", "add", "fadd",
+  "sub", "fsub", "mul", "fmul", "udiv", "sdiv", "fdiv", "urem", "srem",
+  "frem", "shl", "lshr", "ashr", "and", "or", "xor", "alloca", "load",
+  "store", "getelementptr", "fence", "cmpxchg", "atomicrmw", "trunc",
+  "zext", "sext", "fptoui", "fptosi", "uitofp", "sitofp", "fptrunc",
+  "fpext", "ptrtoint", "inttoptr", "bitcast", "addrspacecast",
+  "cleanuppad", "catchpad", "icmp", "fcmp", "phi", "call", "select",
+  "userop1", "userop2", "va_arg", "extractelement", "insertelement",
+  "shufflevector", "extractvalue", "insertvalue", "landingpad", "freeze",
+}
+local OP = {}
+for i, name in ipairs(OPCODES) do OP[name] = i end
+-- Value::InstructionVal in LLVM 14 (Value.def), for conditions, which
+-- take numbers (a cast's keys take "InstructionVal+N", from the donor).
+-- TODO(h-lang): enum names in arithmetic, {?id >= InstructionVal + 1}.
+local INSTRUCTION_VAL = 27
+
+-- Attribute names (llvm/IR/Attributes.inc: ATTRIBUTE_ENUM(Name, text)):
+-- the enumerators of Attribute::AttrKind as the IR spells them.
+local ATTRS = {
+  Alignment = "align", AllocSize = "allocsize", AlwaysInline = "alwaysinline",
+  ArgMemOnly = "argmemonly", Builtin = "builtin", ByRef = "byref",
+  ByVal = "byval", Cold = "cold", Convergent = "convergent",
+  Dereferenceable = "dereferenceable",
+  DereferenceableOrNull = "dereferenceable_or_null",
+  DisableSanitizerInstrumentation = "disable_sanitizer_instrumentation",
+  ElementType = "elementtype", Hot = "hot", ImmArg = "immarg",
+  InAlloca = "inalloca", InReg = "inreg",
+  InaccessibleMemOnly = "inaccessiblememonly",
+  InaccessibleMemOrArgMemOnly = "inaccessiblemem_or_argmemonly",
+  InlineHint = "inlinehint", JumpTable = "jumptable", MinSize = "minsize",
+  MustProgress = "mustprogress", Naked = "naked", Nest = "nest",
+  NoAlias = "noalias", NoBuiltin = "nobuiltin", NoCallback = "nocallback",
+  NoCapture = "nocapture", NoCfCheck = "nocf_check",
+  NoDuplicate = "noduplicate", NoFree = "nofree",
+  NoImplicitFloat = "noimplicitfloat", NoInline = "noinline",
+  NoMerge = "nomerge", NoProfile = "noprofile", NoRecurse = "norecurse",
+  NoRedZone = "noredzone", NoReturn = "noreturn",
+  NoSanitizeCoverage = "nosanitize_coverage", NoSync = "nosync",
+  NoUndef = "noundef", NoUnwind = "nounwind", NonLazyBind = "nonlazybind",
+  NonNull = "nonnull", NullPointerIsValid = "null_pointer_is_valid",
+  OptForFuzzing = "optforfuzzing", OptimizeForSize = "optsize",
+  OptimizeNone = "optnone", Preallocated = "preallocated",
+  ReadNone = "readnone", ReadOnly = "readonly", Returned = "returned",
+  ReturnsTwice = "returns_twice", SExt = "signext", SafeStack = "safestack",
+  SanitizeAddress = "sanitize_address",
+  SanitizeHWAddress = "sanitize_hwaddress",
+  SanitizeMemTag = "sanitize_memtag", SanitizeMemory = "sanitize_memory",
+  SanitizeThread = "sanitize_thread", ShadowCallStack = "shadowcallstack",
+  Speculatable = "speculatable",
+  SpeculativeLoadHardening = "speculative_load_hardening",
+  StackAlignment = "alignstack", StackProtect = "ssp",
+  StackProtectReq = "sspreq", StackProtectStrong = "sspstrong",
+  StrictFP = "strictfp", StructRet = "sret", SwiftAsync = "swiftasync",
+  SwiftError = "swifterror", SwiftSelf = "swiftself", UWTable = "uwtable",
+  VScaleRange = "vscale_range", WillReturn = "willreturn",
+  WriteOnly = "writeonly", ZExt = "zeroext",
+}
+
+-- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def).
+-- TODO(h-lang): other kinds' names from CustomMDKindNames, once an
+-- attachment can reach its context (an ancestor path, {^Function...}).
+local MD_KINDS = {
+  [0] = "dbg", "tbaa", "prof", "fpmath", "range", "tbaa.struct",
+  "invariant.load", "alias.scope", "noalias", "nontemporal",
+  "llvm.mem.parallel_loop_access", "nonnull", "dereferenceable",
+  "dereferenceable_or_null", "make.implicit", "unpredictable",
+  "invariant.group", "align", "llvm.loop", "type", "section_prefix",
+  "absolute_symbol", "associated", "callees", "irr_loop",
+  "llvm.access.group", "callback", "llvm.preserve.access.index",
+  "vcall_visibility", "noundef", "annotation",
+}
+
+-- An alignment is kept as its log2 in 6 bits; printed as the power.
+-- TODO(h-lang): {=1 << a} once templates shift.
+local POW2 = {}
+for i = 0, 32 do POW2[i] = tostring(1 << i) end
+
+local ORDERINGS = { [0] = "notatomic", "unordered", "monotonic", "consume",
+                    "acquire", "release", "acq_rel", "seq_cst" }
+local RMW_OPS = { [0] = "xchg", "add", "sub", "and", "nand", "or", "xor",
+                  "max", "min", "umax", "umin", "fadd", "fsub" }
+
+-- }======================================================
+
+-- {====================================================== hash maps
+
+-- A Value's name is not in the Value: LLVMContextImpl::ValueNames maps
+-- it to a StringMapEntry<Value *>, whose chars follow its 16 bytes. An
+-- instruction's metadata but !dbg is in LLVMContextImpl::ValueMetadata.
+-- Both are DenseMaps keyed by the Value's address (irsnap.llvm.densemap).
+struct "DenseMap" (llvm.densemap_struct())
+
+struct "LLVMContextImpl" {
+  ctype = "llvm::LLVMContextImpl", node = false,
+  fields = {
+    ValueNames    = embed("ValueNames", "DenseMap"),
+    ValueMetadata = embed("ValueMetadata", "DenseMap"),
+  },
+}
+
+struct "LLVMContext" {
+  ctype = "llvm::LLVMContext", node = false,
+  fields = { pImpl = ptr("pImpl", "LLVMContextImpl") },
+}
+
+struct "ValueName" {
+  ctype = "llvm::StringMapEntry<llvm::Value *>", node = false,
+  fields = { key = chars({ at = "after" }, "keyLength") },
+  text = "{key}",
+}
+
+-- }======================================================
+
+-- {====================================================== types
+
+-- A Type is printed wherever it is used, by its ref; its class is its ID.
+local SIMPLE_TYPES = {
+  HalfTyID = "half", BFloatTyID = "bfloat", FloatTyID = "float",
+  DoubleTyID = "double", X86_FP80TyID = "x86_fp80", FP128TyID = "fp128",
+  PPC_FP128TyID = "ppc_fp128", VoidTyID = "void", LabelTyID = "label",
+  MetadataTyID = "metadata", X86_MMXTyID = "x86_mmx",
+  X86_AMXTyID = "x86_amx", TokenTyID = "token",
+}
+
+local type_cases = {
+  IntegerTyID = "IntegerType", PointerTyID = "PointerType",
+  StructTyID = "StructType", ArrayTyID = "ArrayType",
+  FixedVectorTyID = "FixedVectorType",
+  ScalableVectorTyID = "ScalableVectorType",
+  FunctionTyID = "FunctionType",
+}
+for id, kw in pairs(SIMPLE_TYPES) do
+  type_cases[id] = "Ty_" .. kw
+  struct ("Ty_" .. kw) { ctype = "llvm::Type", fields = {}, ref = kw }
+end
+
+struct "Type" {
+  ctype = "llvm::Type",
+  fields = {
+    id  = enum "ID",
+    ctx = ptr("Context", "LLVMContext"),
+  },
+  cast = { by = "id", cases = type_cases },
+  ref = "<type {id}>",
+}
+
+-- An integer type's width is its SubclassData.
+struct "IntegerType" {
+  ctype = "llvm::IntegerType",
+  fields = { width = scalar "SubclassData" },
+  ref = "i{width}",
+}
+
+-- Typed pointers (LLVM 14's default): the pointee, then '*'; the address
+-- space is the SubclassData. An opaque pointer has no pointee.
+struct "PointerType" {
+  ctype = "llvm::PointerType",
+  fields = { pointee = ref("PointeeTy", "Type"), as = scalar "SubclassData" },
+  ref = "{?pointee}{pointee}{?as} addrspace({as}){/}*{:}ptr{?as} addrspace({as}){/}{/}",
+}
+
+struct "ArrayType" {
+  ctype = "llvm::ArrayType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "NumElements" },
+  ref = "[{n} x {elt}]",
+}
+
+struct "FixedVectorType" {
+  ctype = "llvm::VectorType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity" },
+  ref = "<{n} x {elt}>",
+}
+
+struct "ScalableVectorType" {
+  ctype = "llvm::VectorType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity" },
+  ref = "<vscale x {n} x {elt}>",
+}
+
+-- A named struct's name is the key of its SymbolTableEntry, a
+-- StringMapEntry<StructType *> (a void * in the class): 16 bytes, then
+-- the chars. Packed is bit 1 of SubclassData (SCDB_Packed).
+struct "StructName" {
+  size = 16, node = false,
+  fields = { key = chars({ at = "after" }, 0) },
+  text = "{key}",
+}
+
+struct "StructType" {
+  ctype = "llvm::StructType",
+  fields = {
+    name   = ptr("SymbolTableEntry", "StructName"),
+    packed = bits { at = "SubclassData", bit = 1, width = 1 },
+    elts   = array { ptr = "ContainedTys", count = "NumContainedTys",
+                     of = ref "Type" },
+  },
+  ref = "{?name}%{name:llvm_name}{:}{?packed}<{/}{?elts}{{ {elts*, } }}"
+     .. "{:}{{}}{/}{?packed}>{/}{/}",
+}
+
+-- A function type: ContainedTys[0] the result, the parameters after it;
+-- vararg when SubclassData is not 0.
+struct "FunctionType" {
+  ctype = "llvm::FunctionType",
+  fields = {
+    ret    = array { ptr = "ContainedTys", count = "NumContainedTys",
+                     limit = 1, of = ref "Type" },
+    params = array { ptr = "ContainedTys", skip = 8, count = "NumContainedTys",
+                     drop = 1, of = ref "Type" },
+    vararg = scalar "SubclassData",
+  },
+  ref = "{ret} ({params*, }{?vararg}{?params}, {/}...{/})",
+}
+
+-- }======================================================
+
+-- {====================================================== values
+
+-- Every Value: its type, its class (SubclassID) and its name.
+local function value_fields(extra)
+  local f = {
+    -- a plain unsigned char, valued as Value::ValueTy
+    id      = enum("SubclassID", { type = "llvm::Value::ValueTy" }),
+    vty     = ref("VTy", "Type"),
+    hasname = scalar "HasName",
+    name    = llvm.densemap { map = "vty.ctx.pImpl.ValueNames",
+                              of = ptr "ValueName" },
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+
+-- A local value's name, or its number in the function's slot tracker.
+local LOCAL = "%{?hasname}{name:llvm_name}{:}{slot}{/}"
+
+-- An operand: a Use, 32 bytes ({ Val, Next, Prev, Parent }).
+struct "Use" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "{val.vty} {val}",
+}
+-- The same printed without its type.
+struct "UseV" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "{val}",
+}
+
+-- A User's NumUserOperands Uses lie just before it; a PHI's, a switch's
+-- and an indirectbr's (HasHungOffUses) behind a pointer 8 bytes before
+-- it. These arrays give all of them, the first, the others, and the
+-- last.
+-- TODO(h-lang): {ops[0]}, {ops[1:]*, }, {ops[-1]} once templates index.
+local function operands(f)
+  local hung = { when = "HasHungOffUses", ptr = -8 }
+  f.ops = array { at = "before", count = "NumUserOperands", of = "Use", alt = hung }
+  f.opsv = array { at = "before", count = "NumUserOperands", of = "UseV", alt = hung }
+  local before_last = { { "NumUserOperands", 32 }, -32 }
+  f.op0 = array { at = "before", skip = before_last, count = "NumUserOperands",
+                  limit = 1, of = "Use", alt = hung }
+  f.rest = array { at = "before", count = "NumUserOperands", drop = 1,
+                   of = "UseV", alt = { when = "HasHungOffUses", ptr = -8, skip = 32 } }
+  f.restt = array { at = "before", count = "NumUserOperands", drop = 1,
+                    of = "Use", alt = { when = "HasHungOffUses", ptr = -8, skip = 32 } }
+  f.last = array { at = "before", count = "NumUserOperands", limit = 1,
+                   of = "UseV", alt = { when = "HasHungOffUses", ptr = -8,
+                                        skip = before_last } }
+  f.butlast = array { at = "before", skip = 32, count = "NumUserOperands",
+                      drop = 1, of = "Use" }
+  return f
+end
+
+-- }======================================================
+
+-- {====================================================== constants
+
+struct "ConstantInt" {
+  ctype = "llvm::ConstantInt",
+  fields = value_fields {
+    ity = ref("VTy", "IntegerType"),
+    val = apint { value = "Val.U.VAL", words = "Val.U.pVal", width = "Val.BitWidth" },
+  },
+  -- an i1 is true or false, any other width signed
+  ref = "{?ity.width == 1}{?val == 0}false{:}true{/}{:}{val}{/}",
+}
+
+-- An APFloat is an IEEEFloat (or, for ppc_fp128 only, a DoubleAPFloat):
+-- its semantics, significand (one word, or behind a pointer when more
+-- than 64 bits: x86_fp80's 64 + 1), exponent, category and sign.
+struct "ConstantFP" {
+  ctype = "llvm::ConstantFP",
+  fields = value_fields {
+    val = apfloat { semantics = "Val.U.IEEE.semantics",
+                    significand = "Val.U.IEEE.significand",
+                    exponent = "Val.U.IEEE.exponent",
+                    category = "Val.U.IEEE.category", sign = "Val.U.IEEE.sign" },
+  },
+  ref = "{val}",
+}
+
+struct "ConstantPointerNull" { ctype = "llvm::ConstantPointerNull", fields = value_fields(), ref = "null" }
+struct "UndefValue" { ctype = "llvm::UndefValue", fields = value_fields(), ref = "undef" }
+struct "PoisonValue" { ctype = "llvm::PoisonValue", fields = value_fields(), ref = "poison" }
+struct "ConstantAggregateZero" { ctype = "llvm::ConstantAggregateZero", fields = value_fields(), ref = "zeroinitializer" }
+struct "ConstantTokenNone" { ctype = "llvm::ConstantTokenNone", fields = value_fields(), ref = "none" }
+
+-- Aggregates: their elements are their operands, typed.
+struct "ConstantStruct" {
+  ctype = "llvm::ConstantStruct",
+  fields = operands(value_fields { sty = ref("VTy", "StructType") }),
+  ref = "{?sty.packed}<{/}{{ {ops*, } }}{?sty.packed}>{/}",
+}
+struct "ConstantArray" {
+  ctype = "llvm::ConstantArray", fields = operands(value_fields()), ref = "[{ops*, }]",
+}
+struct "ConstantVector" {
+  ctype = "llvm::ConstantVector", fields = operands(value_fields()), ref = "<{ops*, }>",
+}
+
+-- Constant data keeps its elements as raw bytes, as many as its type
+-- says; each is printed with the element type.
+local function data_fields(tyname)
+  local ty = ref("VTy", tyname)
+  local function seq(of) return array { ptr = "DataElements", length = "ty.n", of = of } end
+  return value_fields {
+    ty  = ty,
+    i8  = seq(i8 {}), i16 = seq(i16 {}), i32 = seq(i32 {}), i64 = seq(i64 {}),
+    f32 = seq("F32"), f64 = seq("F64"),
+  }
+end
+struct "F32" { size = 4, node = false, fields = { v = apfloat { bits = u32(0), semantics = "float" } }, text = "float {v}" }
+struct "F64" { size = 8, node = false, fields = { v = apfloat { bits = u64(0), semantics = "double" } }, text = "double {v}" }
+local DATA = "{?ty.elt.id == FloatTyID}{f32*, }{/}{?ty.elt.id == DoubleTyID}{f64*, }{/}"
+  .. "{?ty.elt.id == IntegerTyID}"
+  .. "{?ty.elt.width == 8}i8 {i8*, i8 }{/}{?ty.elt.width == 16}i16 {i16*, i16 }{/}"
+  .. "{?ty.elt.width == 32}i32 {i32*, i32 }{/}{?ty.elt.width == 64}i64 {i64*, i64 }{/}{/}"
+struct "ConstantDataVector" {
+  ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
+  ref = "<" .. DATA .. ">",
+}
+-- TODO: an i8 array that is a string prints as c"..." (isString).
+struct "ConstantDataArray" {
+  ctype = "llvm::ConstantDataArray", fields = data_fields("ArrayType"),
+  ref = "[" .. DATA .. "]",
+}
+
+-- A constant expression: its opcode is its SubclassData; a GEP keeps its
+-- source element type (GetElementPtrConstantExpr, a private class).
+struct "ConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = operands(value_fields {
+    opcode = enum("SubclassData", { names = OPCODES }),
+    flags  = scalar "SubclassOptionalData",
+  }),
+  ref = "{opcode} ({ops*, })",
+}
+struct "GEPConstantExpr" {
+  ctype = "llvm::GetElementPtrConstantExpr",
+  fields = operands(value_fields {
+    src = ref("SrcElementTy", "Type"),
+    inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 },
+  }),
+  ref = "getelementptr{?inbounds} inbounds{/} ({src}, {ops*, })",
+}
+local cast_ops = {}
+for _, op in ipairs { "trunc", "zext", "sext", "fptoui", "fptosi", "uitofp",
+                      "sitofp", "fptrunc", "fpext", "ptrtoint", "inttoptr",
+                      "bitcast", "addrspacecast" } do
+  cast_ops[OP[op]] = op
+end
+struct "CastConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = operands(value_fields { opcode = enum("SubclassData", { names = cast_ops }) }),
+  ref = "{opcode} ({op0} to {vty})",
+}
+struct "AnyConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = { opcode = u16 "SubclassData" },
+  cast = { by = "opcode", cases = (function()
+    local c = { [OP.getelementptr] = "GEPConstantExpr" }
+    for n in pairs(cast_ops) do c[n] = "CastConstantExpr" end
+    return c end)(), default = "ConstantExpr" },
+}
+
+-- Globals are named: @name.
+local function global_fields(extra)
+  local f = value_fields(extra)
+  f.linkage = enum("Linkage", { type = "llvm::GlobalValue::LinkageTypes" })
+  f.visibility = scalar "Visibility"
+  f.unnamed = scalar "UnnamedAddrVal"
+  f.dsolocal = scalar "IsDSOLocal"
+  return f
+end
+struct "GlobalVariable" {
+  ctype = "llvm::GlobalVariable", fields = global_fields(), ref = "@{name:llvm_name}",
+}
+
+-- }======================================================
+
+-- {====================================================== metadata
+
+-- Metadata is numbered !N over the whole module, first use first, depth
+-- first through each node's operands (numbering "md" below); a
+-- DIExpression or DIArgList is printed whole wherever it is used.
+local md_cases = {
+  MDStringKind = "MDString", ConstantAsMetadataKind = "ValueAsMetadata",
+  LocalAsMetadataKind = "ValueAsMetadata", DIExpressionKind = "DIExpression",
+  DIArgListKind = "DIArgList",
+}
+-- An MDNode's operands lie just before it, NumOperands MDOperands.
+local MDKIND = { type = "llvm::Metadata::MetadataKind" }
+local function mdnode_fields(extra)
+  local f = {
+    id  = enum("SubclassID", MDKIND),
+    ops = array { at = "before", count = "NumOperands", of = "MDOperand" },
+    n   = num "md",
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+struct "MDOperand" {
+  ctype = "llvm::MDOperand", node = false,
+  fields = { md = ref("MD", "Metadata") },
+  text = "{?md}{md}{:}null{/}",
+}
+struct "Metadata" {
+  ctype = "llvm::Metadata",
+  fields = { id = enum("SubclassID", MDKIND) },
+  cast = { by = "id", cases = md_cases, default = "MDNode" },
+}
+struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!{n}" }
+-- An MDString's chars follow its StringMapEntry<MDString> (8 + 16 bytes).
+struct "MDStringEntry" {
+  size = 24, node = false,
+  fields = { key = chars({ at = "after" }, 0) },
+  text = "{key}",
+}
+struct "MDString" {
+  ctype = "llvm::MDString",
+  fields = { id = enum("SubclassID", MDKIND), entry = ptr("Entry", "MDStringEntry") },
+  ref = "!{entry:quoted}",
+}
+struct "ValueAsMetadata" {
+  ctype = "llvm::ValueAsMetadata",
+  fields = { id = enum("SubclassID", MDKIND), v = ref("V", "Value") },
+  ref = "{v.vty} {v}",
+}
+-- TODO: the operations of a non-empty expression (Dwarf.def's names).
+struct "DIExpression" {
+  ctype = "llvm::DIExpression",
+  fields = { id = enum("SubclassID", MDKIND),
+             elts = range { begin = "Elements._M_impl._M_start",
+                            finish = "Elements._M_impl._M_finish", of = u64 {} } },
+  ref = "!DIExpression({elts*, })",
+}
+struct "DIArgList" {
+  ctype = "llvm::DIArgList",
+  fields = { id = enum("SubclassID", MDKIND) },
+  ref = "!DIArgList()",
+}
+
+-- A Value that is metadata (a call's metadata argument).
+struct "MetadataAsValue" {
+  ctype = "llvm::MetadataAsValue",
+  fields = value_fields { md = ref("MD", "Metadata") },
+  ref = "{md}",
+}
+
+-- An instruction's attachments but !dbg: a SmallVector of { kind, node },
+-- printed sorted by kind.
+struct "Attachment" {
+  ctype = "llvm::MDAttachments::Attachment", node = false,
+  fields = { kind = enum("MDKind", { names = MD_KINDS }),
+             node = ref("Node.Ref.MD", "Metadata") },
+  text = ", !{kind} {node}",
+}
+struct "MDAttachments" {
+  ctype = "llvm::MDAttachments", node = false,
+  fields = {
+    all    = llvm.small_vector("Attachments", "Attachment"),
+    sorted = derived { from = "all", sort = "kind", of = ptr "Attachment" },
+  },
+  text = "{sorted}",
+}
+
+-- }======================================================
+
+-- {====================================================== attributes
+
+-- An AttributeList points at an AttributeListImpl, which is followed by
+-- NumAttrSets AttributeSets (index 0 the function's, 1 the result's, 2 and
+-- on the parameters'); a set points at an AttributeSetNode, followed by
+-- NumAttrs Attributes, each a pointer to an AttributeImpl of the class
+-- KindID says.
+struct "AttributeImpl" {
+  ctype = "llvm::AttributeImpl",
+  fields = { kindid = u8 "KindID" },
+  cast = { by = "kindid", cases = { [0] = "EnumAttr", [1] = "IntAttr",
+                                    [2] = "StringAttr", [3] = "TypeAttr" } },
+}
+local function attr_kind()
+  return enum("Kind", { type = "llvm::Attribute::AttrKind", rename = ATTRS })
+end
+struct "EnumAttr" {
+  ctype = "llvm::EnumAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind() },
+  ref = "{kind}",
+}
+-- align N, alignstack(N), dereferenceable(N)...
+struct "IntAttr" {
+  ctype = "llvm::IntAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind(), val = scalar "Val" },
+  ref = "{?kind == Alignment}align {val}{:}{kind}({val}){/}",
+}
+struct "TypeAttr" {
+  ctype = "llvm::TypeAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind(), ty = ref("Ty", "Type") },
+  ref = "{kind}({ty})",
+}
+-- "key"="value" (not shown in "; Function Attrs:")
+struct "StringAttr" {
+  ctype = "llvm::StringAttributeImpl",
+  fields = { kindid = u8 "KindID",
+             key = chars({ at = "after" }, "KindSize"),
+             val = chars({ at = "after", skip = { { "KindSize", 1 }, 1 } }, "ValSize") },
+  ref = "{key:quoted}{?val}={val:quoted}{/}",
+}
+struct "Attribute" {
+  ctype = "llvm::Attribute", node = false,
+  fields = { impl = ref("pImpl", "AttributeImpl") },
+  text = "{impl}",
+}
+-- TODO(h-lang): the string attributes left out of "; Function Attrs:" by
+-- a filter on KindID (a derived sequence does it: no attribute there is
+-- a string one in this corpus but target-cpu and friends).
+struct "AttributeSetNode" {
+  ctype = "llvm::AttributeSetNode",
+  fields = {
+    attrs   = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
+    plain   = derived { from = "attrs", where = "kindid != 2", of = ref "AttributeImpl" },
+    n       = num "attrs",
+  },
+  ref = "{@attrs* }",
+}
+struct "AttributeSet" {
+  ctype = "llvm::AttributeSet", node = false,
+  fields = { node = ref("SetNode", "AttributeSetNode") },
+  text = "{node}",
+}
+-- The pieces a function or a call prints of its attribute sets: the
+-- function's set as "#N" and as the "; Function Attrs:" comment (without
+-- its string attributes), the result's before the result type.
+struct "FnGroup" {
+  ctype = "llvm::AttributeSet", node = false,
+  fields = { node = ref("SetNode", "AttributeSetNode") },
+  text = "{?node} #{node.n}{/}",
+}
+struct "FnComment" {
+  ctype = "llvm::AttributeSet", node = false,
+  fields = { node = ref("SetNode", "AttributeSetNode") },
+  text = "{?node.plain}; Function Attrs: {node.plain* }\n{/}",
+}
+struct "RetSet" {
+  ctype = "llvm::AttributeSet", node = false,
+  fields = { node = ref("SetNode", "AttributeSetNode") },
+  text = "{?node}{node} {/}",
+}
+struct "AttributeListImpl" {
+  ctype = "llvm::AttributeListImpl",
+  fields = {
+    nsets   = scalar "NumAttrSets",
+    fn      = array { at = "after", count = "NumAttrSets", limit = 1, of = "AttributeSet" },
+    group   = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnGroup" },
+    comment = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnComment" },
+    ret     = array { at = "after", skip = 8, count = "NumAttrSets", drop = 1,
+                      limit = 1, of = "RetSet" },
+  },
+}
+
+-- }======================================================
+
+-- {====================================================== instructions
+
+-- Fields every instruction has; what its class adds in `extra`.
+local function inst_fields(extra)
+  local f = operands(value_fields {
+    slot   = num "slot",
+    nops   = scalar "NumUserOperands",
+    parent = ref("Parent", "BasicBlock"),
+    flags  = scalar "SubclassOptionalData",
+    data   = scalar "SubclassData",
+    dbg    = ref("DbgLoc.Loc.Ref.MD", "Metadata"),
+    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+  })
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+
+-- "  %x = " unless it is void; its metadata attachments after it.
+local RESULT = "  {?hasname}%{name:llvm_name} = {:}{?vty.id != VoidTyID}%{slot} = {/}{/}"
+local ATTACHED = "{?dbg}, !dbg {dbg}{/}{md}\n"
+
+-- Each opcode a struct of its own, cast to from Value by SubclassID.
+local inst_cases = {}
+local function inst(opname, ctype, extra, body)
+  local sname = "I_" .. opname
+  inst_cases["InstructionVal+" .. OP[opname]] = sname
+  struct (sname) {
+    ctype = ctype,
+    fields = inst_fields(extra),
+    ref = LOCAL,
+    text = RESULT .. body .. ATTACHED,
+  }
+end
+
+-- nuw/nsw, exact, inbounds and the fast-math flags are bits of
+-- SubclassOptionalData.
+local function flag_bits(extra)
+  extra = extra or {}
+  extra.nuw = bits { at = "SubclassOptionalData", bit = 0, width = 1 }
+  extra.nsw = bits { at = "SubclassOptionalData", bit = 1, width = 1 }
+  return extra
+end
+local FAST = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" }
+local function fmf_bits(extra)
+  extra = extra or {}
+  for i, n in ipairs(FAST) do
+    extra["f_" .. n] = bits { at = "SubclassOptionalData", bit = i - 1, width = 1 }
+  end
+  return extra
+end
+local FMF = "{?flags == 127} fast{:}"
+for _, n in ipairs(FAST) do FMF = FMF .. "{?f_" .. n .. "} " .. n .. "{/}" end
+FMF = FMF .. "{/}"
+
+-- binary operators: add nsw i32 %a, %b
+for _, op in ipairs { "add", "sub", "mul", "shl" } do
+  inst(op, "llvm::BinaryOperator", flag_bits(),
+       op .. "{?nuw} nuw{/}{?nsw} nsw{/} {op0}, {rest*, }")
+end
+for _, op in ipairs { "udiv", "sdiv", "lshr", "ashr" } do
+  inst(op, "llvm::BinaryOperator",
+       { exact = bits { at = "SubclassOptionalData", bit = 0, width = 1 } },
+       op .. "{?exact} exact{/} {op0}, {rest*, }")
+end
+for _, op in ipairs { "urem", "srem", "and", "or", "xor" } do
+  inst(op, "llvm::BinaryOperator", {}, op .. " {op0}, {rest*, }")
+end
+for _, op in ipairs { "fadd", "fsub", "fmul", "fdiv", "frem" } do
+  inst(op, "llvm::BinaryOperator", fmf_bits(), op .. FMF .. " {op0}, {rest*, }")
+end
+inst("fneg", "llvm::UnaryOperator", fmf_bits(), "fneg" .. FMF .. " {op0}")
+inst("freeze", "llvm::FreezeInst", {}, "freeze {op0}")
+
+-- compares: the predicate is SubclassData's low 6 bits
+inst("icmp", "llvm::ICmpInst",
+     { pred = enum({ at = "SubclassData", bit = 0, width = 6 },
+                   { type = "llvm::CmpInst::Predicate", strip = "ICMP_", lower = true }) },
+     "icmp {pred} {op0}, {rest*, }")
+inst("fcmp", "llvm::FCmpInst",
+     fmf_bits { pred = enum({ at = "SubclassData", bit = 0, width = 6 },
+                            { type = "llvm::CmpInst::Predicate", strip = "FCMP_", lower = true }) },
+     "fcmp" .. FMF .. " {pred} {op0}, {rest*, }")
+
+-- casts: sext i32 %x to i64
+for n, op in pairs(cast_ops) do
+  inst(op, "llvm::CastInst", {}, op .. " {op0} to {vty}")
+end
+
+-- memory: the alignment's log2, volatile and the ordering are bits of
+-- SubclassData (alloca: align 0-5; load and store: volatile 0, align
+-- 1-6, ordering 7-9)
+-- TODO: alloca's array size when it is not i32 1 (needs its operand in
+-- a condition: {ops[0]} of h-lang).
+inst("alloca", "llvm::AllocaInst",
+     { allocated = ref("AllocatedType", "Type"),
+       align = enum({ at = "SubclassData", bit = 0, width = 5 }, { names = POW2 }) },
+     "alloca {allocated}, align {align}")
+local function volatile_align_ordering(extra)
+  extra = extra or {}
+  extra.volatile = bits { at = "SubclassData", bit = 0, width = 1 }
+  extra.align = enum({ at = "SubclassData", bit = 1, width = 6 }, { names = POW2 })
+  extra.ordering = enum({ at = "SubclassData", bit = 7, width = 3 }, { names = ORDERINGS })
+  return extra
+end
+inst("load", "llvm::LoadInst", volatile_align_ordering(),
+     "load{?ordering != 0} atomic{/}{?volatile} volatile{/} {vty}, {op0}"
+     .. "{?ordering != 0} {ordering}{/}, align {align}")
+inst("store", "llvm::StoreInst", volatile_align_ordering(),
+     "store{?ordering != 0} atomic{/}{?volatile} volatile{/} {ops*, }"
+     .. "{?ordering != 0} {ordering}{/}, align {align}")
+inst("getelementptr", "llvm::GetElementPtrInst",
+     { src = ref("SourceElementType", "Type"),
+       inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 } },
+     "getelementptr{?inbounds} inbounds{/} {src}, {ops*, }")
+inst("atomicrmw", "llvm::AtomicRMWInst",
+     { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
+       ordering = enum({ at = "SubclassData", bit = 1, width = 3 }, { names = ORDERINGS }),
+       op = enum({ at = "SubclassData", bit = 4, width = 4 }, { names = RMW_OPS }),
+       align = enum({ at = "SubclassData", bit = 8, width = 6 }, { names = POW2 }) },
+     "atomicrmw{?volatile} volatile{/} {op} {ops*, } {ordering}, align {align}")
+inst("fence", "llvm::FenceInst",
+     { ordering = enum({ at = "SubclassData", bit = 0, width = 3 }, { names = ORDERINGS }) },
+     "fence {ordering}")
+
+-- others
+inst("select", "llvm::SelectInst", fmf_bits(), "select" .. FMF .. " {ops*, }")
+inst("extractelement", "llvm::ExtractElementInst", {}, "extractelement {ops*, }")
+inst("insertelement", "llvm::InsertElementInst", {}, "insertelement {ops*, }")
+inst("extractvalue", "llvm::ExtractValueInst",
+     { idx = llvm.small_vector("Indices", u32 {}) },
+     "extractvalue {op0}, {idx*, }")
+inst("insertvalue", "llvm::InsertValueInst",
+     { idx = llvm.small_vector("Indices", u32 {}) },
+     "insertvalue {ops*, }, {idx*, }")
+inst("shufflevector", "llvm::ShuffleVectorInst",
+     { mask = llvm.small_vector("ShuffleMask", i32 {}) },
+     "shufflevector {ops*, }, <{mask*, }>")
+inst("va_arg", "llvm::VAArgInst", {}, "va_arg {op0}, {vty}")
+
+-- terminators
+inst("ret", "llvm::ReturnInst", {}, "ret{?ops} {ops*, }{:} void{/}")
+inst("unreachable", "llvm::UnreachableInst", {}, "unreachable")
+-- br's operands are [cond, false, true] (the last Use is successor 0):
+-- printed condition, true, false.
+inst("br", "llvm::BranchInst",
+     { mid = array { at = "before", skip = 32, count = "NumUserOperands",
+                     limit = 1, of = "Use" },
+       tru = array { at = "before", count = "NumUserOperands", limit = 1, of = "Use" } },
+     "br {?nops == 3}{op0}, {tru}, {mid}{:}{ops}{/}")
+-- a switch's operands (hung off) are the condition, the default, then
+-- value and destination pairs
+struct "SwitchCase" {
+  size = 64, node = false,
+  fields = { v = embed({ offset = 0 }, "Use"), d = embed({ offset = 32 }, "Use") },
+  text = "\n    {v}, {d}",
+}
+inst("switch", "llvm::SwitchInst",
+     { default = array { ptr = -8, skip = 32, count = "NumUserOperands",
+                         limit = 1, of = "Use" },
+       cases = array { ptr = -8, skip = 64, count = "NumUserOperands", drop = 2,
+                       divide = 2, of = "SwitchCase" } },
+     "switch {op0}, {default} [{cases}\n  ]")
+inst("indirectbr", "llvm::IndirectBrInst", {}, "indirectbr {op0}, [{restt*, }]")
+
+-- A PHI's incoming values are its (hung-off) Uses; its blocks follow
+-- the ReservedSpace Uses of that array.
+inst("phi", "llvm::PHINode",
+     fmf_bits { incoming = zip { count = "NumUserOperands", text = "[ {v}, {b} ]", of = {
+       v = { ptr = -8, of = "UseV" },
+       b = { ptr = -8, skip = { { "ReservedSpace", 32 } }, of = ref "Value" } } } },
+     "phi{?vty.id == FloatTyID or vty.id == DoubleTyID}" .. FMF .. "{/} {vty} {incoming*, }")
+
+-- A call: the callee is its last operand, the arguments the ones before
+-- it; its attributes' sets are 0 the function's, 1 the result's, 2 and
+-- on the arguments' (fewer sets than arguments: the rest have none).
+-- Tail kind and calling convention are bits of SubclassData.
+-- TODO: operand bundles; calling conventions other than C.
+inst("call", "llvm::CallInst",
+     fmf_bits {
+       tail  = scalar { at = "SubclassData", bit = 0, width = 2 },
+       fty   = ref("FTy", "FunctionType"),
+       attrs = ptr("Attrs.pImpl", "AttributeListImpl"),
+       args  = zip { count = "NumUserOperands", drop = 1, text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
+         u = { at = "before", skip = 32, of = "Use" },
+         set = { ptr = "Attrs.pImpl", skip = { "AttributeListImpl", 16 },
+                 count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } },
+     },
+     "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call" .. FMF
+     .. " {?attrs}{attrs.ret}{/}{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, })"
+     .. "{?attrs}{attrs.group}{/}")
+
+-- }======================================================
+
+-- {====================================================== blocks, arguments
+
+-- A block's predecessors: the terminators among its uses, in use-list
+-- order, each by its block; a use of a block by a non-terminator (a
+-- blockaddress) is none.
+struct "BlockUse" {
+  ctype = "llvm::Use", node = false,
+  fields = { user = ref("Parent", "Instruction") },
+}
+-- TODO(h-lang): "{label}:" padded to column 50 ({:%-*s:50 - col()}):
+-- until then a block's label line is made in Lua (pure: its bytes only).
+local function quote(s)
+  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
+  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
+    return string.format("\\%02X", c:byte()) end) .. '"'
+end
+struct "BasicBlock" {
+  ctype = "llvm::BasicBlock",
+  fields = value_fields {
+    slot   = num "slot",
+    insts  = llvm.ilist("InstList", "Instruction", { link_offset = 24 }),
+    uses   = list { head = "UseList", of = "BlockUse", link = "Next" },
+    preds  = derived { from = "uses", where = "user.id >= " .. INSTRUCTION_VAL + OP.ret
+                         .. " and user.id <= " .. INSTRUCTION_VAL + OP.callbr,
+                       map = "user.parent", of = ref "BasicBlock" },
+    label  = computed(pure(function(n)
+      local l = (n.hasname ~= 0 and n.name and quote(n.name.key) or tostring(n.slot)) .. ":"
+      return string.format("%-49s ;", l)
+    end)),
+  },
+  ref = LOCAL,
+  text = "{?# == 0}{?hasname}\n{name:llvm_name}:{/}\n{:}\n{label}"
+      .. "{?preds} preds = {@preds*, }{:} No predecessors!{/}\n{/}{insts}",
+}
+
+struct "Argument" {
+  ctype = "llvm::Argument",
+  fields = value_fields { slot = num "slot", argno = scalar "ArgNo" },
+  ref = LOCAL,
+}
+
+-- }======================================================
+
+-- {====================================================== the function
+
+struct "Module" {
+  ctype = "llvm::Module", node = false,
+  fields = {
+    functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
+  },
+}
+
+-- A parameter as the function's header prints it.
+struct "ArgSlot" {
+  ctype = "llvm::Argument", node = false,
+  fields = value_fields { slot = num "slot" },
+  text = LOCAL,
+}
+
+struct "Function" {
+  ctype = "llvm::Function",
+  fields = global_fields {
+    fty    = ref("ValueType", "FunctionType"),
+    parent = ptr("Parent", "Module"),
+    blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
+    attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
+    params = zip { count = "NumArgs", of = {
+      a = { ptr = "Arguments", of = "ArgSlot" },
+      set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
+      text = "{a.vty}{?set} {@set}{/} {a}" },
+    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+  },
+  ref = "@{name:llvm_name}",
+  text = "{?attrs}{attrs.comment}{/}"
+      .. "define {?linkage == InternalLinkage}internal {/}{?linkage == PrivateLinkage}private {/}"
+      .. "{?dsolocal and linkage != InternalLinkage and linkage != PrivateLinkage}dso_local {/}"
+      .. "{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
+      .. "{?fty.vararg}{?params}, {/}...{/})"
+      .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
+      .. "{?attrs}{attrs.group}{/}{md} {{{blocks}}}\n",
+}
+
+-- }======================================================
+
+-- {====================================================== numberings
+
+-- The slot tracker of the function being printed: its unnamed arguments,
+-- then each unnamed block and each unnamed non-void instruction, in order.
+numbering "slot" {
+  scope = "Function",
+  { "params", number = false, { "a", when = "not hasname" } },
+  { "blocks", when = "not hasname",
+    { "insts", when = "not hasname and vty.id != VoidTyID" } },
+}
+
+-- Attribute groups #N: the module's functions' attributes in order, then
+-- those of the calls of the function being printed (SlotTracker's
+-- processModule, then processFunction).
+local fn_set = { "attrs", number = false, { "fn", number = false, { "node" } } }
+numbering "attrs" {
+  scope = "Function",
+  { "parent.functions", number = false, fn_set },
+  { "blocks", number = false, { "insts", number = false,
+      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
+        { "fn", number = false, { "node" } } } } },
+}
+
+-- {====================================================== values by class
+
+-- What a Value is, by its SubclassID: an operand prints as its class's
+-- ref (an instruction or argument by name or number, a constant by its
+-- value, a global by @name).
+local value_cases = {
+  ArgumentVal = "Argument", BasicBlockVal = "BasicBlock",
+  FunctionVal = "Function", GlobalVariableVal = "GlobalVariable",
+  ConstantExprVal = "AnyConstantExpr", ConstantArrayVal = "ConstantArray",
+  ConstantStructVal = "ConstantStruct", ConstantVectorVal = "ConstantVector",
+  UndefValueVal = "UndefValue", PoisonValueVal = "PoisonValue",
+  ConstantAggregateZeroVal = "ConstantAggregateZero",
+  ConstantDataArrayVal = "ConstantDataArray",
+  ConstantDataVectorVal = "ConstantDataVector",
+  ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
+  ConstantPointerNullVal = "ConstantPointerNull",
+  ConstantTokenNoneVal = "ConstantTokenNone",
+  MetadataAsValueVal = "MetadataAsValue",
+}
+for k, v in pairs(inst_cases) do value_cases[k] = v end
+struct "Value" {
+  ctype = "llvm::Value",
+  fields = value_fields(),
+  cast = { by = "id", cases = value_cases },
+  ref = "<value {id}>",
+}
+-- A block's instructions, by opcode (an unknown one says its number).
+struct "Instruction" {
+  ctype = "llvm::Instruction",
+  fields = inst_fields(),
+  cast = { by = "id", cases = inst_cases },
+  text = "  <instruction {id}>\n",
+}
+
+-- }======================================================
