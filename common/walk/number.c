@@ -141,6 +141,14 @@ number(struct nrun *r, uint64_t addr, uint8_t counter)
 static void run_step(struct nrun *r, struct frame *f,
 		     const struct lnumstep *s);
 
+// A node entered as its step's struct: a struct and its first member (a
+// zip's tuple and its first array's element) are two.
+static inline uint64_t
+entered_key(uint64_t addr, const struct lnumstep *s)
+{
+	return addr ^ ((uint64_t)(s->etype + 1) << 48);
+}
+
 // Visits node @p addr (its bytes @p data, or NULL) of step @p s, element
 // @p k of its sequence (UINT64_MAX: none), for {=#} in conditions.
 static void
@@ -151,7 +159,7 @@ visit(struct nrun *r, const struct lnumstep *s, uint64_t addr,
 	bool added;
 	if (!addr || r->failed || w->stop)
 		return;
-	if (!irs_visited_add(&r->entered, addr, &added)) {
+	if (!irs_visited_add(&r->entered, entered_key(addr, s), &added)) {
 		r->failed = true;
 		return;
 	}
@@ -303,7 +311,8 @@ run_level(struct nrun *r, struct frame *f, struct lnumstep *const *steps,
 			r->ctr[k] = r->nb->reset_mask & (1u << k) ? 0
 				: at_end[k];
 		bool added;
-		if (!irs_visited_add(&r->entered, d.addr, &added)) {
+		if (!irs_visited_add(&r->entered, entered_key(d.addr, d.step),
+				     &added)) {
 			r->failed = true;
 			break;
 		}
