@@ -114,6 +114,12 @@ local MD_KINDS = {
 local POW2 = {}
 for i = 0, 32 do POW2[i] = tostring(1 << i) end
 
+-- Bits of Value::SubclassData, a 16-bit member at byte 18 of every Value
+-- in LLVM 14, carved by each class's Bitfield::Element aliases.
+-- TODO(h-lang): { at = "SubclassData", bit = B, width = W } once a
+-- location table takes a path; the offset then comes from the donor.
+local function SD(bit, width) return { offset = 18, bit = bit, width = width } end
+
 local ORDERINGS = { [0] = "notatomic", "unordered", "monotonic", "consume",
                     "acquire", "release", "acq_rel", "seq_cst" }
 local RMW_OPS = { [0] = "xchg", "add", "sub", "and", "nand", "or", "xor",
@@ -198,15 +204,18 @@ struct "PointerType" {
   ref = "{?pointee}{pointee}{?as} addrspace({as}){/}*{:}ptr{?as} addrspace({as}){/}{/}",
 }
 
+-- (ielt: the element seen as an integer type, for its width)
 struct "ArrayType" {
   ctype = "llvm::ArrayType",
-  fields = { elt = ref("ContainedType", "Type"), n = scalar "NumElements" },
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "NumElements",
+             ielt = ref("ContainedType", "IntegerType") },
   ref = "[{n} x {elt}]",
 }
 
 struct "FixedVectorType" {
   ctype = "llvm::VectorType",
-  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity" },
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity",
+             ielt = ref("ContainedType", "IntegerType") },
   ref = "<{n} x {elt}>",
 }
 
@@ -371,8 +380,8 @@ struct "F32" { size = 4, node = false, fields = { v = apfloat { bits = u32(0), s
 struct "F64" { size = 8, node = false, fields = { v = apfloat { bits = u64(0), semantics = "double" } }, text = "double {v}" }
 local DATA = "{?ty.elt.id == FloatTyID}{f32*, }{/}{?ty.elt.id == DoubleTyID}{f64*, }{/}"
   .. "{?ty.elt.id == IntegerTyID}"
-  .. "{?ty.elt.width == 8}i8 {i8*, i8 }{/}{?ty.elt.width == 16}i16 {i16*, i16 }{/}"
-  .. "{?ty.elt.width == 32}i32 {i32*, i32 }{/}{?ty.elt.width == 64}i64 {i64*, i64 }{/}{/}"
+  .. "{?ty.ielt.width == 8}i8 {i8*, i8 }{/}{?ty.ielt.width == 16}i16 {i16*, i16 }{/}"
+  .. "{?ty.ielt.width == 32}i32 {i32*, i32 }{/}{?ty.ielt.width == 64}i64 {i64*, i64 }{/}{/}"
 struct "ConstantDataVector" {
   ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
   ref = "<" .. DATA .. ">",
@@ -431,7 +440,11 @@ local function global_fields(extra)
   return f
 end
 struct "GlobalVariable" {
-  ctype = "llvm::GlobalVariable", fields = global_fields(), ref = "@{name:llvm_name}",
+  ctype = "llvm::GlobalVariable",
+  fields = global_fields {
+    md = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+  },
+  ref = "@{name:llvm_name}",
 }
 
 -- }======================================================
@@ -510,8 +523,8 @@ struct "MetadataAsValue" {
 struct "Attachment" {
   ctype = "llvm::MDAttachments::Attachment", node = false,
   fields = { kind = enum("MDKind", { names = MD_KINDS }),
-             node = ref("Node.Ref.MD", "Metadata") },
-  text = ", !{kind} {node}",
+             md = ref("Node.Ref.MD", "Metadata") },
+  text = ", !{kind} {md}",
 }
 struct "MDAttachments" {
   ctype = "llvm::MDAttachments", node = false,
@@ -693,11 +706,11 @@ inst("freeze", "llvm::FreezeInst", {}, "freeze {op0}")
 
 -- compares: the predicate is SubclassData's low 6 bits
 inst("icmp", "llvm::ICmpInst",
-     { pred = enum({ at = "SubclassData", bit = 0, width = 6 },
+     { pred = enum(SD(0, 6),
                    { type = "llvm::CmpInst::Predicate", strip = "ICMP_", lower = true }) },
      "icmp {pred} {op0}, {rest*, }")
 inst("fcmp", "llvm::FCmpInst",
-     fmf_bits { pred = enum({ at = "SubclassData", bit = 0, width = 6 },
+     fmf_bits { pred = enum(SD(0, 6),
                             { type = "llvm::CmpInst::Predicate", strip = "FCMP_", lower = true }) },
      "fcmp" .. FMF .. " {pred} {op0}, {rest*, }")
 
@@ -713,13 +726,13 @@ end
 -- a condition: {ops[0]} of h-lang).
 inst("alloca", "llvm::AllocaInst",
      { allocated = ref("AllocatedType", "Type"),
-       align = enum({ at = "SubclassData", bit = 0, width = 5 }, { names = POW2 }) },
+       align = enum(SD(0, 6), { names = POW2 }) },
      "alloca {allocated}, align {align}")
 local function volatile_align_ordering(extra)
   extra = extra or {}
   extra.volatile = bits { at = "SubclassData", bit = 0, width = 1 }
-  extra.align = enum({ at = "SubclassData", bit = 1, width = 6 }, { names = POW2 })
-  extra.ordering = enum({ at = "SubclassData", bit = 7, width = 3 }, { names = ORDERINGS })
+  extra.align = enum(SD(1, 6), { names = POW2 })
+  extra.ordering = enum(SD(7, 3), { names = ORDERINGS })
   return extra
 end
 inst("load", "llvm::LoadInst", volatile_align_ordering(),
@@ -734,12 +747,12 @@ inst("getelementptr", "llvm::GetElementPtrInst",
      "getelementptr{?inbounds} inbounds{/} {src}, {ops*, }")
 inst("atomicrmw", "llvm::AtomicRMWInst",
      { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
-       ordering = enum({ at = "SubclassData", bit = 1, width = 3 }, { names = ORDERINGS }),
-       op = enum({ at = "SubclassData", bit = 4, width = 4 }, { names = RMW_OPS }),
-       align = enum({ at = "SubclassData", bit = 8, width = 6 }, { names = POW2 }) },
+       ordering = enum(SD(1, 3), { names = ORDERINGS }),
+       op = enum(SD(4, 4), { names = RMW_OPS }),
+       align = enum(SD(8, 6), { names = POW2 }) },
      "atomicrmw{?volatile} volatile{/} {op} {ops*, } {ordering}, align {align}")
 inst("fence", "llvm::FenceInst",
-     { ordering = enum({ at = "SubclassData", bit = 0, width = 3 }, { names = ORDERINGS }) },
+     { ordering = enum(SD(0, 3), { names = ORDERINGS }) },
      "fence {ordering}")
 
 -- others
@@ -797,7 +810,7 @@ inst("phi", "llvm::PHINode",
 -- TODO: operand bundles; calling conventions other than C.
 inst("call", "llvm::CallInst",
      fmf_bits {
-       tail  = scalar { at = "SubclassData", bit = 0, width = 2 },
+       tail  = bits { at = "SubclassData", bit = 0, width = 2 },
        fty   = ref("FTy", "FunctionType"),
        attrs = ptr("Attrs.pImpl", "AttributeListImpl"),
        args  = zip { count = "NumUserOperands", drop = 1, text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
@@ -856,10 +869,24 @@ struct "Argument" {
 
 -- {====================================================== the function
 
+-- Named metadata (!llvm.module.flags, !llvm.ident...): a NamedMDNode's
+-- operands are a SmallVector<TrackingMDRef> behind a void *.
+struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") } }
+struct "MDRefVector" {
+  size = 16, node = false,
+  fields = { elts = array { ptr = 0, count = { offset = 8, size = 4 }, of = "MDRef" } },
+}
+struct "NamedMDNode" {
+  ctype = "llvm::NamedMDNode", node = false,
+  fields = { ops = ptr("Operands", "MDRefVector") },
+}
+
 struct "Module" {
   ctype = "llvm::Module", node = false,
   fields = {
+    globals   = llvm.ilist("GlobalList", "GlobalVariable", { link_offset = 56 }),
     functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
+    named     = llvm.ilist("NamedMDList", "NamedMDNode", { link_offset = 0 }),
   },
 }
 
@@ -951,6 +978,58 @@ struct "Instruction" {
   fields = inst_fields(),
   cast = { by = "id", cases = inst_cases },
   text = "  <instruction {id}>\n",
+}
+
+-- }======================================================
+
+-- Metadata !N (SlotTracker: processModule, then processFunction): the
+-- named metadata's operands, then the printed function's attachments,
+-- then each instruction's metadata arguments (of intrinsics) and
+-- attachments (!dbg first, the others by kind); each node depth first
+-- through its operands, MDNodes only, DIExpression and DIArgList never.
+local MDNODE = "id != MDStringKind and id != ConstantAsMetadataKind"
+  .. " and id != LocalAsMetadataKind and id != DistinctMDOperandPlaceholderKind"
+  .. " and id != DIExpressionKind and id != DIArgListKind"
+-- an MDNode's operands, each node through its own (a cycle of steps)
+local operands = { "ops", number = false, as = "MDNode" }
+operands[2] = { "md", only = MDNODE, operands }
+-- a field `md` naming a node: the node, then its operands
+local function md_of(extra)
+  local st = { "md", only = MDNODE, operands }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
+local function attachments()
+  return { "md", number = false, { "sorted", number = false, md_of() } }
+end
+-- (-print-after-all's slot tracker numbers the metadata of every
+-- function of the module, in order, not only the printed one's)
+numbering "md" {
+  scope = "Function",
+  { "parent.globals", number = false, attachments() },
+  { "parent.named", number = false, { "ops", number = false,
+      { "elts", number = false, md_of() } } },
+  { "parent.functions", number = false,
+    attachments(),
+    { "blocks", number = false, { "insts", number = false,
+        { "ops", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call,
+          { "val", number = false, only = "id == MetadataAsValueVal",
+            md_of { as = "MetadataAsValue" } } },
+        { "dbg", only = MDNODE, operands },
+        attachments() } } },
+}
+
+-- {====================================================== boundaries
+
+-- llvm::XPass::run(Function &F, FunctionAnalysisManager &AM) returns a
+-- PreservedAnalyses through a hidden pointer: `this` is $arg0, F $arg1.
+-- The pass's name, as -print-after-all prints it, is the class's.
+boundary {
+  functions = { match = "^llvm::([A-Za-z0-9_]+Pass)::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
+  ir = "$arg1", sret = true, type = "Function",
+  after = "caller",
+  -- what a Function holds: a core deep in a pass finds its root by it
+  check = { SubclassID = "llvm::Value::ValueTy::FunctionVal", IntID = 0 },
 }
 
 -- }======================================================
