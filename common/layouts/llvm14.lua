@@ -497,18 +497,110 @@ struct "ValueAsMetadata" {
   fields = { id = enum("SubclassID", MDKIND), v = ref("V", "Value") },
   ref = "{v.vty} {v}",
 }
--- TODO: the operations of a non-empty expression (Dwarf.def's names).
+-- A DIExpression is a std::vector<uint64_t> of DWARF operations and
+-- their arguments; LLVM prints each operation by name (Dwarf.def, and
+-- LLVM's own from 0x1000), its arguments as numbers, DW_OP_LLVM_convert's
+-- encoding by name. The number of arguments depends on the operation
+-- (DIExpression::ExprOperand::getSize): one pure Lua function, on the
+-- bytes alone (an expression is rare: a dbg.value's).
+local DW_OP = {
+  [0x03] = "addr", [0x06] = "deref", [0x08] = "const1u", [0x09] = "const1s",
+  [0x0a] = "const2u", [0x0b] = "const2s", [0x0c] = "const4u",
+  [0x0d] = "const4s", [0x0e] = "const8u", [0x0f] = "const8s",
+  [0x10] = "constu", [0x11] = "consts", [0x12] = "dup", [0x13] = "drop",
+  [0x14] = "over", [0x15] = "pick", [0x16] = "swap", [0x17] = "rot",
+  [0x18] = "xderef", [0x19] = "abs", [0x1a] = "and", [0x1b] = "div",
+  [0x1c] = "minus", [0x1d] = "mod", [0x1e] = "mul", [0x1f] = "neg",
+  [0x20] = "not", [0x21] = "or", [0x22] = "plus", [0x23] = "plus_uconst",
+  [0x24] = "shl", [0x25] = "shr", [0x26] = "shra", [0x27] = "xor",
+  [0x28] = "bra", [0x29] = "eq", [0x2a] = "ge", [0x2b] = "gt", [0x2c] = "le",
+  [0x2d] = "lt", [0x2e] = "ne", [0x2f] = "skip", [0x30] = "lit0",
+  [0x31] = "lit1", [0x32] = "lit2", [0x33] = "lit3", [0x34] = "lit4",
+  [0x35] = "lit5", [0x36] = "lit6", [0x37] = "lit7", [0x38] = "lit8",
+  [0x39] = "lit9", [0x3a] = "lit10", [0x3b] = "lit11", [0x3c] = "lit12",
+  [0x3d] = "lit13", [0x3e] = "lit14", [0x3f] = "lit15", [0x40] = "lit16",
+  [0x41] = "lit17", [0x42] = "lit18", [0x43] = "lit19", [0x44] = "lit20",
+  [0x45] = "lit21", [0x46] = "lit22", [0x47] = "lit23", [0x48] = "lit24",
+  [0x49] = "lit25", [0x4a] = "lit26", [0x4b] = "lit27", [0x4c] = "lit28",
+  [0x4d] = "lit29", [0x4e] = "lit30", [0x4f] = "lit31", [0x50] = "reg0",
+  [0x51] = "reg1", [0x52] = "reg2", [0x53] = "reg3", [0x54] = "reg4",
+  [0x55] = "reg5", [0x56] = "reg6", [0x57] = "reg7", [0x58] = "reg8",
+  [0x59] = "reg9", [0x5a] = "reg10", [0x5b] = "reg11", [0x5c] = "reg12",
+  [0x5d] = "reg13", [0x5e] = "reg14", [0x5f] = "reg15", [0x60] = "reg16",
+  [0x61] = "reg17", [0x62] = "reg18", [0x63] = "reg19", [0x64] = "reg20",
+  [0x65] = "reg21", [0x66] = "reg22", [0x67] = "reg23", [0x68] = "reg24",
+  [0x69] = "reg25", [0x6a] = "reg26", [0x6b] = "reg27", [0x6c] = "reg28",
+  [0x6d] = "reg29", [0x6e] = "reg30", [0x6f] = "reg31", [0x70] = "breg0",
+  [0x71] = "breg1", [0x72] = "breg2", [0x73] = "breg3", [0x74] = "breg4",
+  [0x75] = "breg5", [0x76] = "breg6", [0x77] = "breg7", [0x78] = "breg8",
+  [0x79] = "breg9", [0x7a] = "breg10", [0x7b] = "breg11", [0x7c] = "breg12",
+  [0x7d] = "breg13", [0x7e] = "breg14", [0x7f] = "breg15", [0x80] = "breg16",
+  [0x81] = "breg17", [0x82] = "breg18", [0x83] = "breg19", [0x84] = "breg20",
+  [0x85] = "breg21", [0x86] = "breg22", [0x87] = "breg23", [0x88] = "breg24",
+  [0x89] = "breg25", [0x8a] = "breg26", [0x8b] = "breg27", [0x8c] = "breg28",
+  [0x8d] = "breg29", [0x8e] = "breg30", [0x8f] = "breg31", [0x90] = "regx",
+  [0x91] = "fbreg", [0x92] = "bregx", [0x93] = "piece",
+  [0x94] = "deref_size", [0x95] = "xderef_size", [0x96] = "nop",
+  [0x97] = "push_object_address", [0x98] = "call2", [0x99] = "call4",
+  [0x9a] = "call_ref", [0x9b] = "form_tls_address",
+  [0x9c] = "call_frame_cfa", [0x9d] = "bit_piece", [0x9e] = "implicit_value",
+  [0x9f] = "stack_value", [0xa0] = "implicit_pointer", [0xa1] = "addrx",
+  [0xa2] = "constx", [0xa3] = "entry_value", [0xa4] = "const_type",
+  [0xa5] = "regval_type", [0xa6] = "deref_type", [0xa7] = "xderef_type",
+  [0xa8] = "convert", [0xa9] = "reinterpret",
+  [0xe0] = "GNU_push_tls_address", [0xe1] = "HP_is_value",
+  [0xe2] = "HP_fltconst4", [0xe3] = "HP_fltconst8", [0xe4] = "HP_mod_range",
+  [0xe5] = "HP_unmod_range", [0xe6] = "HP_tls", [0xe8] = "INTEL_bit_piece",
+  [0xed] = "WASM_location", [0xee] = "WASM_location_int",
+  [0xf0] = "APPLE_uninit", [0xf3] = "GNU_entry_value",
+  [0xf8] = "PGI_omp_thread_num", [0xfb] = "GNU_addr_index",
+  [0xfc] = "GNU_const_index",
+  [0x1000] = "LLVM_fragment", [0x1001] = "LLVM_convert",
+  [0x1002] = "LLVM_tag_offset", [0x1003] = "LLVM_entry_value",
+  [0x1004] = "LLVM_implicit_pointer", [0x1005] = "LLVM_arg",
+}
+local DW_ATE = { [1] = "address", "boolean", "complex_float", "float",
+  "signed", "signed_char", "unsigned", "unsigned_char", "imaginary_float",
+  "packed_decimal", "numeric_string", "edited", "signed_fixed",
+  "unsigned_fixed", "decimal_float", "UTF", "UCS", "ASCII" }
+local function dw_args(op)
+  if op >= 0x70 and op <= 0x8f then return 1 end        -- bregN
+  if op == 0x1001 or op == 0x1000 or op == 0x92 then return 2 end
+  if op == 0x10 or op == 0x11 or op == 0x94 or op == 0x23 or op == 0x1002
+     or op == 0x1003 or op == 0x1005 or op == 0x90 then return 1 end
+  return 0
+end
 struct "DIExpression" {
   ctype = "llvm::DIExpression",
   fields = { id = enum("SubclassID", MDKIND),
              elts = range { begin = "Elements._M_impl._M_start",
                             finish = "Elements._M_impl._M_finish", of = u64 {} } },
-  ref = "!DIExpression({elts*, })",
+  ref = pure(function(n)
+    local out, e, i = {}, n.elts or {}, 1
+    while i <= #e do
+      local op = e[i]
+      out[#out + 1] = "DW_OP_" .. (DW_OP[op] or tostring(op))
+      local k = dw_args(op)
+      for a = 1, k do
+        local v = e[i + a]
+        if v == nil then break end
+        if op == 0x1001 and a == 2 then
+          out[#out + 1] = "DW_ATE_" .. (DW_ATE[v] or tostring(v))
+        else
+          out[#out + 1] = string.format("%u", v)
+        end
+      end
+      i = i + 1 + k
+    end
+    return "!DIExpression(" .. table.concat(out, ", ") .. ")"
+  end),
 }
+-- A DIArgList's arguments are ValueAsMetadata, each printed typed.
 struct "DIArgList" {
   ctype = "llvm::DIArgList",
-  fields = { id = enum("SubclassID", MDKIND) },
-  ref = "!DIArgList()",
+  fields = { id = enum("SubclassID", MDKIND),
+             args = llvm.small_vector("Args", ref "ValueAsMetadata") },
+  ref = "!DIArgList({args*, })",
 }
 
 -- A Value that is metadata (a call's metadata argument).
@@ -531,6 +623,21 @@ struct "MDAttachments" {
   fields = {
     all    = llvm.small_vector("Attachments", "Attachment"),
     sorted = derived { from = "all", sort = "kind", of = ptr "Attachment" },
+  },
+  text = "{sorted}",
+}
+-- A function's: after its header, each after a blank.
+struct "FnAttachment" {
+  ctype = "llvm::MDAttachments::Attachment", node = false,
+  fields = { kind = enum("MDKind", { names = MD_KINDS }),
+             md = ref("Node.Ref.MD", "Metadata") },
+  text = " !{kind} {md}",
+}
+struct "FnMDAttachments" {
+  ctype = "llvm::MDAttachments", node = false,
+  fields = {
+    all    = llvm.small_vector("Attachments", "FnAttachment"),
+    sorted = derived { from = "all", sort = "kind", of = ptr "FnAttachment" },
   },
   text = "{sorted}",
 }
@@ -909,7 +1016,7 @@ struct "Function" {
       set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
               count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
       text = "{a.vty}{?set} {@set}{/} {a}" },
-    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "FnMDAttachments" },
   },
   ref = "@{name:llvm_name}",
   text = "{?attrs}{attrs.comment}{/}"
