@@ -872,9 +872,20 @@ inst("extractvalue", "llvm::ExtractValueInst",
 inst("insertvalue", "llvm::InsertValueInst",
      { idx = llvm.small_vector("Indices", u32 {}) },
      "insertvalue {ops*, }, {idx*, }")
+-- A shuffle's mask is a SmallVector<int> (-1: undef), printed as a
+-- constant: zeroinitializer or undef when all of it is 0 or -1
+-- (PrintShuffleMask).
+struct "MaskElt" {
+  size = 4, node = false,
+  fields = { v = i32(0) },
+  text = "i32 {?v == -1}undef{:}{v}{/}",
+}
 inst("shufflevector", "llvm::ShuffleVectorInst",
-     { mask = llvm.small_vector("ShuffleMask", i32 {}) },
-     "shufflevector {ops*, }, <{mask*, }>")
+     { mask = llvm.small_vector("ShuffleMask", "MaskElt"),
+       nonzero = derived { from = "mask", where = "v != 0", of = ptr "MaskElt" },
+       defined = derived { from = "mask", where = "v != -1", of = ptr "MaskElt" } },
+     "shufflevector {ops*, }, <{=#mask} x i32> "
+     .. "{?nonzero}{?defined}<{mask*, }>{:}undef{/}{:}zeroinitializer{/}")
 inst("va_arg", "llvm::VAArgInst", {}, "va_arg {op0}, {vty}")
 
 -- terminators
