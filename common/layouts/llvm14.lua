@@ -125,6 +125,28 @@ local ORDERINGS = { [0] = "notatomic", "unordered", "monotonic", "consume",
 local RMW_OPS = { [0] = "xchg", "add", "sub", "and", "nand", "or", "xor",
                   "max", "min", "umax", "umin", "fadd", "fsub" }
 
+-- Calling conventions (CallingConv::ID, 10 bits) as printCallingConv
+-- names them: the named ones opt-14 -S prints for "cc N", the others
+-- "ccN". avr's two keep the blank LLVM 14 prints after them.
+local CCS = {}
+for i = 0, 1023 do CCS[i] = "cc" .. i end
+local function ccs_from(first, names)
+  for i, s in ipairs(names) do
+    if s ~= "" then CCS[first + i - 1] = s end
+  end
+end
+ccs_from(8, { "fastcc", "coldcc", "ghccc", "", "webkit_jscc", "anyregcc",
+  "preserve_mostcc", "preserve_allcc", "swiftcc", "cxx_fast_tlscc",
+  "tailcc", "cfguard_checkcc", "swifttailcc" })
+ccs_from(64, { "x86_stdcallcc", "x86_fastcallcc", "arm_apcscc",
+  "arm_aapcscc", "arm_aapcs_vfpcc", "msp430_intrcc", "x86_thiscallcc",
+  "ptx_kernel", "ptx_device", "", "", "spir_func", "spir_kernel",
+  "intel_ocl_bicc", "x86_64_sysvcc", "win64cc", "x86_vectorcallcc",
+  "hhvmcc", "hhvm_ccc", "x86_intrcc", "avr_intrcc ", "avr_signalcc ", "",
+  "amdgpu_vs", "amdgpu_gs", "amdgpu_ps", "amdgpu_cs", "amdgpu_kernel",
+  "x86_regcallcc", "amdgpu_hs", "", "amdgpu_ls", "amdgpu_es",
+  "aarch64_vector_pcs", "aarch64_sve_vector_pcs", "", "amdgpu_gfx" })
+
 -- }======================================================
 
 -- {====================================================== hash maps
@@ -925,10 +947,11 @@ inst("phi", "llvm::PHINode",
 -- it; its attributes' sets are 0 the function's, 1 the result's, 2 and
 -- on the arguments' (fewer sets than arguments: the rest have none).
 -- Tail kind and calling convention are bits of SubclassData.
--- TODO: operand bundles; calling conventions other than C.
+-- TODO: operand bundles.
 inst("call", "llvm::CallInst",
      fmf_bits {
        tail  = bits { at = "SubclassData", bit = 0, width = 2 },
+       cc    = enum(SD(2, 10), { names = CCS }),
        fty   = ref("FTy", "FunctionType"),
        attrs = ptr("Attrs.pImpl", "AttributeListImpl"),
        args  = zip { count = "NumUserOperands", drop = 1, text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
@@ -937,7 +960,7 @@ inst("call", "llvm::CallInst",
                  count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } },
      },
      "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call" .. FMF
-     .. " {?attrs}{attrs.ret}{/}{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, })"
+     .. " {?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, })"
      .. "{?attrs}{attrs.group}{/}")
 
 -- }======================================================
@@ -1019,6 +1042,7 @@ struct "Function" {
   ctype = "llvm::Function",
   fields = global_fields {
     fty    = ref("ValueType", "FunctionType"),
+    cc     = enum(SD(4, 10), { names = CCS }),
     parent = ptr("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
     attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
@@ -1033,7 +1057,7 @@ struct "Function" {
   text = "{?attrs}{attrs.comment}{/}"
       .. "define {?linkage == InternalLinkage}internal {/}{?linkage == PrivateLinkage}private {/}"
       .. "{?dsolocal and linkage != InternalLinkage and linkage != PrivateLinkage}dso_local {/}"
-      .. "{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
+      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
       .. "{?fty.vararg}{?params}, {/}...{/})"
       .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
       .. "{?attrs}{attrs.group}{/}{md} {{{blocks}}}\n",
