@@ -1343,6 +1343,28 @@ placed_chars(struct irs_cc *c, const struct ltype *owner, int idx,
 	lua_pop(L, 1);
 }
 
+// enum({ at = "path", bit = B, width = W }, { names = ... }): an enum in
+// bits of a member (LLVM's Bitfield::Element in Value::SubclassData),
+// named by a table or by type T. False when the location is no such
+// table; the location table is on the stack top.
+static bool
+enum_of_bits(struct irs_cc *c, const struct ltype *owner, int idx,
+	     uint32_t line, const char *qual, struct lfield *f)
+{
+	lua_State *L = c->L;
+	if (!lua_istable(L, -1))
+		return false;
+	bool has_width = lua_getfield(L, -1, "width") != LUA_TNIL;
+	lua_pop(L, 1);
+	if (!has_width ||
+	    !bits_of_member(c, owner, lua_gettop(L), line, qual, f))
+		return false;
+	struct irs_field_info info = { .kind = IRS_TYPE_UINT, .type_name = "" };
+	f->kind = LK_ENUM;
+	compile_enum(c, owner, idx, &info, line, qual, f);
+	return true;
+}
+
 // scalar, u8..f64, bool, bits, enum, cstr, chars, strn, index
 static void
 compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
@@ -1377,6 +1399,11 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			lua_pop(L, 1);
 			return;
 		}
+	}
+	if (!strcmp(kind, "enum") && enum_of_bits(c, owner, idx, line, qual,
+						  f)) {
+		lua_pop(L, 1);
+		return;
 	}
 	if (!strcmp(kind, "scalar") && !sized && explicit_unsized(L, -1))
 		irs_lua_raisef(L, line, "%s: scalar at an explicit offset "

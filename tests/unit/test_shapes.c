@@ -224,6 +224,62 @@ test_enum_aliases(void **state)
 			   "fcmp_false TermOpsBegin 1 term", 0, "");
 }
 
+// Enums carved out of bits of a member: Value::SubclassData (a plain
+// 16-bit member, bits 2-11 a call's calling convention) and a bitfield
+// (GlobalValue::SubClassData, its low 6 bits an alignment); named by a
+// table, or by an enum type of the target's.
+typedef struct Carved {
+	unsigned short data;
+	unsigned linkage : 4;
+	unsigned sub : 12;
+} Carved;
+
+static void
+test_enum_in_bits_of_a_member(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct fake_target *ft = &f->ft;
+	FAKE_TYPE(ft, Carved);
+	FAKE_UINT(ft, Carved, data);
+	fake_bitfield(ft, "Carved", "linkage", 0, 4, 16, 4, IRS_TYPE_UINT);
+	fake_bitfield(ft, "Carved", "sub", 0, 4, 20, 12, IRS_TYPE_UINT);
+	fake_enumerator(ft, "Ordering", "Monotonic", 2);
+	fake_enumerator(ft, "Ordering", "SeqCst", 7);
+	unit_layout_load(&ft->target,
+		"layout { name = \"c\", root = \"Carved\" }\n"
+		"struct \"Carved\" { fields = {\n"
+		"  cc = enum({ at = \"data\", bit = 2, width = 10 },\n"
+		"            { names = { [8] = \"fastcc\", [9] = \"coldcc\" } }),\n"
+		"  ord = enum({ at = \"data\", bit = 12, width = 3 },\n"
+		"             { type = \"Ordering\", lower = true }),\n"
+		"  align = enum({ at = \"sub\", bit = 0, width = 6 },\n"
+		"               { names = { \"1\", \"2\", \"4\", \"8\" } }) },\n"
+		"  text = \"{cc} {ord}{?align != 0} align {align}{/}"
+		"{?cc == fastcc} fast{/}\" }\n", "c.lua", &f->lo);
+	Carved c = { .data = 8 << 2 | 7 << 12 | 3, .linkage = 15,
+		     .sub = 0xfc0 | 3 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "fastcc seqcst align 4 fast", 0, "");
+	c = (Carved){ .data = 9 << 2 | 2 << 12 | 1 << 15, .linkage = 0,
+		      .sub = 0xfc0 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "coldcc monotonic", 0, "");
+	c = (Carved){ .data = 5 << 2 };
+	unit_assert_render(f->lo, fake_memory(ft), (uintptr_t)&c,
+			   "5 0", 0, "");
+	// bits past the member are refused, naming it
+	struct irs_error *err = unit_layout_try(&ft->target,
+		"layout { name = \"c\", root = \"Carved\" }\n"
+		"struct \"Carved\" { fields = { x = enum({ at = \"sub\", "
+		"bit = 8, width = 6 }, { names = {} }) } }", "bad.lua", &f->lo);
+	assert_non_null(err);
+	const char *msg = irs_error_get_message(err);
+	if (!strstr(msg, "bad.lua:2:") ||
+	    !strstr(msg, "bits 8..13 (width 6) are not inside 'sub' (12 bits)"))
+		fail_msg("got %s", msg);
+	irs_error_destroy(err);
+}
+
 /* }====================================================== */
 
 /* {====================================================== placement */
@@ -1145,6 +1201,9 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_enum_aliases,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_enum_in_bits_of_a_member,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_arrays_around_the_struct,
