@@ -114,11 +114,9 @@ local MD_KINDS = {
 local POW2 = {}
 for i = 0, 32 do POW2[i] = tostring(1 << i) end
 
--- Bits of Value::SubclassData, a 16-bit member at byte 18 of every Value
--- in LLVM 14, carved by each class's Bitfield::Element aliases.
--- TODO(h-lang): { at = "SubclassData", bit = B, width = W } once a
--- location table takes a path; the offset then comes from the donor.
-local function SD(bit, width) return { offset = 18, bit = bit, width = width } end
+-- Bits of Value::SubclassData, a 16-bit member of every Value, carved by
+-- each class's Bitfield::Element aliases.
+local function SD(bit, width) return { at = "SubclassData", bit = bit, width = width } end
 
 local ORDERINGS = { [0] = "notatomic", "unordered", "monotonic", "consume",
                     "acquire", "release", "acq_rel", "seq_cst" }
@@ -162,6 +160,7 @@ struct "LLVMContextImpl" {
   fields = {
     ValueNames    = embed("ValueNames", "DenseMap"),
     ValueMetadata = embed("ValueMetadata", "DenseMap"),
+    GlobalObjectSections = embed("GlobalObjectSections", "DenseMap"),
   },
 }
 
@@ -424,13 +423,30 @@ struct "ConstantExpr" {
   }),
   ref = "{opcode} ({ops*, })",
 }
+-- A GEP constant may mark one index inrange (C++ vtables): the rest of
+-- SubclassOptionalData is that index + 1 (GEPOperator::getInRangeIndex),
+-- operand J = that + 1 printed after "inrange ". The operands before J
+-- and from J on are arrays of their own for J up to 6.
+-- TODO(h-lang): {?# == ^GEPConstantExpr.inrange}inrange {/} in an
+-- operand's template instead.
+local gep_fields = {
+  src = ref("SrcElementTy", "Type"),
+  inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 },
+  inrange = bits { at = "SubclassOptionalData", bit = 1, width = 6 },
+}
+local GEP_OPS = "{?inrange == 0}{ops*, }{/}"
+for j = 1, 6 do
+  gep_fields["pre" .. j] = array { at = "before", count = "NumUserOperands",
+    skip = { { "NumUserOperands", 32 }, -32 * j }, limit = j, of = "Use" }
+  gep_fields["post" .. j] = array { at = "before", count = "NumUserOperands",
+    drop = j, of = "Use" }
+  GEP_OPS = GEP_OPS .. "{?inrange == " .. j .. "}{pre" .. j .. "*, }, inrange {post"
+    .. j .. "*, }{/}"
+end
 struct "GEPConstantExpr" {
   ctype = "llvm::GetElementPtrConstantExpr",
-  fields = operands(value_fields {
-    src = ref("SrcElementTy", "Type"),
-    inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 },
-  }),
-  ref = "getelementptr{?inbounds} inbounds{/} ({src}, {ops*, })",
+  fields = operands(value_fields(gep_fields)),
+  ref = "getelementptr{?inbounds} inbounds{/} ({src}, " .. GEP_OPS .. ")",
 }
 local cast_ops = {}
 for _, op in ipairs { "trunc", "zext", "sext", "fptoui", "fptosi", "uitofp",
@@ -453,9 +469,25 @@ struct "AnyConstantExpr" {
 }
 
 -- Globals are named: @name.
+local LINKAGES = {
+  ExternalLinkage = "", AvailableExternallyLinkage = "available_externally ",
+  LinkOnceAnyLinkage = "linkonce ", LinkOnceODRLinkage = "linkonce_odr ",
+  WeakAnyLinkage = "weak ", WeakODRLinkage = "weak_odr ",
+  AppendingLinkage = "appending ", InternalLinkage = "internal ",
+  PrivateLinkage = "private ", ExternalWeakLinkage = "extern_weak ",
+  CommonLinkage = "common ",
+}
+-- dso_local unless implied: by a local linkage, or by a visibility
+-- other than default (but for extern_weak).
+local DSO_LOCAL_VISIBILITY = "{?dsolocal and linkage != InternalLinkage"
+  .. " and linkage != PrivateLinkage and (visibility == 0"
+  .. " or linkage == ExternalWeakLinkage)}dso_local {/}"
+  .. "{?visibility == 1}hidden {/}{?visibility == 2}protected {/}"
 local function global_fields(extra)
   local f = value_fields(extra)
-  f.linkage = enum("Linkage", { type = "llvm::GlobalValue::LinkageTypes" })
+  -- printed as getLinkageNameWithSpace does: nothing when external
+  f.linkage = enum("Linkage", { type = "llvm::GlobalValue::LinkageTypes",
+                                rename = LINKAGES })
   f.visibility = scalar "Visibility"
   f.unnamed = scalar "UnnamedAddrVal"
   f.dsolocal = scalar "IsDSOLocal"
@@ -851,25 +883,46 @@ end
 -- memory: the alignment's log2, volatile and the ordering are bits of
 -- SubclassData (alloca: align 0-5; load and store: volatile 0, align
 -- 1-6, ordering 7-9)
--- TODO: alloca's array size when it is not i32 1 (needs its operand in
--- a condition: {ops[0]} of h-lang).
+-- alloca's count (its one operand) is shown unless it is the constant
+-- i32 1 (a VLA's is a value): `big` holds the count when it is shown.
+-- TODO(h-lang): {?ops[0].val...} in the condition, no fields of its own.
+struct "AllocaCount" {
+  ctype = "llvm::ConstantInt", node = false,
+  fields = { id  = enum("SubclassID", { type = "llvm::Value::ValueTy" }),
+             ity = ref("VTy", "IntegerType"),
+             val = apint { value = "Val.U.VAL", words = "Val.U.pVal",
+                           width = "Val.BitWidth" } },
+}
+struct "CountUse" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "AllocaCount") },
+}
 inst("alloca", "llvm::AllocaInst",
      { allocated = ref("AllocatedType", "Type"),
+       count = array { at = "before", count = "NumUserOperands", of = "CountUse" },
+       big = derived { from = "count", map = "val", of = ref "AllocaCount",
+                       where = "val.id != ConstantIntVal or val.ity.width != 32"
+                               .. " or val.val != 1" },
        align = enum(SD(0, 6), { names = POW2 }) },
-     "alloca {allocated}, align {align}")
+     "alloca {allocated}{?big}, {ops*, }{/}, align {align}")
+-- An atomic access names its synchronisation scope unless it is the
+-- whole system (SyncScope::System, 1); LLVM 14 numbers singlethread 0.
+-- TODO: scopes a target names (LLVMContextImpl::SSC), named in order.
+local SCOPE = '{?ssid == 0} syncscope("singlethread"){/}'
 local function volatile_align_ordering(extra)
   extra = extra or {}
   extra.volatile = bits { at = "SubclassData", bit = 0, width = 1 }
   extra.align = enum(SD(1, 6), { names = POW2 })
   extra.ordering = enum(SD(7, 3), { names = ORDERINGS })
+  extra.ssid = scalar "SSID"
   return extra
 end
 inst("load", "llvm::LoadInst", volatile_align_ordering(),
      "load{?ordering != 0} atomic{/}{?volatile} volatile{/} {vty}, {op0}"
-     .. "{?ordering != 0} {ordering}{/}, align {align}")
+     .. "{?ordering != 0}" .. SCOPE .. " {ordering}{/}, align {align}")
 inst("store", "llvm::StoreInst", volatile_align_ordering(),
      "store{?ordering != 0} atomic{/}{?volatile} volatile{/} {ops*, }"
-     .. "{?ordering != 0} {ordering}{/}, align {align}")
+     .. "{?ordering != 0}" .. SCOPE .. " {ordering}{/}, align {align}")
 inst("getelementptr", "llvm::GetElementPtrInst",
      { src = ref("SourceElementType", "Type"),
        inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 } },
@@ -878,11 +931,22 @@ inst("atomicrmw", "llvm::AtomicRMWInst",
      { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
        ordering = enum(SD(1, 3), { names = ORDERINGS }),
        op = enum(SD(4, 4), { names = RMW_OPS }),
-       align = enum(SD(8, 6), { names = POW2 }) },
-     "atomicrmw{?volatile} volatile{/} {op} {ops*, } {ordering}, align {align}")
+       align = enum(SD(8, 6), { names = POW2 }),
+       ssid = scalar "SSID" },
+     "atomicrmw{?volatile} volatile{/} {op} {ops*, }" .. SCOPE
+     .. " {ordering}, align {align}")
+inst("cmpxchg", "llvm::AtomicCmpXchgInst",
+     { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
+       weak = bits { at = "SubclassData", bit = 1, width = 1 },
+       success = enum(SD(2, 3), { names = ORDERINGS }),
+       failure = enum(SD(5, 3), { names = ORDERINGS }),
+       align = enum(SD(8, 6), { names = POW2 }),
+       ssid = scalar "SSID" },
+     "cmpxchg{?weak} weak{/}{?volatile} volatile{/} {ops*, }" .. SCOPE
+     .. " {success} {failure}, align {align}")
 inst("fence", "llvm::FenceInst",
-     { ordering = enum(SD(0, 3), { names = ORDERINGS }) },
-     "fence {ordering}")
+     { ordering = enum(SD(0, 3), { names = ORDERINGS }), ssid = scalar "SSID" },
+     "fence" .. SCOPE .. " {ordering}")
 
 -- others
 inst("select", "llvm::SelectInst", fmf_bits(), "select" .. FMF .. " {ops*, }")
@@ -944,24 +1008,49 @@ inst("phi", "llvm::PHINode",
      "phi{?vty.id == FloatTyID or vty.id == DoubleTyID}" .. FMF .. "{/} {vty} {incoming*, }")
 
 -- A call: the callee is its last operand, the arguments the ones before
--- it; its attributes' sets are 0 the function's, 1 the result's, 2 and
--- on the arguments' (fewer sets than arguments: the rest have none).
--- Tail kind and calling convention are bits of SubclassData.
+-- it (an invoke's two destinations between them); its attributes' sets
+-- are 0 the function's, 1 the result's, 2 and on the arguments' (fewer
+-- sets than arguments: the rest have none). The calling convention is
+-- bits 2-11 of SubclassData, a call's tail kind bits 0-1.
 -- TODO: operand bundles.
+local function call_fields(extra, tail)
+  extra.cc = enum(SD(2, 10), { names = CCS })
+  extra.fty = ref("FTy", "FunctionType")
+  extra.attrs = ptr("Attrs.pImpl", "AttributeListImpl")
+  extra.args = zip { count = "NumUserOperands", drop = 1 + tail,
+    text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
+      u = { at = "before", skip = 32 * (1 + tail), of = "Use" },
+      set = { ptr = "Attrs.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } }
+  return extra
+end
+local CALLEE = " {?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}"
+  .. "{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, }){?attrs}{attrs.group}{/}"
 inst("call", "llvm::CallInst",
-     fmf_bits {
-       tail  = bits { at = "SubclassData", bit = 0, width = 2 },
-       cc    = enum(SD(2, 10), { names = CCS }),
-       fty   = ref("FTy", "FunctionType"),
-       attrs = ptr("Attrs.pImpl", "AttributeListImpl"),
-       args  = zip { count = "NumUserOperands", drop = 1, text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
-         u = { at = "before", skip = 32, of = "Use" },
-         set = { ptr = "Attrs.pImpl", skip = { "AttributeListImpl", 16 },
-                 count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } },
-     },
-     "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call" .. FMF
-     .. " {?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, })"
-     .. "{?attrs}{attrs.group}{/}")
+     call_fields(fmf_bits { tail = bits { at = "SubclassData", bit = 0, width = 2 } }, 0),
+     "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call"
+     .. FMF .. CALLEE)
+-- An invoke's operands: the arguments, the normal and the unwind
+-- destination, the callee.
+inst("invoke", "llvm::InvokeInst",
+     call_fields({
+       normal = array { at = "before", skip = 64, count = "NumUserOperands",
+                        limit = 1, of = "Use" },
+       unwind = array { at = "before", skip = 32, count = "NumUserOperands",
+                        limit = 1, of = "Use" } }, 2),
+     "invoke" .. CALLEE .. "\n          to {normal} unwind {unwind}")
+inst("resume", "llvm::ResumeInst", {}, "resume {op0}")
+-- A landingpad's clauses are its (hung-off) operands: a catch names a
+-- type, a filter an array of them. Bit 0 of SubclassData: cleanup.
+struct "Clause" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "\n          {?val.vty.id == ArrayTyID}filter{:}catch{/} {val.vty} {val}",
+}
+inst("landingpad", "llvm::LandingPadInst",
+     { cleanup = bits { at = "SubclassData", bit = 0, width = 1 },
+       clauses = array { ptr = -8, count = "NumUserOperands", of = "Clause" } },
+     "landingpad {vty}{?cleanup}\n          cleanup{/}{clauses*}")
 
 -- }======================================================
 
@@ -1031,6 +1120,26 @@ struct "Module" {
   },
 }
 
+struct "SectionName" {
+  ctype = "llvm::StringRef", node = false,
+  fields = { s = strn("Data", "Length") },
+  text = "{s:escaped}",
+}
+local GALIGN = {}
+for i = 1, 33 do GALIGN[i] = tostring(1 << (i - 1)) end
+
+-- A comdat is named by its entry in the module's ComdatSymTab, a
+-- StringMapEntry<Comdat>: its length, the Comdat, then the chars (the
+-- donor has no StringMapEntry<Comdat>: the base, and the Comdat skipped).
+struct "ComdatName" {
+  ctype = "llvm::StringMapEntryBase", node = false,
+  fields = { key = chars({ at = "after", skip = { "Comdat" } }, "keyLength") },
+}
+struct "Comdat" {
+  ctype = "llvm::Comdat", node = false,
+  fields = { name = ptr("Name", "ComdatName") },
+}
+
 -- A parameter as the function's header prints it.
 struct "ArgSlot" {
   ctype = "llvm::Argument", node = false,
@@ -1043,6 +1152,24 @@ struct "Function" {
   fields = global_fields {
     fty    = ref("ValueType", "FunctionType"),
     cc     = enum(SD(4, 10), { names = CCS }),
+    -- a personality, a prefix and a prologue are hung-off operands 0-2,
+    -- there when bit 3 of SubclassData says so
+    haspers = bits { at = "SubclassData", bit = 3, width = 1 },
+    pers   = array { ptr = -8, count = "NumUserOperands", limit = 1, of = "Use" },
+    comdat = ptr("ObjComdat", "Comdat"),
+    -- GlobalObject's bits of GlobalValue::SubClassData: the alignment
+    -- (0 none, else log2 + 1), then whether it has a section, named in
+    -- LLVMContextImpl::GlobalObjectSections
+    galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GALIGN }),
+    section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
+                              of = "SectionName" },
+    -- " comdat", and its name when it is not the function's
+    -- TODO(h-lang): {?comdat.name.key != name} once strings compare.
+    comdat_name = computed(pure(function(n)
+      local c = n.comdat and n.comdat.name and n.comdat.name.key
+      if not c or (n.name and c == n.name.key) then return "" end
+      return "($" .. quote(c) .. ")"
+    end)),
     parent = ptr("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
     attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
@@ -1055,12 +1182,13 @@ struct "Function" {
   },
   ref = "@{name:llvm_name}",
   text = "{?attrs}{attrs.comment}{/}"
-      .. "define {?linkage == InternalLinkage}internal {/}{?linkage == PrivateLinkage}private {/}"
-      .. "{?dsolocal and linkage != InternalLinkage and linkage != PrivateLinkage}dso_local {/}"
+      .. "define {linkage}" .. DSO_LOCAL_VISIBILITY
       .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
       .. "{?fty.vararg}{?params}, {/}...{/})"
       .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
-      .. "{?attrs}{attrs.group}{/}{md} {{{blocks}}}\n",
+      .. "{?attrs}{attrs.group}{/}{?section} section \"{section}\"{/}"
+      .. "{?comdat} comdat{comdat_name}{/}{?galign != 0} align {galign}{/}"
+      .. "{?haspers} personality {pers}{/}{md} {{{blocks}}}\n",
 }
 
 -- }======================================================
@@ -1085,6 +1213,8 @@ numbering "attrs" {
   { "parent.functions", number = false, fn_set },
   { "blocks", number = false, { "insts", number = false,
       { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
+        { "fn", number = false, { "node" } } },
+      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
         { "fn", number = false, { "node" } } } } },
 }
 
