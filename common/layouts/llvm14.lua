@@ -613,7 +613,7 @@ local DW_OP = {
   [0x1002] = "LLVM_tag_offset", [0x1003] = "LLVM_entry_value",
   [0x1004] = "LLVM_implicit_pointer", [0x1005] = "LLVM_arg",
 }
-local DW_ATE = { [1] = "address", "boolean", "complex_float", "float",
+local DW_ATE = { "address", "boolean", "complex_float", "float",
   "signed", "signed_char", "unsigned", "unsigned_char", "imaginary_float",
   "packed_decimal", "numeric_string", "edited", "signed_fixed",
   "unsigned_fixed", "decimal_float", "UTF", "UCS", "ASCII" }
