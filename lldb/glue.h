@@ -62,6 +62,8 @@ struct glue {
 	bool proc_end_reported = false;
 	uint32_t reported_signal_stop = 0;	/* SBProcess::GetStopID() */
 	bool batch = false;	/* lldb -b */
+	std::vector<std::string> donors;	/* type donors added: their
+						   symbols are never used */
 };
 
 /** Held while the console works, which writes snapshots and manifests: a
