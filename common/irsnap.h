@@ -394,9 +394,10 @@ struct irs_target {
 	irs_delete_break_fn delete_break;
 	irs_global_fn global;		/* a question, like field */
 	irs_symbol_fn symbol;		/* its fact */
-	irs_elf_symbol_fn elf_symbol;
 	irs_module_fn module;
 	irs_load_types_fn load_types;
+	/* last: the front ends' structs (GDB's ctypes one) end before it */
+	irs_elf_symbol_fn elf_symbol;
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */
