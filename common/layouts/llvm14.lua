@@ -29,6 +29,7 @@ donor {
 }
 
 local llvm = require "irsnap.llvm"
+local std = require "irsnap.std"
 
 -- {====================================================== tables
 
@@ -372,6 +373,19 @@ struct "UndefValue" { ctype = "llvm::UndefValue", fields = value_fields(), ref =
 struct "PoisonValue" { ctype = "llvm::PoisonValue", fields = value_fields(), ref = "poison" }
 struct "ConstantAggregateZero" { ctype = "llvm::ConstantAggregateZero", fields = value_fields(), ref = "zeroinitializer" }
 struct "ConstantTokenNone" { ctype = "llvm::ConstantTokenNone", fields = value_fields(), ref = "none" }
+-- Inline asm, a call's callee: its text and constraints are std::strings
+-- of the InlineAsm (libstdc++'s layout), printed escaped as AsmWriter does.
+struct "InlineAsm" {
+  ctype = "llvm::InlineAsm",
+  fields = value_fields {
+    asm = std.string "AsmString", constraints = std.string "Constraints",
+    side = scalar "HasSideEffects", alignstack = scalar "IsAlignStack",
+    dialect = scalar "Dialect", unwind = scalar "CanThrow",
+  },
+  ref = "asm {?side}sideeffect {/}{?alignstack}alignstack {/}"
+      .. "{?dialect}inteldialect {/}{?unwind}unwind {/}"
+      .. "\"{asm:escaped}\", \"{constraints:escaped}\"",
+}
 
 -- Aggregates: their elements are their operands, typed.
 struct "ConstantStruct" {
@@ -1235,6 +1249,7 @@ local value_cases = {
   ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
   ConstantPointerNullVal = "ConstantPointerNull",
   ConstantTokenNoneVal = "ConstantTokenNone",
+  InlineAsmVal = "InlineAsm",
   MetadataAsValueVal = "MetadataAsValue",
 }
 for k, v in pairs(inst_cases) do value_cases[k] = v end
