@@ -96,9 +96,9 @@ local ATTRS = {
   WriteOnly = "writeonly", ZExt = "zeroext",
 }
 
--- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def).
--- TODO(h-lang): other kinds' names from CustomMDKindNames, once an
--- attachment can reach its context (an ancestor path, {^Function...}).
+-- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def);
+-- the others (a front end's !srcloc, !heapallocsite) are numbered by
+-- first use, named in the context's CustomMDKindNames (MD_CUSTOM below).
 local MD_KINDS = {
   [0] = "dbg", "tbaa", "prof", "fpmath", "range", "tbaa.struct",
   "invariant.load", "alias.scope", "noalias", "nontemporal",
@@ -156,9 +156,12 @@ ccs_from(64, { "x86_stdcallcc", "x86_fastcallcc", "arm_apcscc",
 -- Both are DenseMaps keyed by the Value's address (irsnap.llvm.densemap).
 struct "DenseMap" (llvm.densemap_struct())
 
+struct "StringMap" (llvm.stringmap_struct())
+
 struct "LLVMContextImpl" {
   ctype = "llvm::LLVMContextImpl", node = false,
   fields = {
+    CustomMDKindNames = embed("CustomMDKindNames", "StringMap"),
     ValueNames    = embed("ValueNames", "DenseMap"),
     ValueMetadata = embed("ValueMetadata", "DenseMap"),
     GlobalObjectSections = embed("GlobalObjectSections", "DenseMap"),
@@ -678,13 +681,44 @@ struct "MetadataAsValue" {
   ref = "{md}",
 }
 
+-- A metadata kind past the fixed ones is named by the key of the entry of
+-- CustomMDKindNames (a StringMap<unsigned> from names to kinds) whose value
+-- is the kind; its context is the attached node's: an MDNode's Context is
+-- a PointerUnion<LLVMContext *, ReplaceableMetadataImpl *>, the context
+-- when bit 2 is clear (a uniqued or distinct node, as attached nodes are).
+local MD_FIXED = #MD_KINDS + 1
+struct "MDKindName" {
+  ctype = "llvm::StringMapEntry<unsigned int>", node = false,
+  fields = { key = chars({ at = "after" }, "keyLength") },
+  text = "{key}",
+}
+-- (The donor describes ContextAndReplaceableUses's one member, a
+-- PointerUnion, without the bases that hold its word: read the word.)
+struct "ContextRef" {
+  size = 8, node = false,
+  fields = { ctx = ptr(0, "LLVMContext") { mask = ~7 } },
+}
+struct "MDNodeContext" {
+  ctype = "llvm::MDNode", node = false,
+  fields = { ctx = embed("Context", "ContextRef") },
+}
+local function attachment_fields()
+  return {
+    kind = enum("MDKind", { names = MD_KINDS }),
+    md = ref("Node.Ref.MD", "Metadata"),
+    node = ptr("Node.Ref.MD", "MDNodeContext"),
+    custom = llvm.stringmap_find { map = "node.ctx.ctx.pImpl.CustomMDKindNames",
+                                   key = "kind", of = ptr "MDKindName" },
+  }
+end
+local MD_CUSTOM = "{?kind < " .. MD_FIXED .. "}{kind}{:}{custom}{/}"
+
 -- An instruction's attachments but !dbg: a SmallVector of { kind, node },
 -- printed sorted by kind.
 struct "Attachment" {
   ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = { kind = enum("MDKind", { names = MD_KINDS }),
-             md = ref("Node.Ref.MD", "Metadata") },
-  text = ", !{kind} {md}",
+  fields = attachment_fields(),
+  text = ", !" .. MD_CUSTOM .. " {md}",
 }
 struct "MDAttachments" {
   ctype = "llvm::MDAttachments", node = false,
@@ -697,9 +731,8 @@ struct "MDAttachments" {
 -- A function's: after its header, each after a blank.
 struct "FnAttachment" {
   ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = { kind = enum("MDKind", { names = MD_KINDS }),
-             md = ref("Node.Ref.MD", "Metadata") },
-  text = " !{kind} {md}",
+  fields = attachment_fields(),
+  text = " !" .. MD_CUSTOM .. " {md}",
 }
 struct "FnMDAttachments" {
   ctype = "llvm::MDAttachments", node = false,

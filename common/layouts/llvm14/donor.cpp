@@ -189,6 +189,8 @@ IRSNAP_TYPE(llvm::detail::IEEEFloat);
 IRSNAP_TYPE(llvm::LLVMContextImpl);
 IRSNAP_TYPE(llvm::StringMapEntryBase);
 IRSNAP_TYPE(llvm::StringMapEntry<llvm::Value *>);
+// and CustomMDKindNames a metadata kind's name to its id
+IRSNAP_TYPE(llvm::StringMapEntry<unsigned int>);
 IRSNAP_TYPE(llvm::StringMap<llvm::Value *>);
 IRSNAP_TYPE(llvm::DenseMap<const llvm::Value *, llvm::ValueName *>);
 IRSNAP_TYPE(llvm::detail::DenseMapPair<const llvm::Value *,
