@@ -16,27 +16,20 @@ source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb lldb
 
+source "$IRSNAP_ROOT/tests/e2e/llvm.sh"
+
 PIPE=sroa,early-cse,instcombine,simplifycfg,gvn,reassociate,sccp,dse,adce,instcombine
 # the class names the layout's boundary pattern takes
 ONLY='[A-Za-z0-9_]+Pass'
-for tool in clang-14 opt-14 c++; do
-	command -v "$tool" >/dev/null || { not_ok "$tool is installed" \
-		"scripts/install-deps installs it"; done_testing; exit 1; }
-done
-out=$(BUILD=$BUILD scripts/real-compilers llvm-14-headers 2>&1)
-REAL=${IRSNAP_REAL:-$BUILD/real}
-check "LLVM's private IR headers fetched ($out)" \
-	test -f "$REAL/llvm-14-headers/lib/IR/LLVMContextImpl.h"
 
 # The donor, built as a user builds it (the system's c++, g++: LLDB 14
 # finds none of its types by name, lldb/target.cpp's find_donor_type does).
+# A cache of its own: test_llvm builds a donor of the same bytes (same
+# cache entry) from a copy in its $TMP, stale once that suite is done.
 LAYOUT=$IRSNAP_ROOT/common/layouts/llvm14.lua
-export IRSNAP_CACHE=$BUILD/donor-cache
+export IRSNAP_CACHE=$TMP/donor-cache
 mkdir -p "$IRSNAP_CACHE"
-(
-	flock 9
-	"$IRSNAP" donor "$LAYOUT" -I "$REAL/llvm-14-headers/lib/IR"
-) 9>"$IRSNAP_CACHE/.lock" >"$TMP/donor.log" 2>&1
+build_donor "$LAYOUT" "$TMP/donor.log"
 check "irsnap donor builds llvm14.lua's donor ($(tail -1 "$TMP/donor.log"))" \
 	grep -q "^irsnap donor: built .*/donor.o in" "$TMP/donor.log"
 
