@@ -702,46 +702,33 @@ struct "MDNodeContext" {
   ctype = "llvm::MDNode", node = false,
   fields = { ctx = embed("Context", "ContextRef") },
 }
-local function attachment_fields()
-  return {
-    kind = enum("MDKind", { names = MD_KINDS }),
-    md = ref("Node.Ref.MD", "Metadata"),
-    node = ptr("Node.Ref.MD", "MDNodeContext"),
-    custom = llvm.stringmap_find { map = "node.ctx.ctx.pImpl.CustomMDKindNames",
-                                   key = "kind", of = ptr "MDKindName" },
+-- A SmallVector of { kind, node } attachments, NAME's each printed after
+-- `lead` and sorted by kind (a struct LIST for the vector, NAME for one).
+local function attachments(list, name, lead)
+  struct(name) {
+    ctype = "llvm::MDAttachments::Attachment", node = false,
+    fields = {
+      kind = enum("MDKind", { names = MD_KINDS }),
+      md = ref("Node.Ref.MD", "Metadata"),
+      node = ptr("Node.Ref.MD", "MDNodeContext"),
+      custom = llvm.stringmap_find { map = "node.ctx.ctx.pImpl.CustomMDKindNames",
+                                     key = "kind", of = ptr "MDKindName" },
+    },
+    text = lead .. "!{?kind < " .. MD_FIXED .. "}{kind}{:}{custom}{/} {md}",
+  }
+  struct(list) {
+    ctype = "llvm::MDAttachments", node = false,
+    fields = {
+      all    = llvm.small_vector("Attachments", name),
+      sorted = derived { from = "all", sort = "kind", of = ptr(name) },
+    },
+    text = "{sorted}",
   }
 end
-local MD_CUSTOM = "{?kind < " .. MD_FIXED .. "}{kind}{:}{custom}{/}"
-
--- An instruction's attachments but !dbg: a SmallVector of { kind, node },
--- printed sorted by kind.
-struct "Attachment" {
-  ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = attachment_fields(),
-  text = ", !" .. MD_CUSTOM .. " {md}",
-}
-struct "MDAttachments" {
-  ctype = "llvm::MDAttachments", node = false,
-  fields = {
-    all    = llvm.small_vector("Attachments", "Attachment"),
-    sorted = derived { from = "all", sort = "kind", of = ptr "Attachment" },
-  },
-  text = "{sorted}",
-}
--- A function's: after its header, each after a blank.
-struct "FnAttachment" {
-  ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = attachment_fields(),
-  text = " !" .. MD_CUSTOM .. " {md}",
-}
-struct "FnMDAttachments" {
-  ctype = "llvm::MDAttachments", node = false,
-  fields = {
-    all    = llvm.small_vector("Attachments", "FnAttachment"),
-    sorted = derived { from = "all", sort = "kind", of = ptr "FnAttachment" },
-  },
-  text = "{sorted}",
-}
+-- An instruction's attachments but !dbg, each after ", "; a function's,
+-- after its header, each after a blank.
+attachments("MDAttachments", "Attachment", ", ")
+attachments("FnMDAttachments", "FnAttachment", " ")
 
 -- }======================================================
 
@@ -802,29 +789,21 @@ struct "AttributeSetNode" {
   },
   ref = "{@attrs* }",
 }
-struct "AttributeSet" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{node}",
-}
+-- An AttributeSet (a pointer to its node) printed as `text` says.
+local function attribute_set(name, text)
+  struct(name) {
+    ctype = "llvm::AttributeSet", node = false,
+    fields = { node = ref("SetNode", "AttributeSetNode") },
+    text = text,
+  }
+end
+attribute_set("AttributeSet", "{node}")
 -- The pieces a function or a call prints of its attribute sets: the
 -- function's set as "#N" and as the "; Function Attrs:" comment (without
 -- its string attributes), the result's before the result type.
-struct "FnGroup" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node} #{node.n}{/}",
-}
-struct "FnComment" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node.plain}; Function Attrs: {node.plain* }\n{/}",
-}
-struct "RetSet" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node}{node} {/}",
-}
+attribute_set("FnGroup", "{?node} #{node.n}{/}")
+attribute_set("FnComment", "{?node.plain}; Function Attrs: {node.plain* }\n{/}")
+attribute_set("RetSet", "{?node}{node} {/}")
 struct "AttributeListImpl" {
   ctype = "llvm::AttributeListImpl",
   fields = {
