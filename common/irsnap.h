@@ -338,6 +338,15 @@ typedef struct irs_error *(*irs_disassemble_fn)(void *arg,
  *  type_lookup starts); IRS_ERROR_NOT_FOUND when there is none. */
 typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 					   uint64_t *address, uint64_t *type);
+/** The address of the ELF symbol @p name (a function or an object, with
+ *  or without debug info; its C++ name as the debugger demangles it, or
+ *  its linkage name), live or in a core; IRS_ERROR_NOT_FOUND when there
+ *  is none. What a layout's address { ... } keys ask (MLIR's TypeIDs).
+ *  The core answers it (from the modules' ELF symbols); a front end
+ *  leaves it NULL, and the core never reads it from a front end's
+ *  target. */
+typedef struct irs_error *(*irs_elf_symbol_fn)(void *arg, const char *name,
+					       uint64_t *address);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
  *  its instruction @p at (from disassemble), or when @p function is NULL
  *  at the address @p at of this process (a return address). When it is
@@ -393,6 +402,8 @@ struct irs_target {
 	irs_symbol_fn symbol;		/* its fact */
 	irs_module_fn module;		/* the files the debugger loaded */
 	irs_load_types_fn load_types;
+	/* last: the front ends' structs (GDB's ctypes one) end before it */
+	irs_elf_symbol_fn elf_symbol;
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */

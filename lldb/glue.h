@@ -64,6 +64,10 @@ struct glue {
 	bool batch = false;	/* lldb -b */
 	std::vector<std::string> donors;	/* type donors added: their
 						   symbols are never used */
+	// the donors' class types by the name LLDB prints (find_donor_type),
+	// built when donor_types_of, the donors indexed, falls behind
+	std::map<std::string, lldb::SBType> donor_types;
+	size_t donor_types_of = 0;
 };
 
 /** Held while the console works, which writes snapshots and manifests: a

@@ -250,6 +250,47 @@ no_type(uint64_t h)
 				h);
 }
 
+static bool is_donor(glue *gl, const std::string &path);
+static std::string module_path(lldb::SBModule m);
+
+// LLDB 14 finds no class template specialization that g++ described: its
+// index keeps g++'s DW_AT_name (StringMapEntry<llvm::Value*>) and a match
+// must equal the name clang's printer gives (StringMapEntry<llvm::Value
+// *>), so no spelling finds it. A type donor's types are looked up here
+// by the name LLDB prints them with, indexed once per donor added.
+static lldb::SBType
+find_donor_type(glue *gl, lldb::SBTarget target, const std::string &name)
+{
+	if (gl->donors.empty())
+		return lldb::SBType();
+	if (gl->donor_types_of != gl->donors.size()) {
+		gl->donor_types.clear();
+		for (uint32_t i = 0; i < target.GetNumModules(); i++) {
+			lldb::SBModule m = target.GetModuleAtIndex(i);
+			if (!is_donor(gl, module_path(m)))
+				continue;
+			lldb::SBTypeList all = m.GetTypes(
+				lldb::eTypeClassClass | lldb::eTypeClassStruct |
+				lldb::eTypeClassUnion);
+			for (uint32_t k = 0; k < all.GetSize(); k++) {
+				lldb::SBType t = all.GetTypeAtIndex(k);
+				const char *n = t.GetName();
+				if (!n)
+					continue;
+				// a declaration gives way to the definition
+				auto it = gl->donor_types.find(n);
+				if (it == gl->donor_types.end())
+					gl->donor_types.emplace(n, t);
+				else if (!it->second.IsTypeComplete())
+					it->second = t;
+			}
+		}
+		gl->donor_types_of = gl->donors.size();
+	}
+	auto it = gl->donor_types.find(name);
+	return it == gl->donor_types.end() ? lldb::SBType() : it->second;
+}
+
 static struct irs_error *
 type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 {
@@ -257,6 +298,9 @@ type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 		glue *gl = from(arg);
 		gl->types.clear();
 		lldb::SBType ty = find_base(gl->dbg.GetSelectedTarget(), name);
+		if (!ty.IsValid())
+			ty = find_donor_type(gl, gl->dbg.GetSelectedTarget(),
+					     name);
 		if (!ty.IsValid())
 			return irs_error_format(IRS_ERROR_NOT_FOUND,
 						"no type '%s'", name);
@@ -266,8 +310,6 @@ type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 }
 
 static std::string module_path(lldb::SBModule m);
-static bool is_donor(glue *gl, const std::string &path);
-
 static struct irs_error *
 symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 {

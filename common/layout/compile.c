@@ -622,15 +622,24 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 			 (int)(dot - f->link_name), f->link_name);
 		const struct ltype *t = irs_cc_type(c, tname, f->line, qual);
 		const struct lfield *s = irs_ltype_field(t, dot + 1);
-		if (!s || s->kind != LK_SEQ || s->seq->kind == SEQ_ZIP)
+		if (!s || s->kind != LK_SEQ || s->seq->kind == SEQ_ZIP ||
+		    s->seq->kind == SEQ_DERIVED)
 			irs_lua_raisef(c->L, f->line, "%s: index target '%s' "
 				       "is not a sequence field of %s%s", qual,
 				       dot + 1, t->name, s && s->kind == LK_SEQ
-				       ? " (a zip's tuples lie nowhere)" : "");
+				       ? " (a zip's tuples and a select's "
+				       "results lie nowhere)" : "");
 		f->index_type = t->index;
 		f->index_seq = s;
 	} else if (f->kind == LK_DELTA) {
 		link_delta(c, f, qual);
+	} else if (f->kind == LK_SHAPE) {
+		irs_link_shape(c, owner, qual, f);
+	} else if (f->kind == LK_SEQ && f->seq->kind == SEQ_DERIVED) {
+		irs_link_derived(c, owner, qual, f->seq);
+	} else if (f->kind == LK_SEQ && (f->seq->kind == SEQ_ZIP ||
+					 f->seq->length_name)) {
+		irs_link_zip(c, owner, qual, f);
 	}
 }
 
@@ -1530,6 +1539,8 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 	for (uint32_t i = 0; i < lo->ntypes; i++)
 		for (uint32_t j = 0; j < lo->types[i].nfields; j++)
 			link_field(&c, &lo->types[i], &lo->types[i].fields[j]);
+	irs_cc_casts(&c, decls);
+	irs_cc_numberings(&c);
 	// refs first: a text's {@ref} needs to know its type has one
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t i = 0; i < c.ndeclared; i++) {

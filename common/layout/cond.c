@@ -684,6 +684,7 @@ comparable_path(struct cparse *c, const struct lfield *const *path,
 	switch (v->kind) {
 	case LK_INT: case LK_UINT: case LK_BOOL: case LK_ENUM: case LK_INDEX:
 	case LK_FLOAT: case LK_PTR: case LK_REF: case LK_UNION: case LK_DELTA:
+	case LK_SHAPE:
 		return true;
 	default:
 		if (!strcmp(c->what, "condition"))

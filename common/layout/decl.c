@@ -130,6 +130,7 @@ l_struct_body(lua_State *L)
 {
 	static const char *const keys[] = {
 		"fields", "text", "ref", "size", "node", "ctype", "parent",
+		"cast",
 		NULL,
 	};
 	const char *name = lua_tostring(L, lua_upvalueindex(2));
@@ -530,6 +531,7 @@ irs_decl_register(lua_State *L)
 		{ NULL, NULL },
 	};
 	luaL_setfuncs(L, fns, 0);
+	irs_number_register(L);
 	lua_newtable(L);
 	lua_newtable(L);
 	lua_setfield(L, -2, "structs");

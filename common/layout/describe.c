@@ -48,7 +48,7 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 	static const char *const kinds[] = {
 		[SEQ_ARRAY] = "array", [SEQ_FIXED] = "fixed",
 		[SEQ_NULLTERM] = "nullterm", [SEQ_RANGE] = "range",
-		[SEQ_LIST] = "list", [SEQ_ZIP] = "zip",
+		[SEQ_LIST] = "list", [SEQ_ZIP] = "zip", [SEQ_DERIVED] = "derived",
 	};
 	irs_buf_printf(b, "%s of ", kinds[s->kind]);
 	const struct lfield *e = s->elem;
@@ -66,7 +66,10 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		irs_buf_printf(b, " (%u bytes each): ", s->stride);
 	switch (s->kind) {
 	case SEQ_ARRAY:
-		put_loc(b, "ptr at ", &s->base);
+		if (s->place)
+			irs_place_describe(b, s->place);
+		else
+			put_loc(b, "ptr at ", &s->base);
 		if (s->has_first) {
 			put_loc(b, ", from the index at ", &s->first);
 			put_loc(b, " to the one at ", &s->count);
@@ -88,9 +91,24 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		break;
 	case SEQ_ZIP:
 		put_loc(b, "count at ", &s->count);
-		for (uint32_t i = 0; i < s->ncomps; i++)
+		for (uint32_t i = 0; i < s->ncomps; i++) {
+			if (s->comps[i].place) {
+				irs_buf_puts(b, ", ");
+				irs_place_describe(b, s->comps[i].place);
+				continue;
+			}
 			put_loc(b, i ? ", ptr at " : ", ptrs at ",
 				&s->comps[i].base);
+		}
+		break;
+	case SEQ_DERIVED:
+		irs_buf_printf(b, "from %s", s->der->from->name);
+		if (s->der->names[1])
+			irs_buf_printf(b, " where %s", s->der->names[1]);
+		if (s->der->names[2])
+			irs_buf_printf(b, ", mapped by %s", s->der->names[2]);
+		if (s->der->names[3])
+			irs_buf_printf(b, ", sorted by %s", s->der->names[3]);
 		break;
 	case SEQ_LIST:
 		irs_buf_printf(b, "%s at %u, link at +%u, next at +%u",
@@ -100,6 +118,12 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 			irs_buf_printf(b, ", prev at +%u", s->prev_off);
 		break;
 	}
+	if (s->drop)
+		irs_buf_printf(b, ", %llu fewer",
+			       (unsigned long long)s->drop);
+	if (s->limit)
+		irs_buf_printf(b, ", at most %llu",
+			       (unsigned long long)s->limit);
 }
 
 static void
@@ -127,8 +151,13 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 		irs_buf_printf(b, "chars [%u] at %u", f->nchars, f->at.offset);
 		break;
 	case LK_STRN:
-		put_loc(b, f->tail ? "chars: inline at " : "strn: ptr at ",
-			&f->at);
+		if (f->place) {
+			irs_buf_puts(b, "chars: ");
+			irs_place_describe(b, f->place);
+		} else {
+			put_loc(b, f->tail ? "chars: inline at "
+				: "strn: ptr at ", &f->at);
+		}
 		put_loc(b, ", length at ", &f->len);
 		if (f->skip)
 			irs_buf_printf(b, ", skip %u", f->skip);
@@ -178,6 +207,9 @@ put_field(struct irs_buf *b, const struct irs_layout *lo,
 	case LK_GLOBAL:
 		irs_buf_printf(b, "global %s: ", f->glob->spelled);
 		put_field(b, lo, f->glob->value);
+		break;
+	case LK_SHAPE:
+		irs_shape_describe(b, lo, f);
 		break;
 	case LK_DELTA:
 		irs_buf_printf(b, "delta: %s.%s from %s", type_name(lo,
@@ -259,6 +291,7 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		}
 		put_text(&b, "ref", &t->ref);
 		put_text(&b, "text", &t->text);
+		irs_cast_describe(&b, lo, t);
 	}
 	if (lo->nboundaries)
 		irs_buf_puts(&b, "boundaries:\n");

@@ -390,8 +390,8 @@ l_global_newindex(lua_State *L)
 
 // union{...}, array{...}, fixed{...}, nullterm{...}, range{...}, list{...}:
 // the table's keys become the descriptor's.
-static int
-l_table_ctor(lua_State *L)
+int
+irs_fields_table_ctor(lua_State *L)
 {
 	const char *kind = lua_tostring(L, lua_upvalueindex(1));
 	if (lua_type(L, 1) != LUA_TTABLE)
@@ -535,14 +535,15 @@ irs_fields_register(lua_State *L)
 	reg_closure(L, "ptr", l_pointer, "ptr");
 	reg_closure(L, "ref", l_pointer, "ref");
 	reg_closure(L, "embed", l_pointer, "embed");
-	reg_closure(L, "union", l_table_ctor, "union");
-	reg_closure(L, "array", l_table_ctor, "array");
-	reg_closure(L, "fixed", l_table_ctor, "fixed");
-	reg_closure(L, "nullterm", l_table_ctor, "nullterm");
-	reg_closure(L, "range", l_table_ctor, "range");
-	reg_closure(L, "list", l_table_ctor, "list");
-	reg_closure(L, "zip", l_table_ctor, "zip");
-	reg_closure(L, "delta", l_table_ctor, "delta");
+	reg_closure(L, "union", irs_fields_table_ctor, "union");
+	reg_closure(L, "array", irs_fields_table_ctor, "array");
+	reg_closure(L, "fixed", irs_fields_table_ctor, "fixed");
+	reg_closure(L, "nullterm", irs_fields_table_ctor, "nullterm");
+	reg_closure(L, "range", irs_fields_table_ctor, "range");
+	reg_closure(L, "list", irs_fields_table_ctor, "list");
+	reg_closure(L, "zip", irs_fields_table_ctor, "zip");
+	reg_closure(L, "derived", irs_fields_table_ctor, "derived");
+	reg_closure(L, "delta", irs_fields_table_ctor, "delta");
 	static const luaL_Reg plain[] = {
 		{"bits", l_bits}, {"enum", l_enum}, {"strn", l_strn},
 		{"index", l_index}, {"computed", l_computed}, {NULL, NULL},
@@ -563,4 +564,6 @@ irs_fields_register(lua_State *L)
 	lua_setfield(L, -2, "pure");
 	reg_closure(L, "render", l_walk_fn, "render");
 	reg_closure(L, "deref", l_walk_fn, "deref");
+	irs_shape_register(L);
+	irs_cast_register(L);
 }

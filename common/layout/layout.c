@@ -91,7 +91,7 @@ irs_lkind_word(const struct lfield *f)
 		[LK_COMPUTED] = "a computed field", [LK_GLOBAL] = "a global",
 		[LK_DELTA] = "an integer", [LK_PICK] = "an element",
 		[LK_SLICE] = "a slice", [LK_UP] = "an enclosing struct",
-		[LK_PREV] = "the previous element",
+		[LK_PREV] = "the previous element", [LK_SHAPE] = "a shape",
 	};
 	return f->kind < ARRAY_SIZE(words) && words[f->kind]
 		? words[f->kind] : "a field";

@@ -54,6 +54,8 @@ enum lkind {
 	LK_GLOBAL,	/* what a path into a debuggee global names */
 	LK_DELTA,	/* an integer kept as deltas from element to element
 			   in a sequence of an outer node; see struct ldelta */
+	LK_SHAPE,	/* one of the shapes of struct lshape (walk/shape.c
+			   renders it) */
 	/* Steps of a template's path (path.c), never fields of a type: */
 	LK_PICK,	/* element lo of sequence index_seq of the struct
 			   (negative: from the end): {ops[0]}, {ops[-1].u} */
@@ -87,14 +89,57 @@ struct lenum {
 };
 
 enum lseq_kind { SEQ_ARRAY, SEQ_FIXED, SEQ_NULLTERM, SEQ_RANGE, SEQ_LIST,
-		 SEQ_ZIP };
+		 SEQ_ZIP, SEQ_DERIVED };
+
+
+
+enum lplace_at {
+	PLACE_PTR,	/* behind a pointer (at ptr_off when outside the
+			   struct, else the sequence's own pointer) */
+	PLACE_BEFORE,	/* ending where the struct starts */
+	PLACE_AFTER,	/* starting where the struct ends */
+};
+
+/** A number of bytes: k, or field `at` of the struct times k (k is a
+ *  type's size when the layout names one). */
+struct lterm {
+	struct lloc at;
+	bool has_at;
+	int64_t k;
+};
+
+/** Where a sequence's elements lie when that is not behind a pointer in
+ *  its struct (place.c): before the struct (LLVM's Use[] before a User;
+ *  MLIR's results, in reverse), after it (trailing objects), behind a
+ *  pointer outside it (a hung-off array at this - 8), past `skip` bytes
+ *  computed from the struct's fields, or elsewhere when flag `when` is
+ *  set (alt). */
+struct lplace {
+	uint8_t at;		/* enum lplace_at */
+	bool reverse;		/* element i at first - i * stride */
+	bool ptr_outside;	/* PTR: the pointer at ptr_off from the
+				   struct's start, outside its bytes */
+	int32_t ptr_off;
+	uint32_t nskip;
+	struct lterm *skip;	/* bytes between the place and element 0 */
+	struct lloc when;	/* alt: used when this field is not 0 */
+	const struct lplace *alt;
+};
 
 /** One array of a zip: element i lies at *base + i * stride. */
 struct lzip {
+	const struct lplace *place;	/* or NULL: behind base */
 	struct lloc base;	/* the pointer in the owner */
 	uint32_t stride;
 	uint32_t size;		/* bytes of its element copied */
 	uint32_t off;		/* where they go in the tuple */
+	struct lcval *count;	/* or NULL: it has the zip's count; else
+				   this many (less drop), the tuples past
+				   them holding zeros in its place (an LLVM
+				   call's attribute sets, fewer than its
+				   arguments) */
+	const char *count_name;	/* until linked */
+	uint64_t drop;
 };
 
 struct lfield;
@@ -110,6 +155,14 @@ struct lseq {
 				   element, `count` the end index (LuaJIT's
 				   ir[nk] to ir[nins - 1]) */
 	bool has_first;
+	const struct lplace *place;	/* ARRAY: or NULL, behind base */
+	uint64_t limit;		/* ARRAY, ZIP: at most this many (0: any) */
+	uint64_t drop;		/* ARRAY, ZIP: count less this, at least 0 */
+	uint64_t divide;	/* ARRAY, ZIP: then divided by this (pairs) */
+	struct lcval *length;	/* ARRAY: the count a field path gives
+				   (through pointers: LLVM's constant data
+				   is as long as its type says), not count */
+	const char *length_name;	/* until linked */
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
@@ -127,6 +180,7 @@ struct lseq {
 	   tuple of their elements i, a value of a type of its own (elem) */
 	uint32_t ncomps;
 	struct lzip *comps;
+	struct lderived *der;	/* DERIVED (its struct is below) */
 };
 
 /** A tagged union: the case whose value equals the tag field's value. */
@@ -188,6 +242,8 @@ struct ldelta {
 					   linked */
 };
 
+struct lshape;
+
 /** One field of a struct type (or the element of a sequence). */
 struct lfield {
 	const char *name;	/* declared name; "[]" for an element */
@@ -215,6 +271,9 @@ struct lfield {
 	bool pure;		/* COMPUTED: depends on the bytes read only */
 	bool no_json;		/* json = false: for the text only, not in the
 				   node records (what other fields say) */
+	const struct lplace *place;	/* STRN from chars({ at = "after" },
+					   LEN): the bytes after the struct,
+					   past place->skip */
 	const struct lenum *en;	/* ENUM */
 	struct lseq *seq;	/* SEQ */
 	struct lunion *un;	/* UNION */
@@ -224,6 +283,7 @@ struct lfield {
 	struct ldelta *delta;		/* DELTA */
 	int64_t lo, hi;		/* PICK: lo; SLICE: [lo:hi] (0 and INT64_MAX
 				   when left out) */
+	const struct lshape *shape;	/* SHAPE */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
 };
@@ -238,6 +298,15 @@ enum top_code {
 	TOP_REFOF,	/* {@f}, {@s*SEP}: by the target's ref template */
 	TOP_EXPR,	/* {=EXPR}, {=EXPR:FMT}: integer arithmetic */
 	TOP_ADDR,	/* {&}: the struct's own address, as its id */
+};
+
+/** A field path a shape reads (a cast's tag, a lookup's map and key, a
+ *  count), or a constant when npath is 0 (irs_template_path() compiles
+ *  it, irs_walk_value() reads it). */
+struct lcval {
+	uint8_t npath;			/* 0: the constant k */
+	const struct lfield **path;	/* field, then through ptr/ref/embed */
+	int64_t k;
 };
 
 enum lexpr_code {
@@ -289,13 +358,24 @@ enum {
 	IRS_EXPR_MAX_NODES = 4096,	/* operators and operands in one */
 };
 
+/** Named text formats, {f:NAME} (formats.c names them, walk/fmt_text.c
+ *  writes them). */
+enum irs_textfmt {
+	IRS_TF_LLVM_NAME,	/* llvm_name: bare or "quoted\22" */
+	IRS_TF_ESCAPED,		/* escaped: \XX for what does not print */
+	IRS_TF_QUOTED,		/* quoted: "escaped" */
+	IRS_TF_MLIR_KEYWORD,	/* mlir_keyword: bare or "quoted" */
+};
+
 /** One template instruction: 64 bytes, a cache line, as the walk runs
  *  millions of them. */
 struct top {
 	uint8_t code;		/* enum top_code */
 	uint8_t npath;
 	char fmt_class;		/* 0, or 'i' 'u' 'f' 's' 'c' (format), 'L'
-				   (:lua, as Lua writes the value) */
+				   (:lua, as Lua writes the value), 'N' (a
+				   named format, textfmt) */
+	uint8_t textfmt;	/* 'N': enum irs_textfmt */
 	bool is_seq;		/* REFOF of a sequence */
 	int16_t pad;		/* fmt is "%Ns" (N > 0) or "%-Ns" (-N) alone:
 				   padded without printf */
@@ -338,6 +418,153 @@ struct ltext {
 	bool pure;			/* LUA: on the bytes read only */
 };
 
+/** derived { from = S, where = COND, map = PATH, sort = PATH, of = ref "T" }:
+ *  the elements of sequence S of the same struct that hold COND, each
+ *  mapped through PATH to the node it names, sorted (stably) by the
+ *  integer PATH of that node: a block's predecessors from its uses
+ *  (derived.c). */
+struct lderived {
+	const struct lfield *from;
+	uint32_t etype;		/* the struct of from's elements */
+	bool eptr;		/* from's elements point at them */
+	const struct lexpr *where;	/* or NULL: all */
+	struct lcval map;	/* npath 0: the element itself */
+	struct lcval sort;	/* npath 0: in from's order */
+	const char *names[4];	/* from, where, map, sort until linked */
+	uint32_t line;
+};
+
+/* ---- shapes: fields the walk reads and renders in a file of their own ---- */
+
+enum lshape_kind {
+	SH_APINT,	/* an integer of any width (apint.c) */
+	SH_APFLOAT,	/* an IEEE float in APFloat's parts (apfloat.c) */
+	SH_LOOKUP,	/* a value found in the debuggee's hash map (lookup.c) */
+	SH_NUMBER,	/* the node's number in a numbering (number.c) */
+};
+
+enum { IRS_NUM_COUNTERS = 4 };
+
+/** One step of a numbering: the nodes at path (a sequence's, or the one
+ *  a ptr, ref or embed names), numbered in order. */
+struct lnumstep {
+	struct lcval path;
+	uint32_t etype;		/* their struct */
+	const struct lexpr *if_;	/* guard: on the struct it applies to */
+	const struct lexpr *when;	/* numbered only when it holds */
+	const struct lexpr *only;	/* entered only when it holds */
+	uint8_t counter;
+	bool recurse, nest, number;
+	uint32_t nsteps;
+	struct lnumstep **steps;	/* on each of its nodes (shared: a
+					   step may be its own descendant) */
+	uint32_t owner;		/* the struct it applies to */
+};
+
+/** numbering "NAME" { scope = "T", counters = {...}, reset = {...},
+ *  steps }: see number.c. */
+struct lnumbering {
+	const char *name;
+	uint32_t scope;		/* the struct it starts from, a type index */
+	uint32_t ncounters;
+	const char *counters[IRS_NUM_COUNTERS];
+	uint8_t reset_mask;	/* counters restarted at each nested level */
+	uint32_t nsteps;
+	struct lnumstep **steps;
+	uint32_t line;
+};
+
+/** num "NAME" or num { "NAME", counter = "C" }. */
+struct lnum {
+	const char *name, *counter_name;
+	uint32_t numbering;	/* index into lo->numberings */
+	uint32_t counter;	/* IRS_NONE: any */
+};
+
+enum lhash { HASH_POINTER, HASH_INT37 };
+enum lprobe { PROBE_QUADRATIC, PROBE_LINEAR, PROBE_SCAN };
+
+/** lookup { map = P, buckets = F, count = F, ... }: the value of the node
+ *  (or of key = K) in an open-addressing hash map of the debuggee. */
+struct llookup {
+	struct lcval map;	/* from the node to the map: a path ending at an
+				   embed or ptr of struct type mtype */
+	uint32_t mtype;
+	const struct lfield *buckets, *count;	/* fields of mtype */
+	struct lcval key;	/* npath 0: the node's own address */
+	uint32_t stride;	/* bytes per bucket */
+	uint32_t key_at, key_size;	/* in the bucket (the entry: deref) */
+	uint32_t value_at;	/* in the bucket (the entry: deref) */
+	uint8_t hash, probe;	/* enum lhash, enum lprobe */
+	bool deref;		/* buckets hold pointers to entries (StringMap) */
+	uint64_t empty;		/* the key of an empty bucket: not there */
+	uint64_t tombstone;	/* a removed one (scan and deref skip it) */
+	const struct lfield *as;	/* the value: ptr, ref or embed at
+					   offset 0 of its bytes */
+	uint32_t value_size;
+	const char *names[4];	/* map, buckets, count, key until linked */
+	uint32_t line;
+};
+
+/** apint { value = P, words = P, width = P [, signed = false] }: the
+ *  low word inline at value, or (wider than 64 bits) behind words. */
+struct lapint {
+	struct lloc value, words, width;
+	bool has_words, is_signed;
+};
+
+/** apfloat { semantics = P, significand = P, exponent = P, category = P,
+ *  sign = P [, style = "mlir"] }: llvm::detail::IEEEFloat's parts. */
+struct lapfloat {
+	struct lloc sem, sig, exponent, category, sign;
+	bool mlir;		/* printed as MLIR prints a FloatAttr */
+	struct lloc bits;	/* apfloat { bits = P, semantics = "float" }:
+				   an IEEE encoding (LLVM's constant data) */
+	const char *sem_name;	/* ... its semantics, or NULL */
+};
+
+/** A field whose reading and rendering live in walk/ files of their own
+ *  (STYLE.md 16: a new shape is a file, not a branch in the walker). */
+struct lshape {
+	uint8_t kind;		/* enum lshape_kind */
+	const struct lapint *apint;
+	const struct lapfloat *apfloat;
+	const struct llookup *lookup;
+	const struct lnum *num;
+};
+
+/** How an address a layout names is found when a walk needs it (each
+ *  walk asks once; address.c): MLIR's TypeIDs, fixed when the library
+ *  loads. */
+enum laddr_how {
+	ADDR_SYMBOL,	/* the symbol's own address */
+	ADDR_LOAD,	/* the pointer stored at the symbol */
+	ADDR_LEA,	/* the address a getter function returns with
+			   lea disp32(%rip), %rax; ret (x86-64) */
+};
+
+struct laddr {
+	uint8_t how;		/* enum laddr_how */
+	const char *name;	/* the ELF symbol */
+	uint32_t line;
+};
+
+/** cast = { by = F, cases = { NAME = "T", ... }, default = "T" }: a
+ *  node's struct chosen by a tag of its own (cast.c): the walk reads the
+ *  declared struct, then reads it again as the case's type. */
+struct lcast {
+	struct lcval by;	/* the tag: a field path */
+	uint32_t ncases;
+	int64_t *values;
+	uint32_t *addrs;	/* IRS_NONE, or the case's key is lo->addrs[i] */
+	uint32_t *types;	/* type index of each case */
+	uint32_t deflt;		/* IRS_NONE: the declared type itself */
+	uint32_t line;
+	int64_t dense_min;	/* dense[v - dense_min]: the type of integer */
+	uint32_t ndense;	/* key v, IRS_NONE for none (keys close */
+	const uint32_t *dense;	/* together), or NULL */
+};
+
 /** A struct type the layout declared. */
 struct ltype {
 	const char *name;	/* layout name */
@@ -358,6 +585,7 @@ struct ltype {
 	   this type (a per-function boundary's root) has the U that P points
 	   to enclosing it, unrendered, for index() and the like; or NULL */
 	const struct lfield *parent;
+	const struct lcast *cast;	/* or NULL */
 };
 
 struct lverifier {
@@ -434,6 +662,10 @@ struct irs_layout {
 	uint32_t nsyms;
 	struct lsym *syms;		/* the globals it names */
 	uint32_t nglobs;		/* global fields compiled */
+	uint32_t naddrs;
+	struct laddr *addrs;		/* the addresses it names */
+	uint32_t nnumberings;
+	struct lnumbering *numberings;
 	struct irs_lua *lua;		/* mutable even in a const layout */
 	struct irs_donor_spec donor;	/* donor { ... }, if declared */
 	char *donor_obj;		/* the cached donor loaded, or NULL */
@@ -621,6 +853,9 @@ struct irs_error *irs_donor_find(const struct irs_donor_spec *d,
 
 /** Adds the field constructors to the sandbox table at the stack top. */
 void irs_fields_register(lua_State *L);
+/** union{...}, array{...}, ...: a descriptor of the kind its upvalue names
+ *  whose keys are the table's (for other files' constructors). */
+int irs_fields_table_ctor(lua_State *L);
 /** True when the value at @p idx came from a field constructor. */
 bool irs_fields_is_descriptor(lua_State *L, int idx);
 /** True when the value at @p idx is a global "name" marker. */
@@ -748,6 +983,88 @@ bool irs_rerun_check(const char *tmpl, char *why, size_t len);
  *  values shown many times), or a value struct lies inside itself.
  *  requires: every template compiled. */
 void irs_cc_check_expansion(struct irs_cc *c);
+/* ---- formats.c: named text formats --------------------------------------- */
+
+/** The format called @p name (@p n bytes), for {f:NAME}; false if none. */
+bool irs_textfmt_find(const char *name, size_t n, enum irs_textfmt *ret);
+/** Its name. */
+const char *irs_textfmt_name(enum irs_textfmt f);
+
+/* ---- place.c: where a sequence lies relative to its struct -------------- */
+
+/**
+ * The placement keys of descriptor @p idx (at, skip, reverse, alt, and a
+ * ptr that is a negative offset), or NULL when it has none: its elements
+ * are then behind its ptr. @p owner is the struct the sequence is a field
+ * of; @p ptr_key the name of its pointer key ("ptr").
+ */
+const struct lplace *irs_cc_place(struct irs_cc *c, const struct ltype *owner,
+				  int idx, uint32_t line, const char *qual);
+/** Whether descriptor @p idx gives ptr as an offset outside its struct
+ *  (ptr = -8: the pointer before it). */
+bool irs_place_ptr_outside(struct irs_cc *c, int idx);
+/** What ir-layout show says of @p pl. */
+void irs_place_describe(struct irs_buf *b, const struct lplace *pl);
+/** Links the counts of zip field @p f's arrays that have their own, or
+ *  array @p f's length path. */
+void irs_link_zip(struct irs_cc *c, const struct ltype *owner,
+		  const char *qual, struct lfield *f);
+
+/* ---- derived.c: filtered, mapped and sorted sequences -------------------- */
+
+/** Compiles derived { ... } descriptor @p idx into @p s (its element from
+ *  `of`; the rest is linked later). */
+void irs_cc_derived(struct irs_cc *c, const struct ltype *owner, int idx,
+		   uint32_t line, const char *qual, struct lseq *s);
+/** Resolves its names, once every field is compiled. */
+void irs_link_derived(struct irs_cc *c, const struct ltype *owner,
+		     const char *qual, struct lseq *s);
+
+/* ---- number.c: numberings ------------------------------------------------ */
+
+/** Adds numbering and num to the sandbox table at the stack top. */
+void irs_number_register(lua_State *L);
+/** Compiles the numberings (every field known) and links num fields. */
+void irs_cc_numberings(struct irs_cc *c);
+/** Compiles num descriptor @p idx into @p nm. */
+void irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+		struct lnum *nm);
+
+/* ---- cast.c: a node's struct chosen by a tag of its own ----------------- */
+
+/** Adds address { ... } to the sandbox table at the stack top. */
+void irs_cast_register(lua_State *L);
+/** Compiles the cast = { ... } of every struct (every field known). */
+void irs_cc_casts(struct irs_cc *c, int decls);
+/** What ir-layout show says of @p t's cast. */
+void irs_cast_describe(struct irs_buf *b, const struct irs_layout *lo,
+		       const struct ltype *t);
+
+/* ---- shape.c: compiling the fields of struct lshape ---------------------- */
+
+/** Adds the constructors of the shapes (apint, apfloat, ...) to the sandbox
+ *  table at the stack top. */
+void irs_shape_register(lua_State *L);
+/** Whether @p kind (a descriptor's kind) is a shape's. */
+bool irs_shape_is(const char *kind);
+/** Compiles shape descriptor @p idx of kind @p kind into @p f (LK_SHAPE). */
+void irs_cc_shape(struct irs_cc *c, const struct ltype *owner,
+		  const char *kind, int idx, uint32_t line, const char *qual,
+		  struct lfield *f);
+
+/** lookup.c: compiles lookup { ... } descriptor @p idx into @p lk. */
+void irs_cc_lookup_shape(struct irs_cc *c, const struct ltype *owner, int idx,
+			 uint32_t line, const char *qual, struct llookup *lk);
+/** Resolves its paths, once every field is compiled. */
+void irs_link_lookup(struct irs_cc *c, const struct ltype *owner,
+		     const char *qual, struct llookup *lk);
+/** Links shape field @p f of @p owner (its paths), once every field is
+ *  compiled. */
+void irs_link_shape(struct irs_cc *c, const struct ltype *owner,
+		    const char *qual, struct lfield *f);
+/** What ir-layout show says of shape field @p f. */
+void irs_shape_describe(struct irs_buf *b, const struct irs_layout *lo,
+			const struct lfield *f);
 
 /* ---- expr.c: the debuggee expressions a layout gives --------------------- */
 
@@ -847,6 +1164,19 @@ struct irs_error *irs_template_compile(struct irs_layout *lo,
 				       struct ltype *t, const char *src,
 				       bool is_ref,
 				       const struct ltemplate **ret);
+
+/** Resolves field path @p path ("f", "f.g": through ptr, ref and embed
+ *  fields) of type @p t into @p ret, as a template would; an
+ *  IRS_ERROR_LAYOUT saying what is wrong otherwise. */
+struct irs_error *irs_template_path(struct irs_layout *lo,
+				    const struct ltype *t, const char *path,
+				    struct lcval *ret);
+
+/** Compiles condition @p src ("kind == K_X and not dead", as {?...}
+ *  takes) over type @p t. */
+struct irs_error *irs_template_cond(struct irs_layout *lo,
+				    const struct ltype *t, const char *src,
+				    const struct lexpr **ret);
 
 /* ---- prelude: the Lua modules a layout may `require` --------------------- */
 

@@ -29,21 +29,68 @@ cmp_i64(const void *a, const void *b)
 struct enum_item {
 	int64_t value;
 	const char *raw;
+	uint32_t rank;		/* among names of one value: lowest shown */
+	uint32_t order;		/* as declared */
 };
 
 static int
 cmp_item(const void *a, const void *b)
 {
-	return cmp_i64(&((const struct enum_item *)a)->value,
-		       &((const struct enum_item *)b)->value);
+	const struct enum_item *x = a, *y = b;
+	int c = cmp_i64(&x->value, &y->value);
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-// Builds the table of names from @p items, applying strip and lower.
+// Whether @p name marks the end of a range rather than naming a value of
+// its own: one of its words (split at '_' and at a lower-case letter
+// followed by a capital) is first, last, begin or end, as in
+// FIRST_ICMP_PREDICATE, FirstIntAttr, ConstantLastVal, TermOpsBegin.
+static bool
+range_marker(const char *name)
+{
+	static const char *const words[] = { "first", "last", "begin", "end" };
+	const char *p = name;
+	while (*p) {
+		while (*p == '_')
+			p++;
+		const char *w = p;
+		do
+			p++;
+		while (*p && *p != '_' && !(p[-1] >= 'a' && p[-1] <= 'z' &&
+					    *p >= 'A' && *p <= 'Z'));
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+			if ((size_t)(p - w) == strlen(words[i]) &&
+			    !strncasecmp(w, words[i], (size_t)(p - w)))
+				return true;
+	}
+	return false;
+}
+
+// Builds the table of names from @p items, applying strip and lower. A
+// value with several names shows one of those in @p prefer (a list at
+// that stack index, 0 for none), else one that is no range marker, else
+// the first declared.
 static struct lenum *
 make_enum(struct irs_cc *c, struct enum_item *items, uint32_t n,
-	  const char *strip, bool lower)
+	  const char *strip, bool lower, int prefer)
 {
 	struct lenum *en = irs_cc_alloc(c, sizeof(*en));
+	for (uint32_t i = 0; i < n; i++) {
+		items[i].order = i;
+		items[i].rank = range_marker(items[i].raw) ? 2 : 1;
+		for (lua_Integer k = 1; prefer && k <= (lua_Integer)
+		     lua_rawlen(c->L, prefer); k++) {
+			lua_rawgeti(c->L, prefer, k);
+			const char *p = lua_tostring(c->L, -1);
+			if (p && !strcmp(p, items[i].raw))
+				items[i].rank = 0;
+			lua_pop(c->L, 1);
+		}
+	}
 	qsort(items, n, sizeof(*items), cmp_item);
 	en->n = n;
 	en->values = irs_cc_alloc(c, (n + 1) * sizeof(int64_t));
@@ -77,7 +124,7 @@ make_enum(struct irs_cc *c, struct enum_item *items, uint32_t n,
 // names = { [0] = "arg", "copy", ... } or { arg = 0, copy = 1 }
 static struct lenum *
 enum_from_table(struct irs_cc *c, int idx, const char *strip, bool lower,
-		uint32_t line, const char *qual)
+		int prefer, uint32_t line, const char *qual)
 {
 	lua_State *L = c->L;
 	uint32_t n = 0;
@@ -105,13 +152,13 @@ enum_from_table(struct irs_cc *c, int idx, const char *strip, bool lower,
 		i++;
 		lua_pop(L, 1);
 	}
-	return make_enum(c, items, n, strip, lower);
+	return make_enum(c, items, n, strip, lower, prefer);
 }
 
 // The enumerators of @p type from debug info.
 static struct lenum *
 enum_from_target(struct irs_cc *c, const char *type, const char *strip,
-		 bool lower, uint32_t line, const char *qual)
+		 bool lower, int prefer, uint32_t line, const char *qual)
 {
 	if (!c->t || !c->t->enumerator)
 		irs_lua_raisef(c->L, line, "%s: no debug info for the names of "
@@ -147,11 +194,17 @@ enum_from_target(struct irs_cc *c, const char *type, const char *strip,
 			cap *= 2;
 		}
 		name[sizeof(name) - 1] = '\0';
+		// a C++ debugger names an enumerator with its scope
+		// (llvm::Type::HalfTyID); the layout, as C++ code does, by
+		// its identifier
+		const char *id = name;
+		for (const char *q = name; (q = strstr(q, "::")); q += 2)
+			id = q + 2;
 		items[n].value = value;
-		items[n].raw = irs_cc_strdup(c, name);
+		items[n].raw = irs_cc_strdup(c, id);
 		n++;
 	}
-	return make_enum(c, items, n, strip, lower);
+	return make_enum(c, items, n, strip, lower, prefer);
 }
 
 // Whether debug info spells @p type as an enum without a name
@@ -164,6 +217,34 @@ anonymous(const char *type)
 	       strstr(type, "unnamed");
 }
 
+// rename = { RAW = "shown", ... }: the names a printer gives enumerators
+// (LLVM's Attribute::ZExt is zeroext, StructRet sret), by declared name.
+static void
+rename_enum(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	    struct lenum *en)
+{
+	lua_State *L = c->L;
+	int t = lua_getfield(L, idx, "rename");
+	if (t == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	if (t != LUA_TTABLE)
+		irs_lua_raisef(L, line, "%s: rename = { RAW = \"shown\" }",
+			       qual);
+	for (uint32_t i = 0; i < en->n; i++) {
+		if (lua_getfield(L, -1, en->raw[i]) == LUA_TSTRING) {
+			const char *old = en->names[i];
+			en->names[i] = irs_cc_strdup(c, lua_tostring(L, -1));
+			for (uint32_t k = 0; en->dense && k < en->ndense; k++)
+				if (en->dense[k] == old)
+					en->dense[k] = en->names[i];
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
 static void
 compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 	     const struct irs_field_info *info, uint32_t line,
@@ -172,11 +253,23 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 	const char *strip = irs_cc_str(c, idx, "strip", line, qual);
 	bool lower = irs_cc_bool(c, idx, "lower", false);
 	const char *type = irs_cc_str(c, idx, "type", line, qual);
+	// prefer = { "ICMP_EQ" }: the names shown for values that have several
+	int pt = lua_getfield(c->L, idx, "prefer");
+	if (pt == LUA_TSTRING) {
+		lua_createtable(c->L, 1, 0);
+		lua_insert(c->L, -2);
+		lua_rawseti(c->L, -2, 1);
+	} else if (pt != LUA_TTABLE && pt != LUA_TNIL) {
+		irs_lua_raisef(c->L, line, "%s: prefer is a name or a list of "
+			       "names", qual);
+	}
+	int prefer = pt == LUA_TNIL ? 0 : lua_gettop(c->L);
 	int t = lua_getfield(c->L, idx, "names");
 	if (t == LUA_TTABLE) {
 		f->en = enum_from_table(c, lua_gettop(c->L), strip, lower,
-					line, qual);
-		lua_pop(c->L, 1);
+					prefer, line, qual);
+		lua_pop(c->L, 2);
+		rename_enum(c, idx, line, qual, (struct lenum *)f->en);
 		return;
 	}
 	lua_pop(c->L, 1);
@@ -195,7 +288,9 @@ compile_enum(struct irs_cc *c, const struct ltype *owner, int idx,
 		irs_lua_raisef(c->L, line, "%s: no enum type to take names "
 			       "from (give names = {...} or type = \"T\")",
 			       qual);
-	f->en = enum_from_target(c, type, strip, lower, line, qual);
+	f->en = enum_from_target(c, type, strip, lower, prefer, line, qual);
+	lua_pop(c->L, 1);	// prefer
+	rename_enum(c, idx, line, qual, (struct lenum *)f->en);
 	// an enum without negative values is unsigned in C (GCC, Clang): a
 	// 2-bit `kind` holding 2 is 2, not -2
 	if (f->en->n && f->en->values[0] >= 0 && info->kind == IRS_TYPE_ENUM)
@@ -452,17 +547,36 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 		lua_getfield(L, of, names[i]);
 		int a = lua_gettop(L);
 		const char *aq = irs_cc_printf(c, "%s.%s", qual, names[i]);
-		for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1))
-			if (lua_type(L, -2) != LUA_TSTRING ||
-			    (strcmp(lua_tostring(L, -2), "ptr") &&
-			     strcmp(lua_tostring(L, -2), "of") &&
-			     strcmp(lua_tostring(L, -2), "stride")))
+		static const char *const zkeys[] = { "ptr", "of", "stride",
+			"at", "skip", "reverse", "alt", "count", "drop" };
+		for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1)) {
+			bool known = false;
+			for (size_t k = 0; k < ARRAY_SIZE(zkeys); k++)
+				known |= lua_type(L, -2) == LUA_TSTRING &&
+					 !strcmp(lua_tostring(L, -2), zkeys[k]);
+			if (!known)
 				irs_lua_raisef(L, line, "%s: an array of a zip "
-					       "has ptr, of and stride only",
-					       aq);
+					       "has ptr, of and stride, and "
+					       "where it lies (at, skip, "
+					       "reverse, alt) only", aq);
+		}
 		struct lzip *z = &s->comps[i];
-		seq_loc(c, owner, a, "ptr", line, aq, K(POINTER), "a pointer",
-			&z->base);
+		z->place = irs_cc_place(c, owner, a, line, aq);
+		lua_getfield(L, a, "ptr");
+		bool has_ptr = !lua_isnil(L, -1);
+		lua_pop(L, 1);
+		if (!z->place || (has_ptr && !z->place->ptr_outside))
+			seq_loc(c, owner, a, "ptr", line, aq, K(POINTER),
+				"a pointer", &z->base);
+		// a count of its own: a field path, linked later
+		const char *cn = irs_cc_str(c, a, "count", line, aq);
+		z->count_name = cn ? irs_cc_strdup(c, cn) : NULL;
+		int64_t zd = 0;
+		if (irs_cc_int(c, a, "drop", line, aq, &zd) && (zd < 0 ||
+								!cn))
+			irs_lua_raisef(L, line, "%s: drop = N (at least 0) "
+				       "goes with a count of its own", aq);
+		z->drop = (uint64_t)zd;
 		struct lseq tmp;
 		memset(&tmp, 0, sizeof(tmp));
 		compile_elem(c, a, line, aq, &tmp);
@@ -508,6 +622,33 @@ compile_zip(struct irs_cc *c, const struct ltype *owner, int idx,
 	lo->ntypes++;
 }
 
+// limit = N (at most N elements), drop = N (N fewer than the count),
+// divide = N (the count, less drop, counts N for each element: pairs).
+static void
+count_bounds(struct irs_cc *c, int idx, uint32_t line, const char *qual,
+	     struct lseq *s)
+{
+	int64_t v;
+	if (irs_cc_int(c, idx, "limit", line, qual, &v)) {
+		if (v < 1)
+			irs_lua_raisef(c->L, line, "%s: limit is at least 1",
+				       qual);
+		s->limit = (uint64_t)v;
+	}
+	if (irs_cc_int(c, idx, "drop", line, qual, &v)) {
+		if (v < 0)
+			irs_lua_raisef(c->L, line, "%s: drop is at least 0",
+				       qual);
+		s->drop = (uint64_t)v;
+	}
+	if (irs_cc_int(c, idx, "divide", line, qual, &v)) {
+		if (v < 1)
+			irs_lua_raisef(c->L, line, "%s: divide is at least 1",
+				       qual);
+		s->divide = (uint64_t)v;
+	}
+}
+
 static void
 compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	    int idx, uint32_t line, const char *qual, struct lfield *f)
@@ -521,19 +662,37 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		irs_lua_raisef(L, line, "%s: a sequence cannot be an element",
 			       qual);
 	if (!strcmp(kind, "array")) {
-		irs_cc_keys(c, idx, " ptr count first of stride ", line,
-			    qual, kind);
+		irs_cc_keys(c, idx, " ptr count length first of stride at "
+			    "skip reverse alt limit drop divide ", line, qual,
+			    kind);
 		s->kind = SEQ_ARRAY;
-		seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
-			"a pointer", &s->base);
-		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
-			"an integer", &s->count);
+		// before or after its struct, behind a pointer outside it
+		// (place.c), or behind its ptr
+		s->place = irs_cc_place(c, owner, idx, line, qual);
+		lua_getfield(L, idx, "ptr");
+		bool has_ptr = !lua_isnil(L, -1);
+		lua_pop(L, 1);
+		if (!s->place || (has_ptr && !s->place->ptr_outside))
+			seq_loc(c, owner, idx, "ptr", line, qual, K(POINTER),
+				"a pointer", &s->base);
+		// length = "path": a count through pointers, linked later
+		const char *len = irs_cc_str(c, idx, "length", line, qual);
+		if (len)
+			s->length_name = irs_cc_strdup(c, len);
+		else
+			seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
+				"an integer", &s->count);
 		lua_getfield(L, idx, "first");
 		s->has_first = !lua_isnil(L, -1);
 		lua_pop(L, 1);
+		if (s->has_first && s->place)
+			irs_lua_raisef(L, line, "%s: first is for an array "
+				       "behind its pointer (use drop = N)",
+				       qual);
 		if (s->has_first)
 			seq_loc(c, owner, idx, "first", line, qual, K_INTEGER,
 				"an integer", &s->first);
+		count_bounds(c, idx, line, qual, s);
 		compile_elem(c, idx, line, qual, s);
 	} else if (!strcmp(kind, "fixed")) {
 		irs_cc_keys(c, idx, " at count of stride ", line, qual,
@@ -583,11 +742,16 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 		seq_loc(c, owner, idx, "finish", line, qual, K(POINTER),
 			"a pointer", &s->count);
 		compile_elem(c, idx, line, qual, s);
+	} else if (!strcmp(kind, "derived")) {
+		s->kind = SEQ_DERIVED;
+		irs_cc_derived(c, owner, idx, line, qual, s);
 	} else if (!strcmp(kind, "zip")) {
-		irs_cc_keys(c, idx, " count of text ", line, qual, kind);
+		irs_cc_keys(c, idx, " count of text limit drop divide ", line,
+			    qual, kind);
 		s->kind = SEQ_ZIP;
 		seq_loc(c, owner, idx, "count", line, qual, K_INTEGER,
 			"an integer", &s->count);
+		count_bounds(c, idx, line, qual, s);
 		compile_zip(c, owner, idx, line, qual, f, s);
 	} else {
 		irs_cc_keys(c, idx, " head of link next prev sentinel ",
@@ -1014,8 +1178,8 @@ gcc_value(struct gcc *g, struct lglob *gl)
 		if (!strncmp(type, "enum ", 5))
 			type += 5;
 		v->kind = LK_ENUM;
-		v->en = enum_from_target(c, irs_cc_unqualified(c, type), NULL, false,
-					 g->line, g->qual);
+		v->en = enum_from_target(c, irs_cc_unqualified(c, type), NULL,
+					 false, 0, g->line, g->qual);
 	}
 	if (size > (1u << 20))
 		gcc_raise(g, "%llu bytes", (unsigned long long)size);
@@ -1165,6 +1329,50 @@ bits_of_member(struct irs_cc *c, const struct ltype *owner, int at,
 	return true;
 }
 
+// chars({ at = "after" [, skip = ...] }, LEN): the placement into @p f.
+static void
+placed_chars(struct irs_cc *c, const struct ltype *owner, int idx,
+	     uint32_t line, const char *qual, struct lfield *f)
+{
+	lua_State *L = c->L;
+	lua_getfield(L, idx, "at");
+	int t = lua_gettop(L);
+	for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
+		if (lua_type(L, -2) != LUA_TSTRING ||
+		    (strcmp(lua_tostring(L, -2), "at") &&
+		     strcmp(lua_tostring(L, -2), "skip")))
+			irs_lua_raisef(L, line, "%s: chars after its struct "
+				       "takes { at = \"after\", skip = ... }",
+				       qual);
+	f->place = irs_cc_place(c, owner, t, line, qual);
+	if (!f->place || f->place->at != PLACE_AFTER)
+		irs_lua_raisef(L, line, "%s: chars of a placement are at = "
+			       "\"after\" their struct", qual);
+	lua_pop(L, 1);
+}
+
+// enum({ at = "path", bit = B, width = W }, { names = ... }): an enum in
+// bits of a member (LLVM's Bitfield::Element in Value::SubclassData),
+// named by a table or by type T. False when the location is no such
+// table; the location table is on the stack top.
+static bool
+enum_of_bits(struct irs_cc *c, const struct ltype *owner, int idx,
+	     uint32_t line, const char *qual, struct lfield *f)
+{
+	lua_State *L = c->L;
+	if (!lua_istable(L, -1))
+		return false;
+	bool has_width = lua_getfield(L, -1, "width") != LUA_TNIL;
+	lua_pop(L, 1);
+	if (!has_width ||
+	    !bits_of_member(c, owner, lua_gettop(L), line, qual, f))
+		return false;
+	struct irs_field_info info = { .kind = IRS_TYPE_UINT, .type_name = "" };
+	f->kind = LK_ENUM;
+	compile_enum(c, owner, idx, &info, line, qual, f);
+	return true;
+}
+
 // scalar, u8..f64, bool, bits, enum, cstr, chars, strn, index
 static void
 compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
@@ -1177,7 +1385,7 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 	bool sized = size > 0;
 	const char *allowed = " at ";
 	if (!strcmp(kind, "enum"))
-		allowed = " at names strip lower type size ";
+		allowed = " at names strip lower type size prefer rename ";
 	else if (!strcmp(kind, "strn") || !strcmp(kind, "chars"))
 		allowed = " at len skip ";
 	else if (!strcmp(kind, "index"))
@@ -1200,11 +1408,42 @@ compile_scalar(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			return;
 		}
 	}
+	if (!strcmp(kind, "enum") && enum_of_bits(c, owner, idx, line, qual,
+						  f)) {
+		lua_pop(L, 1);
+		return;
+	}
 	if (!strcmp(kind, "scalar") && !sized && explicit_unsized(L, -1))
 		irs_lua_raisef(L, line, "%s: scalar at an explicit offset "
 			       "needs its width: { offset = O, size = N } (1, "
 			       "2, 4 or 8), or u32(O), i64(O), f64(O)...",
 			       qual);
+	bool placed = false;
+	if (!strcmp(kind, "chars") && lua_istable(L, -1)) {
+		placed = lua_getfield(L, -1, "at") != LUA_TNIL;
+		lua_pop(L, 1);
+	}
+	if (placed) {
+		// a placement, not a location: chars({ at = "after" }, LEN),
+		// a key after a fixed header (StringMapEntry's chars)
+		lua_pop(L, 1);
+		lua_getfield(L, idx, "len");
+		if (lua_isnil(L, -1))
+			irs_lua_raisef(L, line, "%s: chars after its struct "
+				       "needs its length: chars({ at = "
+				       "\"after\" }, LEN)", qual);
+		lua_pop(L, 1);
+		placed_chars(c, owner, idx, line, qual, f);
+		lua_getfield(L, idx, "len");
+		irs_cc_loc(c, owner, -1, line, qual, 8, &f->len, &info, NULL);
+		lua_pop(L, 1);
+		irs_cc_kind(c, &info, K_INTEGER, line, qual, "chars length",
+			    "an integer");
+		irs_cc_width(c, &f->len, line, qual);
+		f->kind = LK_STRN;
+		f->tail = true;
+		return;
+	}
 	irs_cc_loc(c, owner, -1, line, qual, def, &f->at, &info, &f->path);
 	lua_pop(L, 1);
 	if (!strcmp(kind, "scalar")) {
@@ -1458,10 +1697,13 @@ irs_cc_field(struct irs_cc *c, const struct ltype *owner, const char *name,
 		compile_union(c, owner, idx, line, qual, f);
 	} else if (!strcmp(kind, "array") || !strcmp(kind, "fixed") ||
 		   !strcmp(kind, "nullterm") || !strcmp(kind, "range") ||
-		   !strcmp(kind, "list") || !strcmp(kind, "zip")) {
+		   !strcmp(kind, "list") || !strcmp(kind, "zip") ||
+		   !strcmp(kind, "derived")) {
 		compile_seq(c, owner, kind, idx, line, qual, f);
 	} else if (!strcmp(kind, "delta")) {
 		compile_delta(c, idx, line, qual, f);
+	} else if (irs_shape_is(kind)) {
+		irs_cc_shape(c, owner, kind, idx, line, qual, f);
 	} else if (!strcmp(kind, "computed")) {
 		irs_cc_keys(c, idx, " fn pure ", line, qual, kind);
 		f->kind = LK_COMPUTED;

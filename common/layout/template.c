@@ -394,6 +394,14 @@ directive_field(struct tparse *p, const char *d, size_t n, struct top *op)
 		op->fmt_class = 'L';
 		return true;
 	}
+	enum irs_textfmt tf;
+	if (irs_textfmt_find(colon + 1, fl, &tf)) {
+		// as a compiler quotes it: {name:llvm_name}
+		op->fmt = irs_textfmt_name(tf);
+		op->fmt_class = 'N';
+		op->textfmt = (uint8_t)tf;
+		return true;
+	}
 	if (!format(p, colon + 1, fl, op, false))
 		return false;
 	const struct lfield *v = f->kind == LK_PICK
@@ -557,6 +565,30 @@ fuse_literals(struct tparse *p)
 	free(target);
 	free(map);
 	return true;
+}
+
+struct irs_error *
+irs_template_path(struct irs_layout *lo, const struct ltype *t,
+		  const char *path, struct lcval *ret)
+{
+	// the template's own state, for a path of no template (a shape's)
+	struct irs_tpl p = { .lo = lo, .t = (struct ltype *)t };
+	memset(ret, 0, sizeof(*ret));
+	if (!irs_tpl_path(&p, path, strlen(path), &ret->path, &ret->npath))
+		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
+	return NULL;
+}
+
+struct irs_error *
+irs_template_cond(struct irs_layout *lo, const struct ltype *t,
+		  const char *src, const struct lexpr **ret)
+{
+	struct irs_tpl p = { .lo = lo, .t = (struct ltype *)t };
+	const struct lexpr *k = irs_cond_parse(&p, src, strlen(src), true);
+	if (!k)
+		return irs_error_format(IRS_ERROR_LAYOUT, "%s", p.msg);
+	*ret = k;
+	return NULL;
 }
 
 struct irs_error *

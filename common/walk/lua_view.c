@@ -182,6 +182,9 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 			lua_pushnil(L);
 		return;
 	}
+	case LK_SHAPE:
+		irs_shape_lua(L, w, f, fd);
+		return;
 	case LK_GLOBAL: {	// the value it names, as JSON has it
 		uint64_t a;
 		const struct lglob *g = fd->glob;
@@ -211,6 +214,13 @@ push_field(lua_State *L, struct walk *w, struct frame *f,
 		lua_pushnil(L);		// steps of template paths, no fields
 		return;
 	}
+}
+
+void
+irs_lua_push_field(lua_State *L, struct walk *w, struct frame *f,
+		   const struct lfield *fd)
+{
+	push_field(L, w, f, fd);
 }
 
 void

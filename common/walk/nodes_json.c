@@ -377,7 +377,17 @@ json_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_PICK: case LK_SLICE: case LK_UP: case LK_PREV:
 		irs_json_lit(out, "null");	// steps of template paths
 		return;
+	case LK_SHAPE:
+		irs_shape_json(w, f, fd, out);
+		return;
 	}
+}
+
+void
+irs_json_field(struct walk *w, struct frame *f, const struct lfield *fd,
+	       struct irs_buf *out)
+{
+	json_field(w, f, fd, out);
 }
 
 // Whether field @p fd holds nodes directly (not through values), so that

@@ -301,6 +301,41 @@ check_count(struct walk *w, const struct lfield *fd, uint64_t n,
 	return false;
 }
 
+// The bases of a zip's arrays, or of a placed array (place.c), checked:
+// element 0 of the first in si->base.
+static void
+placed_bases(struct walk *w, struct frame *f, const struct lfield *fd,
+	     uint64_t n, struct seqinfo *si)
+{
+	const struct lseq *s = fd->seq;
+	for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1); k++) {
+		const struct lloc *b = s->kind == SEQ_ZIP
+			? &s->comps[k].base : &s->base;
+		const struct lplace *pl = s->kind == SEQ_ZIP
+			? s->comps[k].place : s->place;
+		uint64_t base = 0;
+		if (pl && !irs_place_base(w, f, pl, b, n, s->kind == SEQ_ZIP
+					  ? s->comps[k].stride : s->stride, fd,
+					  &base, &si->reverse)) {
+			si->bad = SEQ_FAULT;
+			si->bad_addr = base;
+			return;
+		}
+		if (!pl)
+			base = irs_load_u(f->data, b);
+		if (k == 0)
+			si->base = base;
+		// (an array of a zip with a count of its own may be absent)
+		if (n && !base && !(s->kind == SEQ_ZIP && s->comps[k].count)) {
+			irs_walk_error(w, fd, 0, "NULL array with a count of "
+				       "%llu", (unsigned long long)n);
+			si->bad = SEQ_NULL;
+			return;
+		}
+	}
+	si->n = n;
+}
+
 // Measures sequence @p fd of @p f; a list only up to @p upto elements
 // (it may go on later, see irs_seq_begin_visit).
 static void
@@ -323,6 +358,16 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		}
 		n = irs_load_u(f->data, &s->count);
+		if (s->length) {	// through pointers
+			int64_t v;
+			if (!irs_walk_value(w, f, s->length, &v) || v < 0) {
+				irs_walk_error(w, fd, 0, "no length for the "
+					       "array");
+				si->bad = SEQ_COUNT;
+				return;
+			}
+			n = (uint64_t)v;
+		}
 		if (s->kind == SEQ_ARRAY && s->has_first) {
 			uint64_t first = array_first(f, s);
 			if (n < first) {
@@ -336,21 +381,27 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 			}
 			n -= first;
 		}
+		if (s->drop || s->limit || s->divide) {
+			n = n > s->drop ? n - s->drop : 0;
+			if (s->divide)
+				n /= s->divide;
+			if (s->limit && n > s->limit)
+				n = s->limit;
+		}
 		if (!check_count(w, fd, n, si))
 			return;
-		for (uint32_t k = 0; k < (s->kind == SEQ_ZIP ? s->ncomps : 1);
-		     k++) {
-			const struct lloc *b = s->kind == SEQ_ZIP
-				? &s->comps[k].base : &s->base;
-			if (n && !irs_load_u(f->data, b)) {
+		if (s->kind == SEQ_ARRAY && !s->place) {	// the usual one
+			if (n && !irs_load_u(f->data, &s->base)) {
 				irs_walk_error(w, fd, 0, "NULL array with a "
 					       "count of %llu",
 					       (unsigned long long)n);
 				si->bad = SEQ_NULL;
 				return;
 			}
+			si->n = n;
+			return;
 		}
-		si->n = n;
+		placed_bases(w, f, fd, n, si);
 		return;
 	}
 	case SEQ_RANGE: {
@@ -371,6 +422,9 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 	}
 	case SEQ_NULLTERM:
 		nullterm_length(w, f, fd, si);
+		return;
+	case SEQ_DERIVED:
+		irs_derived_compute(w, f, fd, si);
 		return;
 	case SEQ_LIST:
 		list_start(f, fd->seq, si);
@@ -405,6 +459,8 @@ info_upto(struct walk *w, struct frame *f, const struct lfield *fd,
 		si->bad = SEQ_OK;
 		si->more = false;
 		si->reported = false;
+		si->reverse = false;
+		si->base = 0;
 		si->gen = f->gen;
 		// What is wrong with a sequence is said of the node holding
 		// it, also when a deeper node measures it first (an Instr's
@@ -428,6 +484,14 @@ irs_seq_compute(struct walk *w, struct frame *f, const struct lfield *fd,
 	return info_upto(w, f, fd, tmp, UINT64_MAX);
 }
 
+// Where element (tuple) 0 of array or zip @p fd of @p f lies.
+static uint64_t
+si_base(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	struct seqinfo tmp;
+	return irs_seq_info(w, f, fd, &tmp)->base;
+}
+
 void
 irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	      struct seq_iter *it)
@@ -439,14 +503,21 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	it->f = fd;
 	it->owner = f;
 	it->n = irs_seq_info(w, f, fd, &tmp)->n;
-	if (s->kind == SEQ_FIXED)
+	if (s->kind == SEQ_FIXED) {
 		it->base = f->addr + s->base.offset;
-	else if (s->kind == SEQ_ZIP)	// its first array names a tuple
-		it->base = irs_load_u(f->data, &s->comps[0].base);
-	else if (s->kind == SEQ_LIST)
+	} else if (s->kind == SEQ_ZIP) {	// its first array names a tuple
+		it->base = si_base(w, f, fd);
+	} else if (s->kind == SEQ_LIST) {
 		it->link = list_first(f, s, &it->sentinel);
-	else
+	} else if (s->kind == SEQ_DERIVED) {	// element by element
+		it->base = si_base(w, f, fd);
+	} else if (s->place) {
+		const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+		it->base = si->base;
+		it->reverse = si->reverse;
+	} else {
 		it->base = array_base(f, s);
+	}
 }
 
 /*
@@ -569,7 +640,23 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 	}
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		const struct lzip *z = &s->comps[k];
-		uint64_t a = irs_load_u(o->data, &z->base) + i * z->stride;
+		uint64_t a = irs_load_u(o->data, &z->base);
+		bool rev = false;
+		int64_t own;
+		if (z->count && (!irs_walk_value(w, o, z->count, &own) ||
+				 own < 0 || (uint64_t)own <= z->drop ||
+				 i >= (uint64_t)own - z->drop)) {
+			// past its own count: zeros in its place
+			memset(o->chunk + z->off, 0, z->size);
+			continue;
+		}
+		if (z->place && !irs_place_base(w, o, z->place, &z->base,
+						it->n, z->stride, it->f, &a,
+						&rev)) {
+			it->fault = a;
+			return false;
+		}
+		a = rev ? a - i * z->stride : a + i * z->stride;
 		struct irs_error *err = irs_walk_read(w, a, o->chunk + z->off,
 						      z->size);
 		if (err) {
@@ -627,6 +714,11 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 			return false;
 		}
 		return true;
+	case SEQ_DERIVED:	// a result: the node, in a slot of its own
+		it->cur = w->dbuf[it->base + i];
+		*addr = 0;
+		*data = (const unsigned char *)&it->cur;
+		return true;
 	case SEQ_ZIP:
 		*addr = it->base + i * s->comps[0].stride;
 		if (it->fault || !zip_tuple(w, it, i)) {
@@ -636,6 +728,10 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 		*data = it->owner->chunk;
 		return true;
 	default:
+		if (it->reverse) {	// element by element, back from the struct
+			*addr = it->base - i * s->stride;
+			return true;
+		}
 		*addr = it->base + i * s->stride;
 		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n) {
 			if (it->fault || !refill(w, it, i)) {
@@ -679,9 +775,15 @@ irs_seq_at(struct walk *w, struct frame *f, const struct lfield *fd,
 		*addr = link - s->link_off;
 		return true;
 	}
-	case SEQ_ZIP:		// its tuples lie nowhere (resolve.c refuses)
+	case SEQ_ZIP: case SEQ_DERIVED:	// nowhere (compile.c refuses)
 		return false;
 	default:
+		if (s->place) {
+			const struct seqinfo *si = irs_seq_info(w, f, fd, &tmp);
+			*addr = si->reverse ? si->base - i * s->stride
+				: si->base + i * s->stride;
+			return true;
+		}
 		*addr = array_base(f, s) + i * s->stride;
 		return true;
 	}

@@ -12,6 +12,10 @@
  *  lua_view.c    what a layout's Lua function sees of a node
  *  sink.c        buffered output with a position and a hash
  *  visited.c     the set of addresses already walked
+ *  bignum.c      unsigned integers of any width, for the formatters
+ *  fmt_apint.c   integers of any width, as LLVM's APInt prints them
+ *  fmt_apfloat.c floats as LLVM's and MLIR's printers write them
+ *  fmt_text.c    names and strings quoted as compilers quote them
  *
  * The walk calls Lua only where the layout asked for a Lua function.
  */
@@ -193,6 +197,87 @@ irs_json_lit(struct irs_buf *b, const char *s)
 	irs_json_put(b, s, strlen(s));	// constant-folded for literals
 }
 
+/* ---- bignum.c: unsigned integers of any width ---------------------------- */
+
+enum { IRS_BIG_SMALL = 96 };	/* limbs kept in the struct itself */
+
+/** Little-endian 32-bit limbs, no leading zero limb (0 has none). An
+ *  operation that runs out of memory returns false and sets oom. */
+struct irs_big {
+	uint32_t *w;
+	uint32_t n, cap;
+	bool oom;
+	uint32_t small[IRS_BIG_SMALL];
+};
+
+void irs_big_init(struct irs_big *b);
+void irs_big_deinit(struct irs_big *b);
+/** The low @p bits bits of the little-endian @p words. */
+bool irs_big_set(struct irs_big *b, const uint64_t *words, uint32_t bits);
+/** Bits up to the highest one set (0 for 0); trailing zero bits. */
+uint32_t irs_big_bits(const struct irs_big *b);
+uint32_t irs_big_ctz(const struct irs_big *b);
+bool irs_big_shl(struct irs_big *b, uint32_t k);
+void irs_big_shr(struct irs_big *b, uint32_t k);
+bool irs_big_mul_small(struct irs_big *b, uint32_t m);
+bool irs_big_mul_pow5(struct irs_big *b, uint32_t e);
+/** Divides by @p d (not 0) in place; returns the remainder. */
+uint32_t irs_big_divmod_small(struct irs_big *b, uint32_t d);
+/** Two's complement negation within @p bits bits. */
+bool irs_big_negate(struct irs_big *b, uint32_t bits);
+/** Appends the decimal digits. */
+bool irs_big_decimal(const struct irs_big *b, struct irs_buf *out);
+
+/* ---- fmt_apint.c, fmt_apfloat.c, fmt_text.c: formatters ------------------ */
+
+/*
+ * Pure functions from bytes to text, each printing as a compiler's own
+ * printer does. They append to @p out and return false when they cannot
+ * (out of memory, or a value they do not know: the caller says so).
+ */
+
+/** The @p bits low bits of @p words in decimal, two's complement when
+ *  @p is_signed (APInt::print). */
+bool irs_fmt_apint(const uint64_t *words, uint32_t bits, bool is_signed,
+		   struct irs_buf *out);
+
+/** APFloat's fltCategory. */
+enum { IRS_FC_INF, IRS_FC_NAN, IRS_FC_NORMAL, IRS_FC_ZERO };
+
+/** An IEEEFloat as LLVM keeps it: its semantics' numbers, then the value
+ *  (significand with its integer bit, unbiased exponent). */
+struct irs_apfloat {
+	uint32_t precision;	/* significand bits: 11, 8, 24, 53, 64, 113 */
+	uint32_t bits;		/* sizeInBits: 16, 32, 64, 80, 128 */
+	int32_t max_exp, min_exp;
+	int32_t exponent;
+	uint8_t category;	/* IRS_FC_* */
+	bool sign;
+	uint64_t sig[2];	/* little-endian words */
+};
+/** Whether irsnap knows @p v's semantics (IEEE half, single, double,
+ *  quad, bfloat, x87 80-bit) and its category is one. */
+bool irs_apfloat_valid(const struct irs_apfloat *v);
+/** The IEEE encoding (APFloat::bitcastToAPInt): out[0] low 64 bits. */
+void irs_apfloat_bits(const struct irs_apfloat *v, uint64_t out[2]);
+/** APFloat::toString(@p prec, @p pad, @p truncate_zero). */
+bool irs_apfloat_tostring(const struct irs_apfloat *v, unsigned prec,
+			  unsigned pad, bool truncate_zero,
+			  struct irs_buf *out);
+/** The float of IEEE semantics @p sem ("half", "bfloat", "float",
+ *  "double") whose encoding is @p bits, as APFloat keeps it. */
+bool irs_apfloat_from_bits(const char *sem, uint64_t bits,
+			   struct irs_apfloat *v);
+/** A ConstantFP as LLVM 14's AsmWriter writes it: 1.000000e-01,
+ *  0x3FB99999A0000000, 0xK3FFF8000000000000000. */
+bool irs_fmt_llvm_float(const struct irs_apfloat *v, struct irs_buf *out);
+/** A FloatAttr's value as MLIR 14 prints it (printFloatValue). */
+bool irs_fmt_mlir_float(const struct irs_apfloat *v, struct irs_buf *out);
+
+/** Text formatters by name, for {f:NAME} (layout.h lists the names). */
+bool irs_fmt_text(enum irs_textfmt f, const char *s, size_t n,
+		  struct irs_buf *out);
+
 /* ---- walker.c ------------------------------------------------------------ */
 
 /** The maximum elements of one sequence (an absurd count is an error). */
@@ -280,6 +365,11 @@ struct walk {
 					   table is read in its own only */
 	uint64_t *gaddr;		/* lo->syms' addresses, asked once */
 	uint8_t *gstate;		/* ... 0 not yet, 1 known, 2 none */
+	uint64_t *dbuf;			/* derived results (derived.c): each */
+	size_t ndbuf, capdbuf;		/* derived's a run, never shrinking */
+	struct irs_numcache *nums;	/* numberings' tables (number.c) */
+	uint64_t *aval;			/* lo->addrs, found once (address.c) */
+	uint8_t *astate;		/* ... 0 not yet, 1 known, 2 none */
 	struct irs_unit_cache *ucache;	/* per-unit renderings, or NULL */
 	struct irs_unit_rec *urec;	/* the unit being recorded, or NULL */
 	uint32_t ugen;			/* bumped at a unit's start and end:
@@ -368,6 +458,8 @@ struct seqinfo {
 	uint8_t bad;		/* enum seq_bad */
 	bool more;		/* a list known up to n only (seq.c) */
 	bool reported;		/* a list: a broken prev link was reported */
+	bool reverse;		/* a placed array: element i at base - i * stride */
+	uint64_t base;		/* a placed array: where element 0 lies */
 	/* a list while more: where finding its length goes on */
 	uint64_t first, end, cur, prev, tortoise, power, lam;
 };
@@ -528,12 +620,17 @@ irs_load_u(const unsigned char *data, const struct lloc *l)
 	return v;
 }
 
+/** place.c: where what placement @p pl puts after frame @p f's struct
+ *  starts (at = "after": no memory read). */
+uint64_t irs_place_after(const struct frame *f, const struct lplace *pl);
+
 // Where a string field's bytes start: behind its pointer, or (chars with a
 // length) inside the struct at @p f's own address; past the bytes it skips.
 IRS_INLINE uint64_t
 irs_string_addr(const struct frame *f, const struct lfield *fd)
 {
-	uint64_t p = fd->tail ? f->addr + fd->at.offset
+	uint64_t p = fd->place ? irs_place_after(f, fd->place)
+		: fd->tail ? f->addr + fd->at.offset
 		: irs_load_u(f->data, &fd->at);
 	return p ? p + fd->skip : 0;
 }
@@ -639,7 +736,15 @@ struct seq_iter {
 	uint64_t sentinel;	/* lists: the sentinel link, or 0 */
 	uint64_t chunk_first, chunk_n;	/* elements in owner->chunk */
 	uint64_t fault;		/* the element that could not be read */
+	bool reverse;		/* element i at base - i * stride */
+	uint64_t cur;		/* a derived element: its node's address */
 };
+
+/** The integer operand @p v (a field path, through ptr, ref and embed
+ *  fields, or a constant) has in frame @p f; false when it has none or a
+ *  pointer on the way cannot be read. */
+bool irs_walk_value(struct walk *w, struct frame *f, const struct lcval *v,
+		    int64_t *ret);
 
 /** irs_seq_info() when it is not known yet. */
 const struct seqinfo *irs_seq_compute(struct walk *w, struct frame *f,
@@ -746,5 +851,110 @@ void irs_lua_push_at(lua_State *L, struct walk *w, const struct ltype *t,
 bool irs_walk_call_lua(struct walk *w, struct frame *f, int ref,
 		       const struct lfield *via, bool want_string,
 		       bool pure);
+
+/* ---- shape.c, apnum.c: the shapes of struct lshape ---------------------- */
+
+/** Writes @p n bytes to the walk's text (nothing when it renders none). */
+IRS_INLINE void
+irs_walk_write(struct walk *w, const char *s, size_t n)
+{
+	if (w->text)
+		irs_sink_put(w->text, s, n);
+}
+
+/** {f} of shape field @p fd of frame @p f. */
+void irs_shape_render(struct walk *w, struct frame *f, const struct lfield *fd);
+/** {?f}. */
+bool irs_shape_truthy(struct walk *w, struct frame *f, const struct lfield *fd);
+/** The integer a condition or {=...} sees; false when it has none. */
+bool irs_shape_int(struct walk *w, struct frame *f, const struct lfield *fd,
+		   int64_t *ret);
+/** Its value in the node's JSON record. */
+void irs_shape_json(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** Pushes its value as Lua sees it (nil when it has none). */
+void irs_shape_lua(lua_State *L, struct walk *w, struct frame *f,
+		   const struct lfield *fd);
+/** apnum.c: the text of an apint or apfloat field; false (error recorded)
+ *  when it has none. */
+bool irs_apnum_text(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** The apint's value, sign-extended, when it is at most 64 bits wide. */
+bool irs_apint_value(struct walk *w, struct frame *f, const struct lfield *fd,
+		     int64_t *ret);
+
+/* ---- place.c: where placed sequences lie --------------------------------- */
+
+/**
+ * Where element 0 of a sequence placed by @p pl lies, for frame @p f (its
+ * own pointer @p ptr when the placement is behind it), @p n elements of
+ * @p stride bytes: *base (0: a NULL pointer), *reverse when element i
+ * lies at *base - i * stride. False when a pointer outside the struct
+ * cannot be read (the error recorded as @p fd's; *base its address).
+ */
+bool irs_place_base(struct walk *w, const struct frame *f,
+		    const struct lplace *pl, const struct lloc *ptr,
+		    uint64_t n, uint32_t stride, const struct lfield *fd,
+		    uint64_t *base, bool *reverse);
+
+/* ---- cast.c, address.c: a node's struct chosen by its tag ---------------- */
+
+/** Makes the frame just pushed for a struct with a cast (@p f, its bytes
+ *  read) the struct its tag picks; NULL (popped, the error recorded as
+ *  @p via's) when that cannot be read. */
+struct frame *irs_cast_frame(struct walk *w, struct frame *f,
+			     const struct lfield *via);
+/** The address lo->addrs[@p i] names in this walk; false when it has none
+ *  (the error recorded once). */
+bool irs_walk_address(struct walk *w, uint32_t i, uint64_t *ret);
+/** Forgets the addresses found (the end of a walk). */
+void irs_walk_address_forget(struct walk *w);
+
+/* ---- lookup.c: values in the debuggee's hash maps ------------------------ */
+
+/** Follows path @p v (through ptr, ref and embed fields) from @p f to the
+ *  frame holding its last field, pushing *npushed frames (undo them with
+ *  irs_walk_unfollow()); NULL when a pointer on the way is NULL or cannot
+ *  be read. */
+struct frame *irs_walk_follow(struct walk *w, struct frame *f,
+			      const struct lcval *v, uint32_t *npushed);
+void irs_walk_unfollow(struct walk *w, uint32_t npushed);
+/** {f} of any field: what render_field writes. */
+void irs_walk_field(struct walk *w, struct frame *f, const struct lfield *fd);
+/** {?f} of any field; an unreadable one is false here. */
+bool irs_walk_truthy(struct walk *w, struct frame *f, const struct lfield *fd);
+/** nodes_json.c: field @p fd's value in a record. */
+void irs_json_field(struct walk *w, struct frame *f, const struct lfield *fd,
+		    struct irs_buf *out);
+/** lua_view.c: field @p fd's value as Lua sees it, pushed. */
+void irs_lua_push_field(lua_State *L, struct walk *w, struct frame *f,
+			const struct lfield *fd);
+/**
+ * Where the value of lookup field @p fd of @p f lies: *found false (and
+ * true returned) when the map has no such key; false when the map cannot
+ * be read (the error recorded).
+ */
+bool irs_lookup_find(struct walk *w, struct frame *f, const struct lfield *fd,
+		     uint64_t *value, bool *found);
+
+/* ---- derived.c: filtered, mapped and sorted sequences --------------------- */
+
+/** Computes derived field @p fd of @p f into @p si: n results from
+ *  w->dbuf[si->base]. */
+void irs_derived_compute(struct walk *w, struct frame *f,
+			const struct lfield *fd, struct seqinfo *si);
+/** irs_walk_cond(): whether condition @p k holds for frame @p f (false
+ *  when a value it needs cannot be read). */
+bool irs_walk_cond(struct walk *w, struct frame *f, const struct lexpr *k);
+
+/* ---- number.c: numberings ------------------------------------------------ */
+
+struct irs_numcache;
+/** The number num field @p fd gives node frame @p f in the scope around
+ *  it; false when it has none (not numbered, or no scope: recorded). */
+bool irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
+		   int64_t *ret);
+/** Frees the numberings' tables. */
+void irs_number_forget(struct walk *w);
 
 #endif

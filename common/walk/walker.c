@@ -569,6 +569,8 @@ push(struct walk *w, const struct ltype *t, uint64_t addr, const void *data,
 	f->done = 0;
 	f->parent_node = w->node_frame;
 	w->depth = d + 1;
+	if (t && t->cast)	// the struct its tag picks (cast.c)
+		return irs_cast_frame(w, f, via);
 	return f;
 }
 
@@ -754,6 +756,10 @@ render_detached_miss(struct walk *w, const struct ltype *t, uint64_t addr,
 	if (!f) {
 		out_fail(w, addr);
 	} else {
+		if (f->t != t)	// cast: the case's ref, or its text
+			tx = tx == &t->text ? &f->t->text
+				: f->t->ref.kind != TX_NONE ? &f->t->ref
+				: &f->t->text;
 		render_text(w, f, tx);
 		irs_walk_pop(w);
 	}
@@ -800,8 +806,9 @@ render_ref(struct walk *w, const struct ltype *t, uint64_t addr,
 	   uint64_t slot, const struct lfield *via)
 {
 	uint64_t start = text_pos(w);
-	render_detached(w, t, addr, t->ref.kind != TX_NONE ? &t->ref : &t->text,
-			via);
+	// a struct with a cast by its case's ref (render_detached_miss)
+	render_detached(w, t, addr, t->ref.kind != TX_NONE || t->cast
+			? &t->ref : &t->text, via);
 	if (!w->detached && slot && w->json && w->text)
 		log_span(w, slot, start, text_pos(w));
 }
@@ -833,7 +840,7 @@ render_value(struct walk *w, const struct ltype *t, uint64_t addr,
 		out_fail(w, addr);
 		return;
 	}
-	render_text(w, f, &t->text);
+	render_text(w, f, &f->t->text);
 	irs_walk_pop(w);
 }
 
@@ -1369,7 +1376,7 @@ render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 			if (!g) {
 				out_fail(w, addr);
 			} else {
-				render_text(w, g, &vt->text);
+				render_text(w, g, &g->t->text);
 				irs_walk_pop(w);
 			}
 			if (w->stop)
@@ -1486,6 +1493,8 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 		int64_t v;
 		return irs_walk_delta(w, f, fd, &v) && v != 0;
 	}
+	case LK_SHAPE:
+		return irs_shape_truthy(w, f, fd);
 	case LK_COMPUTED: {
 		if (!irs_walk_call_lua(w, f, fd->fn, fd, false,
 				       fd->pure))
@@ -1583,6 +1592,19 @@ out_lua_float(struct walk *w, double d)
 	}
 	if (n > 0)
 		out(w, buf, (size_t)n);
+}
+
+// {f:NAME}: what f renders, quoted as a compiler quotes it.
+static void
+out_textfmt(struct walk *w, enum irs_textfmt tf, const char *s, size_t n)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	if (irs_fmt_text(tf, s, n, &b))
+		out(w, b.data ? b.data : "", b.len);
+	else
+		w->fatal = &irs_enomem, w->stop = true;
+	irs_buf_deinit(&b);
 }
 
 // Field @p fd rendered into w->fmt_sink (a sink of its own when that is
@@ -1687,12 +1709,14 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 	// a numeric format on what is not a number (a union's struct case,
 	// say) leaves it as it renders
 	if (op->fmt_class == 's' || op->fmt_class == 'L' ||
+	    op->fmt_class == 'N' ||
 	    fd->kind == LK_COMPUTED || fd->kind == LK_GLOBAL ||
 	    fd->kind == LK_CSTR || fd->kind == LK_CHARS ||
 	    fd->kind == LK_STRN || fd->kind == LK_SEQ ||
 	    fd->kind == LK_EMBED || fd->kind == LK_INDEX ||
 	    fd->kind == LK_PTR || fd->kind == LK_REF ||
-	    fd->kind == LK_PICK || fd->kind == LK_SLICE) {
+	    fd->kind == LK_PICK || fd->kind == LK_SLICE ||
+	    fd->kind == LK_SHAPE) {
 		// render normally aside, then format that
 		struct irs_sink own;
 		struct irs_sink *side = render_aside(w, f, fd, &own);
@@ -1700,6 +1724,9 @@ render_formatted(struct walk *w, struct frame *f, const struct lfield *fd,
 			return;
 		if (op->fmt_class == 'L') {
 			out_lua_string(w, side->buf, side->len);
+		} else if (op->fmt_class == 'N') {
+			out_textfmt(w, (enum irs_textfmt)op->textfmt,
+				    side->buf, side->len);
 		} else if (op->pad) {
 			size_t pad = (size_t)abs(op->pad);
 			size_t fill = side->len < pad ? pad - side->len : 0;
@@ -1907,6 +1934,9 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_GLOBAL:
 		render_global(w, f, fd, op);
 		return;
+	case LK_SHAPE:
+		irs_shape_render(w, f, fd);
+		return;
 	}
 }
 
@@ -1990,6 +2020,14 @@ follow_path(struct walk *w, struct frame *f, const struct lfield *const *path,
 	return f;
 }
 
+struct frame *
+irs_walk_follow(struct walk *w, struct frame *f, const struct lcval *v,
+		uint32_t *npushed)
+{
+	uint64_t fault = 0;
+	return follow_path(w, f, v->path, v->npath, false, npushed, &fault);
+}
+
 static struct frame *
 follow(struct walk *w, struct frame *f, const struct top *op, bool say,
        uint32_t *npushed, uint64_t *fault)
@@ -2002,6 +2040,25 @@ unfollow(struct walk *w, uint32_t npushed)
 {
 	while (npushed--)
 		irs_walk_pop(w);
+}
+
+void
+irs_walk_unfollow(struct walk *w, uint32_t npushed)
+{
+	unfollow(w, npushed);
+}
+
+void
+irs_walk_field(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	render_field(w, f, fd, NULL);
+}
+
+bool
+irs_walk_truthy(struct walk *w, struct frame *f, const struct lfield *fd)
+{
+	uint64_t fault = 0;
+	return truthy(w, f, fd, &fault) && !fault;
 }
 
 // {f.g}: following a path only reads, it visits nothing.
@@ -2164,6 +2221,8 @@ cond_field(struct walk *w, struct frame *f, const struct lfield *fd,
 		return s->elem->kind != LK_EMBED && pick_at(w, f, fd, &i, &ea) &&
 		       cond_at(w, ea, s->stride, s->elem, r, &fault);
 	}
+	case LK_SHAPE:
+		return irs_shape_int(w, f, fd, &r->i);
 	default:	// the compiler refuses the others
 		return false;
 	}
@@ -2353,6 +2412,36 @@ run_expr(struct walk *w, struct frame *f, const struct top *op)
 		    : sizeof(tmp) - 1);
 }
 
+// The value of field path @p v (a constant when it has no path); false
+// when it has none or cannot be read (the shapes' paths: cast tags, lookup
+// keys, counts).
+bool
+irs_walk_value(struct walk *w, struct frame *f, const struct lcval *v,
+	       int64_t *ret)
+{
+	struct cnum n;
+	memset(&n, 0, sizeof(n));
+	if (!v->npath) {
+		*ret = v->k;
+		return true;
+	}
+	bool ok;
+	if (v->npath == 1) {	// a field of this frame: nothing to follow
+		ok = cond_field(w, f, v->path[0], &n);
+	} else {
+		uint32_t np;
+		uint64_t at = 0;
+		struct frame *g = follow_path(w, f, v->path, v->npath, false,
+					      &np, &at);
+		ok = g && cond_field(w, g, v->path[v->npath - 1], &n) && !at;
+		unfollow(w, np);
+	}
+	if (!ok)
+		return false;
+	*ret = n.is_float ? (int64_t)n.d : n.i;
+	return true;
+}
+
 // -1, 0 or 1 as x is less than, equal to or greater than y; integers
 // compare by value whatever their signedness.
 static int
@@ -2429,6 +2518,15 @@ eval_bool(struct walk *w, struct frame *f, const struct lexpr *e,
 	case LE_GT: return c > 0;
 	default: return c >= 0;		// LE_GE
 	}
+}
+
+bool
+irs_walk_cond(struct walk *w, struct frame *f, const struct lexpr *k)
+{
+	uint64_t fault = 0;
+	const struct lexpr *bad = NULL;
+	bool yes = eval_bool(w, f, k, &fault, &bad);
+	return yes && !fault;
 }
 
 // {?EXPR} at @p op: true, with the marker, when a value it needs cannot be
@@ -2838,6 +2936,7 @@ visit_node(struct walk *w, const struct ltype *t, uint64_t addr,
 			out_fail(w, addr);
 		return;
 	}
+	t = f->t;	// the case a cast picked
 	w->nodes++;
 	if (w->on_node && !w->on_node(w->on_node_arg, t, addr)) {
 		w->fatal = &irs_enomem;
@@ -2964,6 +3063,9 @@ irs_walk_deinit(struct walk *w)
 	// w->rcache is the thread's table (rcache_table()): kept
 	free(w->gaddr);
 	free(w->gstate);
+	irs_walk_address_forget(w);
+	irs_number_forget(w);
+	free(w->dbuf);
 	if (w->lua_sink_ready)
 		irs_sink_deinit(&w->lua_sink);
 	if (w->fmt_sink_ready)

@@ -12,33 +12,21 @@
 # IR root the search finds in a callee-saved register.
 source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
+source "$IRSNAP_ROOT/tests/e2e/llvm.sh"
 
 PIPE=sroa,early-cse,instcombine,simplifycfg,gvn,reassociate,sccp,dse,adce,instcombine
-for tool in clang-14 opt-14 c++; do
-	command -v "$tool" >/dev/null || { not_ok "$tool is installed" \
-		"scripts/install-deps installs it"; done_testing; exit 1; }
-done
-out=$(BUILD=$BUILD scripts/real-compilers llvm-14-headers 2>&1)
-REAL=${IRSNAP_REAL:-$BUILD/real}
-check "LLVM's private IR headers fetched ($out)" \
-	test -f "$REAL/llvm-14-headers/lib/IR/LLVMContextImpl.h"
 
 # The layout and its donor side by side; donors cached for every suite.
 mkdir -p "$TMP/lay/llvm14"
 cp "$FIXTURES/real/llvm/passes.lua" "$TMP/lay/passes.lua"
 cp common/layouts/llvm14/donor.cpp "$TMP/lay/llvm14/donor.cpp"
 LAYOUT=$TMP/lay/passes.lua
-export IRSNAP_CACHE=$BUILD/donor-cache
-mkdir -p "$IRSNAP_CACHE"
 
 # --- missing, built, stale ------------------------------------------------
 IRSNAP_CACHE=$TMP/empty dbg_batch "$TMP/missing.log" -- opt-14 --version
 check "a missing donor: ir-layout load says which command builds it" \
 	grep -q "passes.lua:9: donor: no type donor built for layout 'llvm14' .*: run \`irsnap donor $LAYOUT\`" "$TMP/missing.log"
-(
-	flock 9
-	"$IRSNAP" donor "$LAYOUT" -I "$REAL/llvm-14-headers/lib/IR"
-) 9>"$IRSNAP_CACHE/.lock" >"$TMP/donor.log" 2>&1
+build_donor "$LAYOUT" "$TMP/donor.log"
 check "irsnap donor builds it ($(tail -1 "$TMP/donor.log"))" \
 	grep -q "^irsnap donor: built .*/donor.o in" "$TMP/donor.log"
 obj=$(sed -n 's/^irsnap donor: built \(.*\) in .*/\1/p' "$TMP/donor.log")
@@ -61,10 +49,7 @@ mkdir -p "$TMP/other/llvm14"
 sed 's/"llvm14"/"llvm14-checks"/' "$LAYOUT" >"$TMP/other/passes.lua"
 sed 's/irsnap_abi_breaking_checks = LLVM_ENABLE_ABI_BREAKING_CHECKS/irsnap_abi_breaking_checks = 1/' \
 	common/layouts/llvm14/donor.cpp >"$TMP/other/llvm14/donor.cpp"
-(
-	flock 9
-	"$IRSNAP" donor "$TMP/other/passes.lua" -I "$REAL/llvm-14-headers/lib/IR"
-) 9>"$IRSNAP_CACHE/.lock" >"$TMP/other.log" 2>&1
+build_donor "$TMP/other/passes.lua" "$TMP/other.log"
 LAYOUT=$TMP/other/passes.lua dbg_batch "$TMP/refused.log" \
 	-o 'ir-layout show' -- opt-14 --version
 check "a donor built with other ABI-breaking checks is refused in one line naming both" \

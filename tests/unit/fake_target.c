@@ -73,6 +73,18 @@ fake_field_cb(void *arg, const char *type, const char *path,
 			*ret = ft->fields[i].info;
 			return NULL;
 		}
+	// a pointer type itself ("T *", an array's element), as debuggers
+	// answer for a type and no member
+	size_t n = strlen(type);
+	if (!*path && n > 2 && !strcmp(type + n - 2, " *")) {
+		memset(ret, 0, sizeof(*ret));
+		ret->size = sizeof(void *);
+		ret->kind = IRS_TYPE_POINTER;
+		snprintf(ret->type_name, sizeof(ret->type_name), "%s", type);
+		snprintf(ret->target_name, sizeof(ret->target_name), "%.*s",
+			 (int)(n - 2), type);
+		return NULL;
+	}
 	return irs_error_format(IRS_ERROR_NOT_FOUND, "struct %s has no "
 				"member '%s'", type, path);
 }
@@ -124,6 +136,27 @@ fake_global(struct fake_target *ft, const char *name, uint64_t address,
 		   target_name, count);
 }
 
+// ELF symbols are fields of the pseudo-type "<elf>", at their address.
+static struct irs_error *
+fake_elf_symbol_cb(void *arg, const char *name, uint64_t *address)
+{
+	struct irs_field_info info;
+	struct irs_error *err = fake_field_cb(arg, "<elf>", name, &info);
+	if (err) {
+		irs_error_destroy(err);
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no symbol '%s'",
+					name);
+	}
+	*address = info.offset;
+	return NULL;
+}
+
+void
+fake_elf_symbol(struct fake_target *ft, const char *name, uint64_t address)
+{
+	fake_field(ft, "<elf>", name, address, 8, IRS_TYPE_OTHER, "", "", 0);
+}
+
 void
 fake_target_init(struct fake_target *ft)
 {
@@ -134,6 +167,7 @@ fake_target_init(struct fake_target *ft)
 	ft->target.field = fake_field_cb;
 	ft->target.enumerator = fake_enumerator_cb;
 	ft->target.global = fake_global_cb;
+	ft->target.elf_symbol = fake_elf_symbol_cb;
 }
 
 void

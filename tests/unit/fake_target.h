@@ -81,6 +81,9 @@ void fake_bitfield(struct fake_target *ft, const char *type,
 void fake_global(struct fake_target *ft, const char *name, uint64_t address,
 		 uint64_t size, uint32_t kind, const char *type_name,
 		 const char *target_name, uint64_t count);
+/** Adds ELF symbol @p name at @p address (the target's elf_symbol). */
+void fake_elf_symbol(struct fake_target *ft, const char *name,
+		     uint64_t address);
 /** Adds enumerator @p name = @p value of enum @p type (in order). */
 void fake_enumerator(struct fake_target *ft, const char *type,
 		     const char *name, int64_t value);

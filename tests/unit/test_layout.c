@@ -961,7 +961,7 @@ test_zip_errors(void **state)
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			" z = zip { count = \"x\", of = { a = { ptr = \"next\", "
 			"of = ref \"Pt\", bad = 1 } } } } }\n", 3,
-			"has ptr, of and stride only");
+			"has ptr, of and stride, and where it lies");
 	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {\n"
 			" z = zip { count = \"s\", of = { a = { ptr = \"next\", "
 			"of = ref \"Pt\" } } } } }\n", 3, "count needs an "

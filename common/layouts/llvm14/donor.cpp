@@ -53,6 +53,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -101,6 +102,8 @@ IRSNAP_TYPE(llvm::GlobalValue);
 IRSNAP_TYPE(llvm::GlobalValue::LinkageTypes);
 IRSNAP_TYPE(llvm::GlobalObject);
 IRSNAP_TYPE(llvm::GlobalVariable);
+IRSNAP_TYPE(llvm::InlineAsm);
+IRSNAP_TYPE(llvm::InlineAsm::AsmDialect);
 IRSNAP_TYPE(llvm::Module);
 IRSNAP_TYPE(llvm::LLVMContext);
 IRSNAP_TYPE(llvm::ilist_node<llvm::Function>);
@@ -186,6 +189,8 @@ IRSNAP_TYPE(llvm::detail::IEEEFloat);
 IRSNAP_TYPE(llvm::LLVMContextImpl);
 IRSNAP_TYPE(llvm::StringMapEntryBase);
 IRSNAP_TYPE(llvm::StringMapEntry<llvm::Value *>);
+// and CustomMDKindNames a metadata kind's name to its id
+IRSNAP_TYPE(llvm::StringMapEntry<unsigned int>);
 IRSNAP_TYPE(llvm::StringMap<llvm::Value *>);
 IRSNAP_TYPE(llvm::DenseMap<const llvm::Value *, llvm::ValueName *>);
 IRSNAP_TYPE(llvm::detail::DenseMapPair<const llvm::Value *,

@@ -34,4 +34,52 @@ function M.small_vector(path, of)
   return array { ptr = path .. ".BeginX", count = path .. ".Size", of = of }
 end
 
+-- The value a node has in a DenseMap<const T *, V> (LLVM's hash map of
+-- pointer keys: llvm/ADT/DenseMap.h, DenseMapInfo.h): opts.map is the path
+-- from the node to the map (its last field an embed or ptr of a struct
+-- with Buckets and NumBuckets, M.densemap_struct's), opts.of the value: a
+-- type name when it lies in the bucket, ptr "T" or ref "T" when it is a
+-- pointer. The key is the node's own address, or opts.key (a field path).
+-- The map is probed as LLVM probes it: hash (p >> 4) ^ (p >> 9) of the low
+-- 32 bits, quadratic probing, the empty key -1 << 12.
+function M.densemap(opts)
+  if type(opts) ~= "table" or not opts.map or not opts.of then
+    error("densemap { map = path, of = value [, key = path] }", 2)
+  end
+  return lookup { map = opts.map, of = opts.of, key = opts.key,
+                  buckets = "Buckets", count = "NumBuckets", value = 8,
+                  hash = "pointer", probe = "quadratic",
+                  empty = -1 << 12, tombstone = -2 << 12 }
+end
+
+-- The struct of a DenseMap member, for the paths densemap takes: Buckets
+-- at 0, NumBuckets at 16, the same in every DenseMap<K, V>.
+--   struct "DenseMap" (llvm.densemap_struct())
+function M.densemap_struct()
+  return { size = 24, node = false,
+           fields = { Buckets = u64(0), NumBuckets = u32(16) } }
+end
+
+-- The entry of a StringMap<V> whose value (opts.size bytes, at opts.at in
+-- the entry: 8, after its key length) equals field opts.key of the node:
+-- a StringMap searched by value, as LLVMContext::getMDKindNames turns
+-- CustomMDKindNames from names to kind ids around. Every bucket is read;
+-- empty ones are NULL, removed ones -1 << 3.
+function M.stringmap_find(opts)
+  if type(opts) ~= "table" or not opts.map or not opts.key or not opts.of then
+    error("stringmap_find { map = path, key = path, of = ptr \"Entry\" "
+          .. "[, at = 8, size = 4] }", 2)
+  end
+  return lookup { map = opts.map, key = opts.key, of = opts.of,
+                  buckets = "TheTable", count = "NumBuckets", deref = true,
+                  probe = "scan", key_at = opts.at or 8,
+                  key_size = opts.size or 4, tombstone = -1 << 3 }
+end
+
+-- The struct of a StringMap member: TheTable at 0, NumBuckets at 8.
+function M.stringmap_struct()
+  return { size = 24, node = false,
+           fields = { TheTable = u64(0), NumBuckets = u32(8) } }
+end
+
 return M

@@ -1,0 +1,1334 @@
+-- LLVM 14's IR, read from a release build (Debian's opt-14 and
+-- libLLVM-14.so.1: no debug info) through a type donor, and printed as
+-- `opt-14 -print-after-all` prints a function after a function pass:
+-- "; Function Attrs: ...", "define ... {", the blocks, "}".
+--
+--   irsnap donor common/layouts/llvm14.lua -I build/real/llvm-14-headers/lib/IR
+--   (gdb) ir-layout load common/layouts/llvm14.lua
+--   (gdb) ir-trace on
+--   (gdb) run -passes=sroa,instcombine -disable-output prog.ll
+--
+-- Where LLVM keeps what it prints is often not where one would look; the
+-- comments below say where, for the readers who will write the layout of
+-- their own LLVM-based compiler from this one. Offsets come from the
+-- donor's DWARF (members of base classes by name); what the donor cannot
+-- say (an opcode's number, a bit inside SubclassData) is written here,
+-- from LLVM 14's headers.
+layout { name = "llvm14", root = "Function" }
+
+donor {
+  source  = "llvm14/donor.cpp",
+  include = { "/usr/lib/llvm-14/include" },
+  flags   = { "-std=c++17", "-DNDEBUG", "-fno-exceptions" },
+  -- what the debuggee's libLLVM says of the headers it was built from
+  fits = {
+    { fact = "irsnap_llvm_version_major", library = "^libLLVM-([0-9]+)\\.so" },
+    { fact = "irsnap_abi_breaking_checks", symbol = "llvm::EnableABIBreakingChecks", value = 1 },
+    { fact = "irsnap_abi_breaking_checks", symbol = "llvm::DisableABIBreakingChecks", value = 0 },
+  },
+}
+
+local llvm = require "irsnap.llvm"
+local std = require "irsnap.std"
+
+-- {====================================================== tables
+
+-- Opcodes (llvm/IR/Instruction.def): an instruction's SubclassID is
+-- Value::InstructionVal plus its opcode.
+local OPCODES = {
+  "ret", "br", "switch", "indirectbr", "invoke", "resume", "unreachable",
+  "cleanupret", "catchret", "catchswitch", "callbr", "fneg", "add", "fadd",
+  "sub", "fsub", "mul", "fmul", "udiv", "sdiv", "fdiv", "urem", "srem",
+  "frem", "shl", "lshr", "ashr", "and", "or", "xor", "alloca", "load",
+  "store", "getelementptr", "fence", "cmpxchg", "atomicrmw", "trunc",
+  "zext", "sext", "fptoui", "fptosi", "uitofp", "sitofp", "fptrunc",
+  "fpext", "ptrtoint", "inttoptr", "bitcast", "addrspacecast",
+  "cleanuppad", "catchpad", "icmp", "fcmp", "phi", "call", "select",
+  "userop1", "userop2", "va_arg", "extractelement", "insertelement",
+  "shufflevector", "extractvalue", "insertvalue", "landingpad", "freeze",
+}
+local OP = {}
+for i, name in ipairs(OPCODES) do OP[name] = i end
+-- Value::InstructionVal in LLVM 14 (Value.def), for conditions, which
+-- take numbers (a cast's keys take "InstructionVal+N", from the donor).
+-- TODO(h-lang): enum names in arithmetic, {?id >= InstructionVal + 1}.
+local INSTRUCTION_VAL = 27
+
+-- Attribute names (llvm/IR/Attributes.inc: ATTRIBUTE_ENUM(Name, text)):
+-- the enumerators of Attribute::AttrKind as the IR spells them.
+local ATTRS = {
+  Alignment = "align", AllocSize = "allocsize", AlwaysInline = "alwaysinline",
+  ArgMemOnly = "argmemonly", Builtin = "builtin", ByRef = "byref",
+  ByVal = "byval", Cold = "cold", Convergent = "convergent",
+  Dereferenceable = "dereferenceable",
+  DereferenceableOrNull = "dereferenceable_or_null",
+  DisableSanitizerInstrumentation = "disable_sanitizer_instrumentation",
+  ElementType = "elementtype", Hot = "hot", ImmArg = "immarg",
+  InAlloca = "inalloca", InReg = "inreg",
+  InaccessibleMemOnly = "inaccessiblememonly",
+  InaccessibleMemOrArgMemOnly = "inaccessiblemem_or_argmemonly",
+  InlineHint = "inlinehint", JumpTable = "jumptable", MinSize = "minsize",
+  MustProgress = "mustprogress", Naked = "naked", Nest = "nest",
+  NoAlias = "noalias", NoBuiltin = "nobuiltin", NoCallback = "nocallback",
+  NoCapture = "nocapture", NoCfCheck = "nocf_check",
+  NoDuplicate = "noduplicate", NoFree = "nofree",
+  NoImplicitFloat = "noimplicitfloat", NoInline = "noinline",
+  NoMerge = "nomerge", NoProfile = "noprofile", NoRecurse = "norecurse",
+  NoRedZone = "noredzone", NoReturn = "noreturn",
+  NoSanitizeCoverage = "nosanitize_coverage", NoSync = "nosync",
+  NoUndef = "noundef", NoUnwind = "nounwind", NonLazyBind = "nonlazybind",
+  NonNull = "nonnull", NullPointerIsValid = "null_pointer_is_valid",
+  OptForFuzzing = "optforfuzzing", OptimizeForSize = "optsize",
+  OptimizeNone = "optnone", Preallocated = "preallocated",
+  ReadNone = "readnone", ReadOnly = "readonly", Returned = "returned",
+  ReturnsTwice = "returns_twice", SExt = "signext", SafeStack = "safestack",
+  SanitizeAddress = "sanitize_address",
+  SanitizeHWAddress = "sanitize_hwaddress",
+  SanitizeMemTag = "sanitize_memtag", SanitizeMemory = "sanitize_memory",
+  SanitizeThread = "sanitize_thread", ShadowCallStack = "shadowcallstack",
+  Speculatable = "speculatable",
+  SpeculativeLoadHardening = "speculative_load_hardening",
+  StackAlignment = "alignstack", StackProtect = "ssp",
+  StackProtectReq = "sspreq", StackProtectStrong = "sspstrong",
+  StrictFP = "strictfp", StructRet = "sret", SwiftAsync = "swiftasync",
+  SwiftError = "swifterror", SwiftSelf = "swiftself", UWTable = "uwtable",
+  VScaleRange = "vscale_range", WillReturn = "willreturn",
+  WriteOnly = "writeonly", ZExt = "zeroext",
+}
+
+-- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def);
+-- the others (a front end's !srcloc, !heapallocsite) are numbered by
+-- first use, named in the context's CustomMDKindNames (MD_CUSTOM below).
+local MD_KINDS = {
+  [0] = "dbg", "tbaa", "prof", "fpmath", "range", "tbaa.struct",
+  "invariant.load", "alias.scope", "noalias", "nontemporal",
+  "llvm.mem.parallel_loop_access", "nonnull", "dereferenceable",
+  "dereferenceable_or_null", "make.implicit", "unpredictable",
+  "invariant.group", "align", "llvm.loop", "type", "section_prefix",
+  "absolute_symbol", "associated", "callees", "irr_loop",
+  "llvm.access.group", "callback", "llvm.preserve.access.index",
+  "vcall_visibility", "noundef", "annotation",
+}
+
+-- An alignment is kept as its log2 in 6 bits; printed as the power.
+-- TODO(h-lang): {=1 << a} once templates shift.
+local POW2 = {}
+for i = 0, 32 do POW2[i] = tostring(1 << i) end
+
+-- Bits of Value::SubclassData, a 16-bit member of every Value, carved by
+-- each class's Bitfield::Element aliases.
+local function SD(bit, width) return { at = "SubclassData", bit = bit, width = width } end
+
+local ORDERINGS = { [0] = "notatomic", "unordered", "monotonic", "consume",
+                    "acquire", "release", "acq_rel", "seq_cst" }
+local RMW_OPS = { [0] = "xchg", "add", "sub", "and", "nand", "or", "xor",
+                  "max", "min", "umax", "umin", "fadd", "fsub" }
+
+-- Calling conventions (CallingConv::ID, 10 bits) as printCallingConv
+-- names them: the named ones opt-14 -S prints for "cc N", the others
+-- "ccN". avr's two keep the blank LLVM 14 prints after them.
+local CCS = {}
+for i = 0, 1023 do CCS[i] = "cc" .. i end
+local function ccs_from(first, names)
+  for i, s in ipairs(names) do
+    if s ~= "" then CCS[first + i - 1] = s end
+  end
+end
+ccs_from(8, { "fastcc", "coldcc", "ghccc", "", "webkit_jscc", "anyregcc",
+  "preserve_mostcc", "preserve_allcc", "swiftcc", "cxx_fast_tlscc",
+  "tailcc", "cfguard_checkcc", "swifttailcc" })
+ccs_from(64, { "x86_stdcallcc", "x86_fastcallcc", "arm_apcscc",
+  "arm_aapcscc", "arm_aapcs_vfpcc", "msp430_intrcc", "x86_thiscallcc",
+  "ptx_kernel", "ptx_device", "", "", "spir_func", "spir_kernel",
+  "intel_ocl_bicc", "x86_64_sysvcc", "win64cc", "x86_vectorcallcc",
+  "hhvmcc", "hhvm_ccc", "x86_intrcc", "avr_intrcc ", "avr_signalcc ", "",
+  "amdgpu_vs", "amdgpu_gs", "amdgpu_ps", "amdgpu_cs", "amdgpu_kernel",
+  "x86_regcallcc", "amdgpu_hs", "", "amdgpu_ls", "amdgpu_es",
+  "aarch64_vector_pcs", "aarch64_sve_vector_pcs", "", "amdgpu_gfx" })
+
+-- }======================================================
+
+-- {====================================================== hash maps
+
+-- A Value's name is not in the Value: LLVMContextImpl::ValueNames maps
+-- it to a StringMapEntry<Value *>, whose chars follow its 16 bytes. An
+-- instruction's metadata but !dbg is in LLVMContextImpl::ValueMetadata.
+-- Both are DenseMaps keyed by the Value's address (irsnap.llvm.densemap).
+struct "DenseMap" (llvm.densemap_struct())
+
+struct "StringMap" (llvm.stringmap_struct())
+
+struct "LLVMContextImpl" {
+  ctype = "llvm::LLVMContextImpl", node = false,
+  fields = {
+    CustomMDKindNames = embed("CustomMDKindNames", "StringMap"),
+    ValueNames    = embed("ValueNames", "DenseMap"),
+    ValueMetadata = embed("ValueMetadata", "DenseMap"),
+    GlobalObjectSections = embed("GlobalObjectSections", "DenseMap"),
+  },
+}
+
+struct "LLVMContext" {
+  ctype = "llvm::LLVMContext", node = false,
+  fields = { pImpl = ptr("pImpl", "LLVMContextImpl") },
+}
+
+struct "ValueName" {
+  ctype = "llvm::StringMapEntry<llvm::Value *>", node = false,
+  fields = { key = chars({ at = "after" }, "keyLength") },
+  text = "{key}",
+}
+
+-- }======================================================
+
+-- {====================================================== types
+
+-- A Type is printed wherever it is used, by its ref; its class is its ID.
+local SIMPLE_TYPES = {
+  HalfTyID = "half", BFloatTyID = "bfloat", FloatTyID = "float",
+  DoubleTyID = "double", X86_FP80TyID = "x86_fp80", FP128TyID = "fp128",
+  PPC_FP128TyID = "ppc_fp128", VoidTyID = "void", LabelTyID = "label",
+  MetadataTyID = "metadata", X86_MMXTyID = "x86_mmx",
+  X86_AMXTyID = "x86_amx", TokenTyID = "token",
+}
+
+local type_cases = {
+  IntegerTyID = "IntegerType", PointerTyID = "PointerType",
+  StructTyID = "StructType", ArrayTyID = "ArrayType",
+  FixedVectorTyID = "FixedVectorType",
+  ScalableVectorTyID = "ScalableVectorType",
+  FunctionTyID = "FunctionType",
+}
+for id, kw in pairs(SIMPLE_TYPES) do
+  type_cases[id] = "Ty_" .. kw
+  struct ("Ty_" .. kw) { ctype = "llvm::Type", fields = {}, ref = kw }
+end
+
+struct "Type" {
+  ctype = "llvm::Type",
+  fields = {
+    id  = enum "ID",
+    ctx = ptr("Context", "LLVMContext"),
+  },
+  cast = { by = "id", cases = type_cases },
+  ref = "<type {id}>",
+}
+
+-- An integer type's width is its SubclassData.
+struct "IntegerType" {
+  ctype = "llvm::IntegerType",
+  fields = { width = scalar "SubclassData" },
+  ref = "i{width}",
+}
+
+-- Typed pointers (LLVM 14's default): the pointee, then '*'; the address
+-- space is the SubclassData. An opaque pointer has no pointee.
+struct "PointerType" {
+  ctype = "llvm::PointerType",
+  fields = { pointee = ref("PointeeTy", "Type"), as = scalar "SubclassData" },
+  ref = "{?pointee}{pointee}{?as} addrspace({as}){/}*{:}ptr{?as} addrspace({as}){/}{/}",
+}
+
+-- (ielt: the element seen as an integer type, for its width)
+struct "ArrayType" {
+  ctype = "llvm::ArrayType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "NumElements",
+             ielt = ref("ContainedType", "IntegerType") },
+  ref = "[{n} x {elt}]",
+}
+
+struct "FixedVectorType" {
+  ctype = "llvm::VectorType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity",
+             ielt = ref("ContainedType", "IntegerType") },
+  ref = "<{n} x {elt}>",
+}
+
+struct "ScalableVectorType" {
+  ctype = "llvm::VectorType",
+  fields = { elt = ref("ContainedType", "Type"), n = scalar "ElementQuantity" },
+  ref = "<vscale x {n} x {elt}>",
+}
+
+-- A named struct's name is the key of its SymbolTableEntry, a
+-- StringMapEntry<StructType *> (a void * in the class): 16 bytes, then
+-- the chars. Packed is bit 1 of SubclassData (SCDB_Packed).
+struct "StructName" {
+  size = 16, node = false,
+  fields = { key = chars({ at = "after" }, 0) },
+  text = "{key}",
+}
+
+struct "StructType" {
+  ctype = "llvm::StructType",
+  fields = {
+    name   = ptr("SymbolTableEntry", "StructName"),
+    packed = bits { at = "SubclassData", bit = 1, width = 1 },
+    elts   = array { ptr = "ContainedTys", count = "NumContainedTys",
+                     of = ref "Type" },
+  },
+  ref = "{?name}%{name:llvm_name}{:}{?packed}<{/}{?elts}{{ {elts*, } }}"
+     .. "{:}{{}}{/}{?packed}>{/}{/}",
+}
+
+-- A function type: ContainedTys[0] the result, the parameters after it;
+-- vararg when SubclassData is not 0.
+struct "FunctionType" {
+  ctype = "llvm::FunctionType",
+  fields = {
+    ret    = array { ptr = "ContainedTys", count = "NumContainedTys",
+                     limit = 1, of = ref "Type" },
+    params = array { ptr = "ContainedTys", skip = 8, count = "NumContainedTys",
+                     drop = 1, of = ref "Type" },
+    vararg = scalar "SubclassData",
+  },
+  ref = "{ret} ({params*, }{?vararg}{?params}, {/}...{/})",
+}
+
+-- }======================================================
+
+-- {====================================================== values
+
+-- Every Value: its type, its class (SubclassID) and its name.
+local function value_fields(extra)
+  local f = {
+    -- a plain unsigned char, valued as Value::ValueTy
+    id      = enum("SubclassID", { type = "llvm::Value::ValueTy" }),
+    vty     = ref("VTy", "Type"),
+    hasname = scalar "HasName",
+    name    = llvm.densemap { map = "vty.ctx.pImpl.ValueNames",
+                              of = ptr "ValueName" },
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+
+-- A local value's name, or its number in the function's slot tracker.
+local LOCAL = "%{?hasname}{name:llvm_name}{:}{slot}{/}"
+
+-- An operand: a Use, 32 bytes ({ Val, Next, Prev, Parent }).
+struct "Use" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "{val.vty} {val}",
+}
+-- The same printed without its type.
+struct "UseV" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "{val}",
+}
+
+-- A User's NumUserOperands Uses lie just before it; a PHI's, a switch's
+-- and an indirectbr's (HasHungOffUses) behind a pointer 8 bytes before
+-- it. These arrays give all of them, the first, the others, and the
+-- last.
+-- TODO(h-lang): {ops[0]}, {ops[1:]*, }, {ops[-1]} once templates index.
+local function operands(f)
+  local hung = { when = "HasHungOffUses", ptr = -8 }
+  f.ops = array { at = "before", count = "NumUserOperands", of = "Use", alt = hung }
+  f.opsv = array { at = "before", count = "NumUserOperands", of = "UseV", alt = hung }
+  local before_last = { { "NumUserOperands", 32 }, -32 }
+  f.op0 = array { at = "before", skip = before_last, count = "NumUserOperands",
+                  limit = 1, of = "Use", alt = hung }
+  f.rest = array { at = "before", count = "NumUserOperands", drop = 1,
+                   of = "UseV", alt = { when = "HasHungOffUses", ptr = -8, skip = 32 } }
+  f.restt = array { at = "before", count = "NumUserOperands", drop = 1,
+                    of = "Use", alt = { when = "HasHungOffUses", ptr = -8, skip = 32 } }
+  f.last = array { at = "before", count = "NumUserOperands", limit = 1,
+                   of = "UseV", alt = { when = "HasHungOffUses", ptr = -8,
+                                        skip = before_last } }
+  f.butlast = array { at = "before", skip = 32, count = "NumUserOperands",
+                      drop = 1, of = "Use" }
+  return f
+end
+
+-- }======================================================
+
+-- {====================================================== constants
+
+struct "ConstantInt" {
+  ctype = "llvm::ConstantInt",
+  fields = value_fields {
+    ity = ref("VTy", "IntegerType"),
+    val = apint { value = "Val.U.VAL", words = "Val.U.pVal", width = "Val.BitWidth" },
+  },
+  -- an i1 is true or false, any other width signed
+  ref = "{?ity.width == 1}{?val == 0}false{:}true{/}{:}{val}{/}",
+}
+
+-- An APFloat is an IEEEFloat (or, for ppc_fp128 only, a DoubleAPFloat):
+-- its semantics, significand (one word, or behind a pointer when more
+-- than 64 bits: x86_fp80's 64 + 1), exponent, category and sign.
+struct "ConstantFP" {
+  ctype = "llvm::ConstantFP",
+  fields = value_fields {
+    val = apfloat { semantics = "Val.U.IEEE.semantics",
+                    significand = "Val.U.IEEE.significand",
+                    exponent = "Val.U.IEEE.exponent",
+                    category = "Val.U.IEEE.category", sign = "Val.U.IEEE.sign" },
+  },
+  ref = "{val}",
+}
+
+struct "ConstantPointerNull" { ctype = "llvm::ConstantPointerNull", fields = value_fields(), ref = "null" }
+struct "UndefValue" { ctype = "llvm::UndefValue", fields = value_fields(), ref = "undef" }
+struct "PoisonValue" { ctype = "llvm::PoisonValue", fields = value_fields(), ref = "poison" }
+struct "ConstantAggregateZero" { ctype = "llvm::ConstantAggregateZero", fields = value_fields(), ref = "zeroinitializer" }
+struct "ConstantTokenNone" { ctype = "llvm::ConstantTokenNone", fields = value_fields(), ref = "none" }
+-- Inline asm, a call's callee: its text and constraints are std::strings
+-- of the InlineAsm (libstdc++'s layout), printed escaped as AsmWriter does.
+struct "InlineAsm" {
+  ctype = "llvm::InlineAsm",
+  fields = value_fields {
+    asm = std.string "AsmString", constraints = std.string "Constraints",
+    side = scalar "HasSideEffects", alignstack = scalar "IsAlignStack",
+    dialect = scalar "Dialect", unwind = scalar "CanThrow",
+  },
+  ref = "asm {?side}sideeffect {/}{?alignstack}alignstack {/}"
+      .. "{?dialect}inteldialect {/}{?unwind}unwind {/}"
+      .. "\"{asm:escaped}\", \"{constraints:escaped}\"",
+}
+
+-- Aggregates: their elements are their operands, typed.
+struct "ConstantStruct" {
+  ctype = "llvm::ConstantStruct",
+  fields = operands(value_fields { sty = ref("VTy", "StructType") }),
+  ref = "{?sty.packed}<{/}{{ {ops*, } }}{?sty.packed}>{/}",
+}
+struct "ConstantArray" {
+  ctype = "llvm::ConstantArray", fields = operands(value_fields()), ref = "[{ops*, }]",
+}
+struct "ConstantVector" {
+  ctype = "llvm::ConstantVector", fields = operands(value_fields()), ref = "<{ops*, }>",
+}
+
+-- Constant data keeps its elements as raw bytes, as many as its type
+-- says; each is printed with the element type.
+local function data_fields(tyname)
+  local ty = ref("VTy", tyname)
+  local function seq(of) return array { ptr = "DataElements", length = "ty.n", of = of } end
+  return value_fields {
+    ty  = ty,
+    i8  = seq(i8 {}), i16 = seq(i16 {}), i32 = seq(i32 {}), i64 = seq(i64 {}),
+    f32 = seq("F32"), f64 = seq("F64"),
+  }
+end
+struct "F32" { size = 4, node = false, fields = { v = apfloat { bits = u32(0), semantics = "float" } }, text = "float {v}" }
+struct "F64" { size = 8, node = false, fields = { v = apfloat { bits = u64(0), semantics = "double" } }, text = "double {v}" }
+local DATA = "{?ty.elt.id == FloatTyID}{f32*, }{/}{?ty.elt.id == DoubleTyID}{f64*, }{/}"
+  .. "{?ty.elt.id == IntegerTyID}"
+  .. "{?ty.ielt.width == 8}i8 {i8*, i8 }{/}{?ty.ielt.width == 16}i16 {i16*, i16 }{/}"
+  .. "{?ty.ielt.width == 32}i32 {i32*, i32 }{/}{?ty.ielt.width == 64}i64 {i64*, i64 }{/}{/}"
+struct "ConstantDataVector" {
+  ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
+  ref = "<" .. DATA .. ">",
+}
+-- TODO: an i8 array that is a string prints as c"..." (isString).
+struct "ConstantDataArray" {
+  ctype = "llvm::ConstantDataArray", fields = data_fields("ArrayType"),
+  ref = "[" .. DATA .. "]",
+}
+
+-- A constant expression: its opcode is its SubclassData; a GEP keeps its
+-- source element type (GetElementPtrConstantExpr, a private class).
+struct "ConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = operands(value_fields {
+    opcode = enum("SubclassData", { names = OPCODES }),
+    flags  = scalar "SubclassOptionalData",
+  }),
+  ref = "{opcode} ({ops*, })",
+}
+-- A GEP constant may mark one index inrange (C++ vtables): the rest of
+-- SubclassOptionalData is that index + 1 (GEPOperator::getInRangeIndex),
+-- operand J = that + 1 printed after "inrange ". The operands before J
+-- and from J on are arrays of their own for J up to 6.
+-- TODO(h-lang): {?# == ^GEPConstantExpr.inrange}inrange {/} in an
+-- operand's template instead.
+local gep_fields = {
+  src = ref("SrcElementTy", "Type"),
+  inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 },
+  inrange = bits { at = "SubclassOptionalData", bit = 1, width = 6 },
+}
+local GEP_OPS = "{?inrange == 0}{ops*, }{/}"
+for j = 1, 6 do
+  gep_fields["pre" .. j] = array { at = "before", count = "NumUserOperands",
+    skip = { { "NumUserOperands", 32 }, -32 * j }, limit = j, of = "Use" }
+  gep_fields["post" .. j] = array { at = "before", count = "NumUserOperands",
+    drop = j, of = "Use" }
+  GEP_OPS = GEP_OPS .. "{?inrange == " .. j .. "}{pre" .. j .. "*, }, inrange {post"
+    .. j .. "*, }{/}"
+end
+struct "GEPConstantExpr" {
+  ctype = "llvm::GetElementPtrConstantExpr",
+  fields = operands(value_fields(gep_fields)),
+  ref = "getelementptr{?inbounds} inbounds{/} ({src}, " .. GEP_OPS .. ")",
+}
+local cast_ops = {}
+for _, op in ipairs { "trunc", "zext", "sext", "fptoui", "fptosi", "uitofp",
+                      "sitofp", "fptrunc", "fpext", "ptrtoint", "inttoptr",
+                      "bitcast", "addrspacecast" } do
+  cast_ops[OP[op]] = op
+end
+struct "CastConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = operands(value_fields { opcode = enum("SubclassData", { names = cast_ops }) }),
+  ref = "{opcode} ({op0} to {vty})",
+}
+struct "AnyConstantExpr" {
+  ctype = "llvm::ConstantExpr",
+  fields = { opcode = u16 "SubclassData" },
+  cast = { by = "opcode", cases = (function()
+    local c = { [OP.getelementptr] = "GEPConstantExpr" }
+    for n in pairs(cast_ops) do c[n] = "CastConstantExpr" end
+    return c end)(), default = "ConstantExpr" },
+}
+
+-- Globals are named: @name.
+local LINKAGES = {
+  ExternalLinkage = "", AvailableExternallyLinkage = "available_externally ",
+  LinkOnceAnyLinkage = "linkonce ", LinkOnceODRLinkage = "linkonce_odr ",
+  WeakAnyLinkage = "weak ", WeakODRLinkage = "weak_odr ",
+  AppendingLinkage = "appending ", InternalLinkage = "internal ",
+  PrivateLinkage = "private ", ExternalWeakLinkage = "extern_weak ",
+  CommonLinkage = "common ",
+}
+-- dso_local unless implied: by a local linkage, or by a visibility
+-- other than default (but for extern_weak).
+local DSO_LOCAL_VISIBILITY = "{?dsolocal and linkage != InternalLinkage"
+  .. " and linkage != PrivateLinkage and (visibility == 0"
+  .. " or linkage == ExternalWeakLinkage)}dso_local {/}"
+  .. "{?visibility == 1}hidden {/}{?visibility == 2}protected {/}"
+local function global_fields(extra)
+  local f = value_fields(extra)
+  -- printed as getLinkageNameWithSpace does: nothing when external
+  f.linkage = enum("Linkage", { type = "llvm::GlobalValue::LinkageTypes",
+                                rename = LINKAGES })
+  f.visibility = scalar "Visibility"
+  f.unnamed = scalar "UnnamedAddrVal"
+  f.dsolocal = scalar "IsDSOLocal"
+  return f
+end
+struct "GlobalVariable" {
+  ctype = "llvm::GlobalVariable",
+  fields = global_fields {
+    md = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+  },
+  ref = "@{name:llvm_name}",
+}
+
+-- }======================================================
+
+-- {====================================================== metadata
+
+-- Metadata is numbered !N over the whole module, first use first, depth
+-- first through each node's operands (numbering "md" below); a
+-- DIExpression or DIArgList is printed whole wherever it is used.
+local md_cases = {
+  MDStringKind = "MDString", ConstantAsMetadataKind = "ValueAsMetadata",
+  LocalAsMetadataKind = "ValueAsMetadata", DIExpressionKind = "DIExpression",
+  DIArgListKind = "DIArgList",
+}
+-- An MDNode's operands lie just before it, NumOperands MDOperands.
+local MDKIND = { type = "llvm::Metadata::MetadataKind" }
+local function mdnode_fields(extra)
+  local f = {
+    id  = enum("SubclassID", MDKIND),
+    ops = array { at = "before", count = "NumOperands", of = "MDOperand" },
+    n   = num "md",
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+struct "MDOperand" {
+  ctype = "llvm::MDOperand", node = false,
+  fields = { md = ref("MD", "Metadata") },
+  text = "{?md}{md}{:}null{/}",
+}
+struct "Metadata" {
+  ctype = "llvm::Metadata",
+  fields = { id = enum("SubclassID", MDKIND) },
+  cast = { by = "id", cases = md_cases, default = "MDNode" },
+}
+struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!{n}" }
+-- An MDString's chars follow its StringMapEntry<MDString> (8 + 16 bytes).
+struct "MDStringEntry" {
+  size = 24, node = false,
+  fields = { key = chars({ at = "after" }, 0) },
+  text = "{key}",
+}
+struct "MDString" {
+  ctype = "llvm::MDString",
+  fields = { id = enum("SubclassID", MDKIND), entry = ptr("Entry", "MDStringEntry") },
+  ref = "!{entry:quoted}",
+}
+struct "ValueAsMetadata" {
+  ctype = "llvm::ValueAsMetadata",
+  fields = { id = enum("SubclassID", MDKIND), v = ref("V", "Value") },
+  ref = "{v.vty} {v}",
+}
+-- A DIExpression is a std::vector<uint64_t> of DWARF operations and
+-- their arguments; LLVM prints each operation by name (Dwarf.def, and
+-- LLVM's own from 0x1000), its arguments as numbers, DW_OP_LLVM_convert's
+-- encoding by name. The number of arguments depends on the operation
+-- (DIExpression::ExprOperand::getSize): one pure Lua function, on the
+-- bytes alone (an expression is rare: a dbg.value's).
+local DW_OP = {
+  [0x03] = "addr", [0x06] = "deref", [0x08] = "const1u", [0x09] = "const1s",
+  [0x0a] = "const2u", [0x0b] = "const2s", [0x0c] = "const4u",
+  [0x0d] = "const4s", [0x0e] = "const8u", [0x0f] = "const8s",
+  [0x10] = "constu", [0x11] = "consts", [0x12] = "dup", [0x13] = "drop",
+  [0x14] = "over", [0x15] = "pick", [0x16] = "swap", [0x17] = "rot",
+  [0x18] = "xderef", [0x19] = "abs", [0x1a] = "and", [0x1b] = "div",
+  [0x1c] = "minus", [0x1d] = "mod", [0x1e] = "mul", [0x1f] = "neg",
+  [0x20] = "not", [0x21] = "or", [0x22] = "plus", [0x23] = "plus_uconst",
+  [0x24] = "shl", [0x25] = "shr", [0x26] = "shra", [0x27] = "xor",
+  [0x28] = "bra", [0x29] = "eq", [0x2a] = "ge", [0x2b] = "gt", [0x2c] = "le",
+  [0x2d] = "lt", [0x2e] = "ne", [0x2f] = "skip", [0x30] = "lit0",
+  [0x31] = "lit1", [0x32] = "lit2", [0x33] = "lit3", [0x34] = "lit4",
+  [0x35] = "lit5", [0x36] = "lit6", [0x37] = "lit7", [0x38] = "lit8",
+  [0x39] = "lit9", [0x3a] = "lit10", [0x3b] = "lit11", [0x3c] = "lit12",
+  [0x3d] = "lit13", [0x3e] = "lit14", [0x3f] = "lit15", [0x40] = "lit16",
+  [0x41] = "lit17", [0x42] = "lit18", [0x43] = "lit19", [0x44] = "lit20",
+  [0x45] = "lit21", [0x46] = "lit22", [0x47] = "lit23", [0x48] = "lit24",
+  [0x49] = "lit25", [0x4a] = "lit26", [0x4b] = "lit27", [0x4c] = "lit28",
+  [0x4d] = "lit29", [0x4e] = "lit30", [0x4f] = "lit31", [0x50] = "reg0",
+  [0x51] = "reg1", [0x52] = "reg2", [0x53] = "reg3", [0x54] = "reg4",
+  [0x55] = "reg5", [0x56] = "reg6", [0x57] = "reg7", [0x58] = "reg8",
+  [0x59] = "reg9", [0x5a] = "reg10", [0x5b] = "reg11", [0x5c] = "reg12",
+  [0x5d] = "reg13", [0x5e] = "reg14", [0x5f] = "reg15", [0x60] = "reg16",
+  [0x61] = "reg17", [0x62] = "reg18", [0x63] = "reg19", [0x64] = "reg20",
+  [0x65] = "reg21", [0x66] = "reg22", [0x67] = "reg23", [0x68] = "reg24",
+  [0x69] = "reg25", [0x6a] = "reg26", [0x6b] = "reg27", [0x6c] = "reg28",
+  [0x6d] = "reg29", [0x6e] = "reg30", [0x6f] = "reg31", [0x70] = "breg0",
+  [0x71] = "breg1", [0x72] = "breg2", [0x73] = "breg3", [0x74] = "breg4",
+  [0x75] = "breg5", [0x76] = "breg6", [0x77] = "breg7", [0x78] = "breg8",
+  [0x79] = "breg9", [0x7a] = "breg10", [0x7b] = "breg11", [0x7c] = "breg12",
+  [0x7d] = "breg13", [0x7e] = "breg14", [0x7f] = "breg15", [0x80] = "breg16",
+  [0x81] = "breg17", [0x82] = "breg18", [0x83] = "breg19", [0x84] = "breg20",
+  [0x85] = "breg21", [0x86] = "breg22", [0x87] = "breg23", [0x88] = "breg24",
+  [0x89] = "breg25", [0x8a] = "breg26", [0x8b] = "breg27", [0x8c] = "breg28",
+  [0x8d] = "breg29", [0x8e] = "breg30", [0x8f] = "breg31", [0x90] = "regx",
+  [0x91] = "fbreg", [0x92] = "bregx", [0x93] = "piece",
+  [0x94] = "deref_size", [0x95] = "xderef_size", [0x96] = "nop",
+  [0x97] = "push_object_address", [0x98] = "call2", [0x99] = "call4",
+  [0x9a] = "call_ref", [0x9b] = "form_tls_address",
+  [0x9c] = "call_frame_cfa", [0x9d] = "bit_piece", [0x9e] = "implicit_value",
+  [0x9f] = "stack_value", [0xa0] = "implicit_pointer", [0xa1] = "addrx",
+  [0xa2] = "constx", [0xa3] = "entry_value", [0xa4] = "const_type",
+  [0xa5] = "regval_type", [0xa6] = "deref_type", [0xa7] = "xderef_type",
+  [0xa8] = "convert", [0xa9] = "reinterpret",
+  [0xe0] = "GNU_push_tls_address", [0xe1] = "HP_is_value",
+  [0xe2] = "HP_fltconst4", [0xe3] = "HP_fltconst8", [0xe4] = "HP_mod_range",
+  [0xe5] = "HP_unmod_range", [0xe6] = "HP_tls", [0xe8] = "INTEL_bit_piece",
+  [0xed] = "WASM_location", [0xee] = "WASM_location_int",
+  [0xf0] = "APPLE_uninit", [0xf3] = "GNU_entry_value",
+  [0xf8] = "PGI_omp_thread_num", [0xfb] = "GNU_addr_index",
+  [0xfc] = "GNU_const_index",
+  [0x1000] = "LLVM_fragment", [0x1001] = "LLVM_convert",
+  [0x1002] = "LLVM_tag_offset", [0x1003] = "LLVM_entry_value",
+  [0x1004] = "LLVM_implicit_pointer", [0x1005] = "LLVM_arg",
+}
+local DW_ATE = { "address", "boolean", "complex_float", "float",
+  "signed", "signed_char", "unsigned", "unsigned_char", "imaginary_float",
+  "packed_decimal", "numeric_string", "edited", "signed_fixed",
+  "unsigned_fixed", "decimal_float", "UTF", "UCS", "ASCII" }
+local function dw_args(op)
+  if op >= 0x70 and op <= 0x8f then return 1 end        -- bregN
+  if op == 0x1001 or op == 0x1000 or op == 0x92 then return 2 end
+  if op == 0x10 or op == 0x11 or op == 0x94 or op == 0x23 or op == 0x1002
+     or op == 0x1003 or op == 0x1005 or op == 0x90 then return 1 end
+  return 0
+end
+struct "DIExpression" {
+  ctype = "llvm::DIExpression",
+  fields = { id = enum("SubclassID", MDKIND),
+             elts = range { begin = "Elements._M_impl._M_start",
+                            finish = "Elements._M_impl._M_finish", of = u64 {} } },
+  ref = pure(function(n)
+    local out, e, i = {}, n.elts or {}, 1
+    while i <= #e do
+      local op = e[i]
+      out[#out + 1] = "DW_OP_" .. (DW_OP[op] or tostring(op))
+      local k = dw_args(op)
+      for a = 1, k do
+        local v = e[i + a]
+        if v == nil then break end
+        if op == 0x1001 and a == 2 then
+          out[#out + 1] = "DW_ATE_" .. (DW_ATE[v] or tostring(v))
+        else
+          out[#out + 1] = string.format("%u", v)
+        end
+      end
+      i = i + 1 + k
+    end
+    return "!DIExpression(" .. table.concat(out, ", ") .. ")"
+  end),
+}
+-- A DIArgList's arguments are ValueAsMetadata, each printed typed.
+struct "DIArgList" {
+  ctype = "llvm::DIArgList",
+  fields = { id = enum("SubclassID", MDKIND),
+             args = llvm.small_vector("Args", ref "ValueAsMetadata") },
+  ref = "!DIArgList({args*, })",
+}
+
+-- A Value that is metadata (a call's metadata argument).
+struct "MetadataAsValue" {
+  ctype = "llvm::MetadataAsValue",
+  fields = value_fields { md = ref("MD", "Metadata") },
+  ref = "{md}",
+}
+
+-- A metadata kind past the fixed ones is named by the key of the entry of
+-- CustomMDKindNames (a StringMap<unsigned> from names to kinds) whose value
+-- is the kind; its context is the attached node's: an MDNode's Context is
+-- a PointerUnion<LLVMContext *, ReplaceableMetadataImpl *>, the context
+-- when bit 2 is clear (a uniqued or distinct node, as attached nodes are).
+local MD_FIXED = #MD_KINDS + 1
+struct "MDKindName" {
+  ctype = "llvm::StringMapEntry<unsigned int>", node = false,
+  fields = { key = chars({ at = "after" }, "keyLength") },
+  text = "{key}",
+}
+-- (The donor describes ContextAndReplaceableUses's one member, a
+-- PointerUnion, without the bases that hold its word: read the word.)
+struct "ContextRef" {
+  size = 8, node = false,
+  fields = { ctx = ptr(0, "LLVMContext") { mask = ~7 } },
+}
+struct "MDNodeContext" {
+  ctype = "llvm::MDNode", node = false,
+  fields = { ctx = embed("Context", "ContextRef") },
+}
+-- A SmallVector of { kind, node } attachments, NAME's each printed after
+-- `lead` and sorted by kind (a struct LIST for the vector, NAME for one).
+local function attachments(list, name, lead)
+  struct(name) {
+    ctype = "llvm::MDAttachments::Attachment", node = false,
+    fields = {
+      kind = enum("MDKind", { names = MD_KINDS }),
+      md = ref("Node.Ref.MD", "Metadata"),
+      node = ptr("Node.Ref.MD", "MDNodeContext"),
+      custom = llvm.stringmap_find { map = "node.ctx.ctx.pImpl.CustomMDKindNames",
+                                     key = "kind", of = ptr "MDKindName" },
+    },
+    text = lead .. "!{?kind < " .. MD_FIXED .. "}{kind}{:}{custom}{/} {md}",
+  }
+  struct(list) {
+    ctype = "llvm::MDAttachments", node = false,
+    fields = {
+      all    = llvm.small_vector("Attachments", name),
+      sorted = derived { from = "all", sort = "kind", of = ptr(name) },
+    },
+    text = "{sorted}",
+  }
+end
+-- An instruction's attachments but !dbg, each after ", "; a function's,
+-- after its header, each after a blank.
+attachments("MDAttachments", "Attachment", ", ")
+attachments("FnMDAttachments", "FnAttachment", " ")
+
+-- }======================================================
+
+-- {====================================================== attributes
+
+-- An AttributeList points at an AttributeListImpl, which is followed by
+-- NumAttrSets AttributeSets (index 0 the function's, 1 the result's, 2 and
+-- on the parameters'); a set points at an AttributeSetNode, followed by
+-- NumAttrs Attributes, each a pointer to an AttributeImpl of the class
+-- KindID says.
+struct "AttributeImpl" {
+  ctype = "llvm::AttributeImpl",
+  fields = { kindid = u8 "KindID" },
+  cast = { by = "kindid", cases = { [0] = "EnumAttr", [1] = "IntAttr",
+                                    [2] = "StringAttr", [3] = "TypeAttr" } },
+}
+local function attr_kind()
+  return enum("Kind", { type = "llvm::Attribute::AttrKind", rename = ATTRS })
+end
+struct "EnumAttr" {
+  ctype = "llvm::EnumAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind() },
+  ref = "{kind}",
+}
+-- align N, alignstack(N), dereferenceable(N)...
+struct "IntAttr" {
+  ctype = "llvm::IntAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind(), val = scalar "Val" },
+  ref = "{?kind == Alignment}align {val}{:}{kind}({val}){/}",
+}
+struct "TypeAttr" {
+  ctype = "llvm::TypeAttributeImpl",
+  fields = { kindid = u8 "KindID", kind = attr_kind(), ty = ref("Ty", "Type") },
+  ref = "{kind}({ty})",
+}
+-- "key"="value" (not shown in "; Function Attrs:")
+struct "StringAttr" {
+  ctype = "llvm::StringAttributeImpl",
+  fields = { kindid = u8 "KindID",
+             key = chars({ at = "after" }, "KindSize"),
+             val = chars({ at = "after", skip = { { "KindSize", 1 }, 1 } }, "ValSize") },
+  ref = "{key:quoted}{?val}={val:quoted}{/}",
+}
+struct "Attribute" {
+  ctype = "llvm::Attribute", node = false,
+  fields = { impl = ref("pImpl", "AttributeImpl") },
+  text = "{impl}",
+}
+-- TODO(h-lang): the string attributes left out of "; Function Attrs:" by
+-- a filter on KindID (a derived sequence does it: no attribute there is
+-- a string one in this corpus but target-cpu and friends).
+struct "AttributeSetNode" {
+  ctype = "llvm::AttributeSetNode",
+  fields = {
+    attrs   = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
+    plain   = derived { from = "attrs", where = "kindid != 2", of = ref "AttributeImpl" },
+    n       = num "attrs",
+  },
+  ref = "{@attrs* }",
+}
+-- An AttributeSet (a pointer to its node) printed as `text` says.
+local function attribute_set(name, text)
+  struct(name) {
+    ctype = "llvm::AttributeSet", node = false,
+    fields = { node = ref("SetNode", "AttributeSetNode") },
+    text = text,
+  }
+end
+attribute_set("AttributeSet", "{node}")
+-- The pieces a function or a call prints of its attribute sets: the
+-- function's set as "#N" and as the "; Function Attrs:" comment (without
+-- its string attributes), the result's before the result type.
+attribute_set("FnGroup", "{?node} #{node.n}{/}")
+attribute_set("FnComment", "{?node.plain}; Function Attrs: {node.plain* }\n{/}")
+attribute_set("RetSet", "{?node}{node} {/}")
+struct "AttributeListImpl" {
+  ctype = "llvm::AttributeListImpl",
+  fields = {
+    nsets   = scalar "NumAttrSets",
+    fn      = array { at = "after", count = "NumAttrSets", limit = 1, of = "AttributeSet" },
+    group   = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnGroup" },
+    comment = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnComment" },
+    ret     = array { at = "after", skip = 8, count = "NumAttrSets", drop = 1,
+                      limit = 1, of = "RetSet" },
+  },
+}
+
+-- }======================================================
+
+-- {====================================================== instructions
+
+-- Fields every instruction has; what its class adds in `extra`.
+local function inst_fields(extra)
+  local f = operands(value_fields {
+    slot   = num "slot",
+    nops   = scalar "NumUserOperands",
+    parent = ref("Parent", "BasicBlock"),
+    flags  = scalar "SubclassOptionalData",
+    data   = scalar "SubclassData",
+    dbg    = ref("DbgLoc.Loc.Ref.MD", "Metadata"),
+    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+  })
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+
+-- "  %x = " unless it is void; its metadata attachments after it.
+local RESULT = "  {?hasname}%{name:llvm_name} = {:}{?vty.id != VoidTyID}%{slot} = {/}{/}"
+local ATTACHED = "{?dbg}, !dbg {dbg}{/}{md}\n"
+
+-- Each opcode a struct of its own, cast to from Value by SubclassID.
+local inst_cases = {}
+local function inst(opname, ctype, extra, body)
+  local sname = "I_" .. opname
+  inst_cases["InstructionVal+" .. OP[opname]] = sname
+  struct (sname) {
+    ctype = ctype,
+    fields = inst_fields(extra),
+    ref = LOCAL,
+    text = RESULT .. body .. ATTACHED,
+  }
+end
+
+-- nuw/nsw, exact, inbounds and the fast-math flags are bits of
+-- SubclassOptionalData.
+local function flag_bits(extra)
+  extra = extra or {}
+  extra.nuw = bits { at = "SubclassOptionalData", bit = 0, width = 1 }
+  extra.nsw = bits { at = "SubclassOptionalData", bit = 1, width = 1 }
+  return extra
+end
+local FAST = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" }
+local function fmf_bits(extra)
+  extra = extra or {}
+  for i, n in ipairs(FAST) do
+    extra["f_" .. n] = bits { at = "SubclassOptionalData", bit = i - 1, width = 1 }
+  end
+  return extra
+end
+local FMF = "{?flags == 127} fast{:}"
+for _, n in ipairs(FAST) do FMF = FMF .. "{?f_" .. n .. "} " .. n .. "{/}" end
+FMF = FMF .. "{/}"
+
+-- binary operators: add nsw i32 %a, %b
+for _, op in ipairs { "add", "sub", "mul", "shl" } do
+  inst(op, "llvm::BinaryOperator", flag_bits(),
+       op .. "{?nuw} nuw{/}{?nsw} nsw{/} {op0}, {rest*, }")
+end
+for _, op in ipairs { "udiv", "sdiv", "lshr", "ashr" } do
+  inst(op, "llvm::BinaryOperator",
+       { exact = bits { at = "SubclassOptionalData", bit = 0, width = 1 } },
+       op .. "{?exact} exact{/} {op0}, {rest*, }")
+end
+for _, op in ipairs { "urem", "srem", "and", "or", "xor" } do
+  inst(op, "llvm::BinaryOperator", {}, op .. " {op0}, {rest*, }")
+end
+for _, op in ipairs { "fadd", "fsub", "fmul", "fdiv", "frem" } do
+  inst(op, "llvm::BinaryOperator", fmf_bits(), op .. FMF .. " {op0}, {rest*, }")
+end
+inst("fneg", "llvm::UnaryOperator", fmf_bits(), "fneg" .. FMF .. " {op0}")
+inst("freeze", "llvm::FreezeInst", {}, "freeze {op0}")
+
+-- compares: the predicate is SubclassData's low 6 bits
+inst("icmp", "llvm::ICmpInst",
+     { pred = enum(SD(0, 6),
+                   { type = "llvm::CmpInst::Predicate", strip = "ICMP_", lower = true }) },
+     "icmp {pred} {op0}, {rest*, }")
+inst("fcmp", "llvm::FCmpInst",
+     fmf_bits { pred = enum(SD(0, 6),
+                            { type = "llvm::CmpInst::Predicate", strip = "FCMP_", lower = true }) },
+     "fcmp" .. FMF .. " {pred} {op0}, {rest*, }")
+
+-- casts: sext i32 %x to i64
+for n, op in pairs(cast_ops) do
+  inst(op, "llvm::CastInst", {}, op .. " {op0} to {vty}")
+end
+
+-- memory: the alignment's log2, volatile and the ordering are bits of
+-- SubclassData (alloca: align 0-5; load and store: volatile 0, align
+-- 1-6, ordering 7-9)
+-- alloca's count (its one operand) is shown unless it is the constant
+-- i32 1 (a VLA's is a value): `big` holds the count when it is shown.
+-- TODO(h-lang): {?ops[0].val...} in the condition, no fields of its own.
+struct "AllocaCount" {
+  ctype = "llvm::ConstantInt", node = false,
+  fields = { id  = enum("SubclassID", { type = "llvm::Value::ValueTy" }),
+             ity = ref("VTy", "IntegerType"),
+             val = apint { value = "Val.U.VAL", words = "Val.U.pVal",
+                           width = "Val.BitWidth" } },
+}
+struct "CountUse" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "AllocaCount") },
+}
+inst("alloca", "llvm::AllocaInst",
+     { allocated = ref("AllocatedType", "Type"),
+       count = array { at = "before", count = "NumUserOperands", of = "CountUse" },
+       big = derived { from = "count", map = "val", of = ref "AllocaCount",
+                       where = "val.id != ConstantIntVal or val.ity.width != 32"
+                               .. " or val.val != 1" },
+       align = enum(SD(0, 6), { names = POW2 }) },
+     "alloca {allocated}{?big}, {ops*, }{/}, align {align}")
+-- An atomic access names its synchronisation scope unless it is the
+-- whole system (SyncScope::System, 1); LLVM 14 numbers singlethread 0.
+-- TODO: scopes a target names (LLVMContextImpl::SSC), named in order.
+local SCOPE = '{?ssid == 0} syncscope("singlethread"){/}'
+local function volatile_align_ordering(extra)
+  extra = extra or {}
+  extra.volatile = bits { at = "SubclassData", bit = 0, width = 1 }
+  extra.align = enum(SD(1, 6), { names = POW2 })
+  extra.ordering = enum(SD(7, 3), { names = ORDERINGS })
+  extra.ssid = scalar "SSID"
+  return extra
+end
+inst("load", "llvm::LoadInst", volatile_align_ordering(),
+     "load{?ordering != 0} atomic{/}{?volatile} volatile{/} {vty}, {op0}"
+     .. "{?ordering != 0}" .. SCOPE .. " {ordering}{/}, align {align}")
+inst("store", "llvm::StoreInst", volatile_align_ordering(),
+     "store{?ordering != 0} atomic{/}{?volatile} volatile{/} {ops*, }"
+     .. "{?ordering != 0}" .. SCOPE .. " {ordering}{/}, align {align}")
+inst("getelementptr", "llvm::GetElementPtrInst",
+     { src = ref("SourceElementType", "Type"),
+       inbounds = bits { at = "SubclassOptionalData", bit = 0, width = 1 } },
+     "getelementptr{?inbounds} inbounds{/} {src}, {ops*, }")
+inst("atomicrmw", "llvm::AtomicRMWInst",
+     { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
+       ordering = enum(SD(1, 3), { names = ORDERINGS }),
+       op = enum(SD(4, 4), { names = RMW_OPS }),
+       align = enum(SD(8, 6), { names = POW2 }),
+       ssid = scalar "SSID" },
+     "atomicrmw{?volatile} volatile{/} {op} {ops*, }" .. SCOPE
+     .. " {ordering}, align {align}")
+inst("cmpxchg", "llvm::AtomicCmpXchgInst",
+     { volatile = bits { at = "SubclassData", bit = 0, width = 1 },
+       weak = bits { at = "SubclassData", bit = 1, width = 1 },
+       success = enum(SD(2, 3), { names = ORDERINGS }),
+       failure = enum(SD(5, 3), { names = ORDERINGS }),
+       align = enum(SD(8, 6), { names = POW2 }),
+       ssid = scalar "SSID" },
+     "cmpxchg{?weak} weak{/}{?volatile} volatile{/} {ops*, }" .. SCOPE
+     .. " {success} {failure}, align {align}")
+inst("fence", "llvm::FenceInst",
+     { ordering = enum(SD(0, 3), { names = ORDERINGS }), ssid = scalar "SSID" },
+     "fence" .. SCOPE .. " {ordering}")
+
+-- others
+inst("select", "llvm::SelectInst", fmf_bits(), "select" .. FMF .. " {ops*, }")
+inst("extractelement", "llvm::ExtractElementInst", {}, "extractelement {ops*, }")
+inst("insertelement", "llvm::InsertElementInst", {}, "insertelement {ops*, }")
+inst("extractvalue", "llvm::ExtractValueInst",
+     { idx = llvm.small_vector("Indices", u32 {}) },
+     "extractvalue {op0}, {idx*, }")
+inst("insertvalue", "llvm::InsertValueInst",
+     { idx = llvm.small_vector("Indices", u32 {}) },
+     "insertvalue {ops*, }, {idx*, }")
+-- A shuffle's mask is a SmallVector<int> (-1: undef), printed as a
+-- constant: zeroinitializer or undef when all of it is 0 or -1
+-- (PrintShuffleMask).
+struct "MaskElt" {
+  size = 4, node = false,
+  fields = { v = i32(0) },
+  text = "i32 {?v == -1}undef{:}{v}{/}",
+}
+inst("shufflevector", "llvm::ShuffleVectorInst",
+     { mask = llvm.small_vector("ShuffleMask", "MaskElt"),
+       nonzero = derived { from = "mask", where = "v != 0", of = ptr "MaskElt" },
+       defined = derived { from = "mask", where = "v != -1", of = ptr "MaskElt" } },
+     "shufflevector {ops*, }, <{=#mask} x i32> "
+     .. "{?nonzero}{?defined}<{mask*, }>{:}undef{/}{:}zeroinitializer{/}")
+inst("va_arg", "llvm::VAArgInst", {}, "va_arg {op0}, {vty}")
+
+-- terminators
+inst("ret", "llvm::ReturnInst", {}, "ret{?ops} {ops*, }{:} void{/}")
+inst("unreachable", "llvm::UnreachableInst", {}, "unreachable")
+-- br's operands are [cond, false, true] (the last Use is successor 0):
+-- printed condition, true, false.
+inst("br", "llvm::BranchInst",
+     { mid = array { at = "before", skip = 32, count = "NumUserOperands",
+                     limit = 1, of = "Use" },
+       tru = array { at = "before", count = "NumUserOperands", limit = 1, of = "Use" } },
+     "br {?nops == 3}{op0}, {tru}, {mid}{:}{ops}{/}")
+-- a switch's operands (hung off) are the condition, the default, then
+-- value and destination pairs
+struct "SwitchCase" {
+  size = 64, node = false,
+  fields = { v = embed({ offset = 0 }, "Use"), d = embed({ offset = 32 }, "Use") },
+  text = "\n    {v}, {d}",
+}
+inst("switch", "llvm::SwitchInst",
+     { default = array { ptr = -8, skip = 32, count = "NumUserOperands",
+                         limit = 1, of = "Use" },
+       cases = array { ptr = -8, skip = 64, count = "NumUserOperands", drop = 2,
+                       divide = 2, of = "SwitchCase" } },
+     "switch {op0}, {default} [{cases}\n  ]")
+inst("indirectbr", "llvm::IndirectBrInst", {}, "indirectbr {op0}, [{restt*, }]")
+
+-- A PHI's incoming values are its (hung-off) Uses; its blocks follow
+-- the ReservedSpace Uses of that array.
+inst("phi", "llvm::PHINode",
+     fmf_bits { incoming = zip { count = "NumUserOperands", text = "[ {v}, {b} ]", of = {
+       v = { ptr = -8, of = "UseV" },
+       b = { ptr = -8, skip = { { "ReservedSpace", 32 } }, of = ref "Value" } } } },
+     "phi{?vty.id == FloatTyID or vty.id == DoubleTyID}" .. FMF .. "{/} {vty} {incoming*, }")
+
+-- A call: the callee is its last operand, the arguments the ones before
+-- it (an invoke's two destinations between them); its attributes' sets
+-- are 0 the function's, 1 the result's, 2 and on the arguments' (fewer
+-- sets than arguments: the rest have none). The calling convention is
+-- bits 2-11 of SubclassData, a call's tail kind bits 0-1.
+-- TODO: operand bundles.
+local function call_fields(extra, tail)
+  extra.cc = enum(SD(2, 10), { names = CCS })
+  extra.fty = ref("FTy", "FunctionType")
+  extra.attrs = ptr("Attrs.pImpl", "AttributeListImpl")
+  extra.args = zip { count = "NumUserOperands", drop = 1 + tail,
+    text = "{u.val.vty}{?set} {@set}{/} {u.val}", of = {
+      u = { at = "before", skip = 32 * (1 + tail), of = "Use" },
+      set = { ptr = "Attrs.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } }
+  return extra
+end
+local CALLEE = " {?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}"
+  .. "{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, }){?attrs}{attrs.group}{/}"
+inst("call", "llvm::CallInst",
+     call_fields(fmf_bits { tail = bits { at = "SubclassData", bit = 0, width = 2 } }, 0),
+     "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call"
+     .. FMF .. CALLEE)
+-- An invoke's operands: the arguments, the normal and the unwind
+-- destination, the callee.
+inst("invoke", "llvm::InvokeInst",
+     call_fields({
+       normal = array { at = "before", skip = 64, count = "NumUserOperands",
+                        limit = 1, of = "Use" },
+       unwind = array { at = "before", skip = 32, count = "NumUserOperands",
+                        limit = 1, of = "Use" } }, 2),
+     "invoke" .. CALLEE .. "\n          to {normal} unwind {unwind}")
+inst("resume", "llvm::ResumeInst", {}, "resume {op0}")
+-- A landingpad's clauses are its (hung-off) operands: a catch names a
+-- type, a filter an array of them. Bit 0 of SubclassData: cleanup.
+struct "Clause" {
+  ctype = "llvm::Use", node = false,
+  fields = { val = ref("Val", "Value") },
+  text = "\n          {?val.vty.id == ArrayTyID}filter{:}catch{/} {val.vty} {val}",
+}
+inst("landingpad", "llvm::LandingPadInst",
+     { cleanup = bits { at = "SubclassData", bit = 0, width = 1 },
+       clauses = array { ptr = -8, count = "NumUserOperands", of = "Clause" } },
+     "landingpad {vty}{?cleanup}\n          cleanup{/}{clauses*}")
+
+-- }======================================================
+
+-- {====================================================== blocks, arguments
+
+-- A block's predecessors: the terminators among its uses, in use-list
+-- order, each by its block; a use of a block by a non-terminator (a
+-- blockaddress) is none.
+struct "BlockUse" {
+  ctype = "llvm::Use", node = false,
+  fields = { user = ref("Parent", "Instruction") },
+}
+-- TODO(h-lang): "{label}:" padded to column 50 ({:%-*s:50 - col()}):
+-- until then a block's label line is made in Lua (pure: its bytes only).
+local function quote(s)
+  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
+  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
+    return string.format("\\%02X", c:byte()) end) .. '"'
+end
+struct "BasicBlock" {
+  ctype = "llvm::BasicBlock",
+  fields = value_fields {
+    slot   = num "slot",
+    insts  = llvm.ilist("InstList", "Instruction", { link_offset = 24 }),
+    uses   = list { head = "UseList", of = "BlockUse", link = "Next" },
+    preds  = derived { from = "uses", where = "user.id >= " .. INSTRUCTION_VAL + OP.ret
+                         .. " and user.id <= " .. INSTRUCTION_VAL + OP.callbr,
+                       map = "user.parent", of = ref "BasicBlock" },
+    label  = computed(pure(function(n)
+      local l = (n.hasname ~= 0 and n.name and quote(n.name.key) or tostring(n.slot)) .. ":"
+      return string.format("%-49s ;", l)
+    end)),
+  },
+  ref = LOCAL,
+  text = "{?# == 0}{?hasname}\n{name:llvm_name}:{/}\n{:}\n{label}"
+      .. "{?preds} preds = {@preds*, }{:} No predecessors!{/}\n{/}{insts}",
+}
+
+struct "Argument" {
+  ctype = "llvm::Argument",
+  fields = value_fields { slot = num "slot", argno = scalar "ArgNo" },
+  ref = LOCAL,
+}
+
+-- }======================================================
+
+-- {====================================================== the function
+
+-- Named metadata (!llvm.module.flags, !llvm.ident...): a NamedMDNode's
+-- operands are a SmallVector<TrackingMDRef> behind a void *.
+struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") } }
+struct "MDRefVector" {
+  size = 16, node = false,
+  fields = { elts = array { ptr = 0, count = { offset = 8, size = 4 }, of = "MDRef" } },
+}
+struct "NamedMDNode" {
+  ctype = "llvm::NamedMDNode", node = false,
+  fields = { ops = ptr("Operands", "MDRefVector") },
+}
+
+struct "Module" {
+  ctype = "llvm::Module", node = false,
+  fields = {
+    globals   = llvm.ilist("GlobalList", "GlobalVariable", { link_offset = 56 }),
+    functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
+    named     = llvm.ilist("NamedMDList", "NamedMDNode", { link_offset = 0 }),
+  },
+}
+
+struct "SectionName" {
+  ctype = "llvm::StringRef", node = false,
+  fields = { s = strn("Data", "Length") },
+  text = "{s:escaped}",
+}
+local GALIGN = {}
+for i = 1, 33 do GALIGN[i] = tostring(1 << (i - 1)) end
+
+-- A comdat is named by its entry in the module's ComdatSymTab, a
+-- StringMapEntry<Comdat>: its length, the Comdat, then the chars (the
+-- donor has no StringMapEntry<Comdat>: the base, and the Comdat skipped).
+struct "ComdatName" {
+  ctype = "llvm::StringMapEntryBase", node = false,
+  fields = { key = chars({ at = "after", skip = { "Comdat" } }, "keyLength") },
+}
+struct "Comdat" {
+  ctype = "llvm::Comdat", node = false,
+  fields = { name = ptr("Name", "ComdatName") },
+}
+
+-- A parameter as the function's header prints it.
+struct "ArgSlot" {
+  ctype = "llvm::Argument", node = false,
+  fields = value_fields { slot = num "slot" },
+  text = LOCAL,
+}
+
+struct "Function" {
+  ctype = "llvm::Function",
+  fields = global_fields {
+    fty    = ref("ValueType", "FunctionType"),
+    cc     = enum(SD(4, 10), { names = CCS }),
+    -- a personality, a prefix and a prologue are hung-off operands 0-2,
+    -- there when bit 3 of SubclassData says so
+    haspers = bits { at = "SubclassData", bit = 3, width = 1 },
+    pers   = array { ptr = -8, count = "NumUserOperands", limit = 1, of = "Use" },
+    comdat = ptr("ObjComdat", "Comdat"),
+    -- GlobalObject's bits of GlobalValue::SubClassData: the alignment
+    -- (0 none, else log2 + 1), then whether it has a section, named in
+    -- LLVMContextImpl::GlobalObjectSections
+    galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GALIGN }),
+    section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
+                              of = "SectionName" },
+    -- " comdat", and its name when it is not the function's
+    -- TODO(h-lang): {?comdat.name.key != name} once strings compare.
+    comdat_name = computed(pure(function(n)
+      local c = n.comdat and n.comdat.name and n.comdat.name.key
+      if not c or (n.name and c == n.name.key) then return "" end
+      return "($" .. quote(c) .. ")"
+    end)),
+    parent = ptr("Parent", "Module"),
+    blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
+    attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
+    params = zip { count = "NumArgs", of = {
+      a = { ptr = "Arguments", of = "ArgSlot" },
+      set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
+      text = "{a.vty}{?set} {@set}{/} {a}" },
+    md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "FnMDAttachments" },
+  },
+  ref = "@{name:llvm_name}",
+  text = "{?attrs}{attrs.comment}{/}"
+      .. "define {linkage}" .. DSO_LOCAL_VISIBILITY
+      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
+      .. "{?fty.vararg}{?params}, {/}...{/})"
+      .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
+      .. "{?attrs}{attrs.group}{/}{?section} section \"{section}\"{/}"
+      .. "{?comdat} comdat{comdat_name}{/}{?galign != 0} align {galign}{/}"
+      .. "{?haspers} personality {pers}{/}{md} {{{blocks}}}\n",
+}
+
+-- }======================================================
+
+-- {====================================================== numberings
+
+-- The slot tracker of the function being printed: its unnamed arguments,
+-- then each unnamed block and each unnamed non-void instruction, in order.
+numbering "slot" {
+  scope = "Function",
+  { "params", number = false, { "a", when = "not hasname" } },
+  { "blocks", when = "not hasname",
+    { "insts", when = "not hasname and vty.id != VoidTyID" } },
+}
+
+-- Attribute groups #N: the module's functions' attributes in order, then
+-- those of the calls of the function being printed (SlotTracker's
+-- processModule, then processFunction).
+local fn_set = { "attrs", number = false, { "fn", number = false, { "node" } } }
+numbering "attrs" {
+  scope = "Function",
+  { "parent.functions", number = false, fn_set },
+  { "blocks", number = false, { "insts", number = false,
+      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
+        { "fn", number = false, { "node" } } },
+      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
+        { "fn", number = false, { "node" } } } } },
+}
+
+-- {====================================================== values by class
+
+-- What a Value is, by its SubclassID: an operand prints as its class's
+-- ref (an instruction or argument by name or number, a constant by its
+-- value, a global by @name).
+local value_cases = {
+  ArgumentVal = "Argument", BasicBlockVal = "BasicBlock",
+  FunctionVal = "Function", GlobalVariableVal = "GlobalVariable",
+  ConstantExprVal = "AnyConstantExpr", ConstantArrayVal = "ConstantArray",
+  ConstantStructVal = "ConstantStruct", ConstantVectorVal = "ConstantVector",
+  UndefValueVal = "UndefValue", PoisonValueVal = "PoisonValue",
+  ConstantAggregateZeroVal = "ConstantAggregateZero",
+  ConstantDataArrayVal = "ConstantDataArray",
+  ConstantDataVectorVal = "ConstantDataVector",
+  ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
+  ConstantPointerNullVal = "ConstantPointerNull",
+  ConstantTokenNoneVal = "ConstantTokenNone",
+  InlineAsmVal = "InlineAsm",
+  MetadataAsValueVal = "MetadataAsValue",
+}
+for k, v in pairs(inst_cases) do value_cases[k] = v end
+struct "Value" {
+  ctype = "llvm::Value",
+  fields = value_fields(),
+  cast = { by = "id", cases = value_cases },
+  ref = "<value {id}>",
+}
+-- A block's instructions, by opcode (an unknown one says its number).
+struct "Instruction" {
+  ctype = "llvm::Instruction",
+  fields = inst_fields(),
+  cast = { by = "id", cases = inst_cases },
+  text = "  <instruction {id}>\n",
+}
+
+-- }======================================================
+
+-- Metadata !N (SlotTracker: processModule, then processFunction): the
+-- named metadata's operands, then the printed function's attachments,
+-- then each instruction's metadata arguments (of intrinsics) and
+-- attachments (!dbg first, the others by kind); each node depth first
+-- through its operands, MDNodes only, DIExpression and DIArgList never.
+local MDNODE = "id != MDStringKind and id != ConstantAsMetadataKind"
+  .. " and id != LocalAsMetadataKind and id != DistinctMDOperandPlaceholderKind"
+  .. " and id != DIExpressionKind and id != DIArgListKind"
+-- an MDNode's operands, each node through its own (a cycle of steps)
+local operands = { "ops", number = false, as = "MDNode" }
+operands[2] = { "md", only = MDNODE, operands }
+-- a field `md` naming a node: the node, then its operands
+local function md_of(extra)
+  local st = { "md", only = MDNODE, operands }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
+local function attachments()
+  return { "md", number = false, { "sorted", number = false, md_of() } }
+end
+-- (-print-after-all's slot tracker numbers the metadata of every
+-- function of the module, in order, not only the printed one's)
+numbering "md" {
+  scope = "Function",
+  { "parent.globals", number = false, attachments() },
+  { "parent.named", number = false, { "ops", number = false,
+      { "elts", number = false, md_of() } } },
+  { "parent.functions", number = false,
+    attachments(),
+    { "blocks", number = false, { "insts", number = false,
+        { "ops", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call,
+          { "val", number = false, only = "id == MetadataAsValueVal",
+            md_of { as = "MetadataAsValue" } } },
+        { "dbg", only = MDNODE, operands },
+        attachments() } } },
+}
+
+-- {====================================================== boundaries
+
+-- llvm::XPass::run(Function &F, FunctionAnalysisManager &AM) returns a
+-- PreservedAnalyses through a hidden pointer: `this` is $arg0, F $arg1.
+-- The pass's name, as -print-after-all prints it, is the class's.
+boundary {
+  functions = { match = "^llvm::([A-Za-z0-9_]+Pass)::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
+  ir = "$arg1", sret = true, type = "Function",
+  after = "caller",
+  -- what a Function holds: a core deep in a pass finds its root by it
+  check = { SubclassID = "llvm::Value::ValueTy::FunctionVal", IntID = 0 },
+}
+
+-- }======================================================
