@@ -41,7 +41,7 @@ check_files_eq "... the same graph format both writes" \
 	"$both/$json" "$auto/$json"
 check_eq "the manifest counts the graph's walk errors" \
 	"$(json_get "$auto/$json" 'd["stats"]["walk_errors"]')" \
-	"$(json_get "$auto/manifest.json" 'd["events"][0]["walk_errors"]')"
+	"$(run_json "$auto" 'd["events"][0]["walk_errors"]')"
 check "the run validates" "$IRSNAP" validate "$auto"
 # A graph whose errors its event does not count is refused.
 python3 - "$auto/$json" <<'EOF'

@@ -30,7 +30,7 @@ check_eq "cse's two runs traced, labelled by the instance" \
 2 cse@$module before snapshots/0002-cse@$module.before.ir
 2 cse@$module after snapshots/0002-cse@$module.after.ir" "$(events "$run")"
 check_eq "each event carries its instance" "$module $module $module $module" \
-	"$(json_get "$run/manifest.json" '" ".join(e["instance"] for e in d["events"])')"
+	"$(run_json "$run" '" ".join(e["instance"] for e in d["events"])')"
 check "irsnap show lists cse@$module" \
 	bash -c "'$IRSNAP' show '$run' | grep -q 'cse@$module'"
 check "irsnap diff of a pass run names it" \

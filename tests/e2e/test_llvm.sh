@@ -92,11 +92,13 @@ summary() {
 }
 # trace RUN: "PASS args N blocks B" per after snapshot (id 0: a Function)
 trace() {
-	python3 - "$1/manifest.json" <<-'PY'
-	import json, os, sys
-	d = json.load(open(sys.argv[1]))
+	python3 - "$1" "$IRSNAP_ROOT/tests" <<-'PY'
+	import os, sys
+	sys.path.insert(0, sys.argv[2])
+	import run_doc
+	d = run_doc.load(sys.argv[1])
 	for e in sorted((e for e in d["events"] if e["phase"] == "after"), key=lambda e: e["seq"]):
-	    t = open(os.path.join(os.path.dirname(sys.argv[1]), e["snapshot"]["text"])).read().split()
+	    t = open(os.path.join(sys.argv[1], e["snapshot"]["text"])).read().split()
 	    print(e["pass"], "args", t[4], "blocks", t[6]) if t[2] == "0" else print(e["pass"], "not a Function:", *t)
 	PY
 }
@@ -117,7 +119,7 @@ check "ir-layout show lists the function passes the pattern finds" \
 nfound=$(sed -n "s/^functions matching .* in the debuggee's modules: \([0-9]*\).*/\1/p" "$TMP/live-hash.log")
 check "the pattern finds libLLVM-14's function passes ($nfound)" test "${nfound:-0}" -ge 100
 check_eq "each event records its IR root" "" \
-	"$(json_get "$(latest_run)/manifest.json" '" ".join(str(e["seq"]) for e in d["events"] if not e.get("root", "").startswith("0x") or e.get("root_type") != "Function")')"
+	"$(run_json "$(latest_run)" '" ".join(str(e["seq"]) for e in d["events"] if not e.get("root", "").startswith("0x") or e.get("root_type") != "Function")')"
 check "the run validates" "$IRSNAP" validate "$(latest_run)"
 
 # --- a gcore at a boundary -------------------------------------------------

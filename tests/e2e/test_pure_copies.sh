@@ -59,6 +59,6 @@ check_eq "four events: constfold and dce, before and after" \
 	"$(events "$run" | awk '{ printf "%s%s %s", (NR > 1 ? "," : ""), $2, $3 }')"
 check_eq "dce's before is a copy of constfold's after: what the layout read did not change" \
 	"1 after" \
-	"$(json_get "$run/manifest.json" \
+	"$(run_json "$run" \
 		'"%d %s" % (d["events"][2]["same_as"]["seq"], d["events"][2]["same_as"]["phase"]) if "same_as" in d["events"][2] else "-"')"
 done_testing

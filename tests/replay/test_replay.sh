@@ -272,7 +272,7 @@ for dbg in gdb lldb; do
 		run=$(ls -d "$TMP/hostile-$dbg"/replay-*/attempt-001/2* 2>/dev/null | head -1)
 		check_eq "$dbg: ... it reached toyc whole, which compiled that file ($rc)" \
 			"0 completed 10" \
-			"$rc $(json "$run/manifest.json" 'd["status"] + " " + str(len(set(e["seq"] for e in d["events"])))' 2>/dev/null)"
+			"$rc $(run_json "$run" 'd["status"] + " " + str(len(set(e["seq"] for e in d["events"])))' 2>/dev/null)"
 	done
 done
 cd "$TMP" || exit 1
