@@ -510,3 +510,92 @@ reduce_write_repro(const struct reduce_job *job,
 	irs_buf_deinit(&file);
 	return err;
 }
+
+/* {=== the input's tree ==================================================== */
+
+// The tree of the snapshot's text, cut by its JSON's units and edges.
+static struct irs_error *
+snapshot_tree(const struct reduce_job *job, struct reduce_tree **ret)
+{
+	struct irs_error *err;
+	char *text = NULL, *json = NULL;
+	size_t len, json_len;
+	const char *path = job->snapshot_text ? job->snapshot_text
+					      : job->input;
+
+	if ((err = irs_file_read(job->snapshot, &json, &json_len)))
+		return err;
+	if (job->snapshot_text)
+		err = reduce_snapshot_check(job->snapshot, json, json_len);
+	if (!err)
+		err = irs_file_read(path, &text, &len);
+	if (!err)
+		err = reduce_tree_from_snapshot(text, len, json, json_len,
+						job->snapshot, ret);
+	if (err)
+		free(text);
+	free(json);
+	return err;
+}
+
+struct irs_error *
+reduce_job_tree(struct reduce_job *job, const struct irs_reduce_config *cfg,
+		struct reduce_tree **ret)
+{
+	struct irs_error *err;
+	char *text;
+	size_t len;
+
+	if ((err = irs_file_read(job->input, &text, &len)))
+		return err;
+	if (!len) {
+		free(text);
+		return irs_error_format(IRS_ERROR_USAGE, "%s: empty input",
+					job->input);
+	}
+	if (job->snapshot) {
+		err = snapshot_tree(job, ret);
+		if (!err || err == &irs_enomem) {
+			free(text);
+			return err;
+		}
+		// A stale or unusable snapshot costs structure, not the run.
+		fprintf(stderr, "irsnap: warning: %s; cutting %s as plain "
+			"text\n", irs_error_get_message(err), job->input);
+		irs_error_destroy(err);
+	}
+	struct reduce_syntax syn = {cfg->comment, cfg->label};
+	if ((err = reduce_tree_from_text_syntax(text, len, &syn, ret)))
+		free(text);
+	return err;
+}
+
+struct irs_error *
+reduce_job_snapshot(struct reduce_job *job,
+		    const struct irs_reduce_config *cfg,
+		    volatile sig_atomic_t *interrupted)
+{
+	struct irs_error *err;
+	const char *cmd = cfg->exe ? cfg->exe : job->cmd;
+	const char *tmp = getenv("TMPDIR");
+
+	if (asprintf(&job->snapshot_dir, "%s/irsnap-layout.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") < 0) {
+		job->snapshot_dir = NULL;
+		return &irs_enomem;
+	}
+	if (!mkdtemp(job->snapshot_dir)) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
+				       job->snapshot_dir, strerror(errno));
+		free(job->snapshot_dir);
+		job->snapshot_dir = NULL;
+		return err;
+	}
+	free(job->snapshot);	// a sibling X.json: the layout's wins
+	job->snapshot = NULL;
+	return reduce_snapshot_input(job->input, cmd, cfg->layout,
+				     job->snapshot_dir, interrupted,
+				     &job->snapshot_text, &job->snapshot);
+}
+
+/* }=== */

@@ -9,6 +9,11 @@
 #include "reduce/reduce.h"
 #include "util/util.h"
 
+// A byte range [start, end) of a text.
+struct range {
+	uint32_t start, end;
+};
+
 // Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
 // that ends a block (ret, br...)?
 static bool
@@ -31,8 +36,8 @@ llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
 // Is unit u one line ending a block of LLVM IR? A block cannot lose it
 // alone (LLVM: "block does not have terminator"); it goes with its
 // block, or when blocks merge.
-bool
-reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u)
+static bool
+terminator(const struct reduce_tree *t, uint32_t u)
 {
 	const struct reduce_unit *x = &t->units[u];
 	uint32_t a = x->start, e = x->end;
@@ -48,8 +53,8 @@ reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u)
 
 // Is the input LLVM IR text: a line that starts with "define " or
 // "declare " and names a function (@f)? Found once, in the input.
-bool
-reduce_llvm_text(const char *s, size_t len)
+static bool
+detect(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(s + i, '\n', len - i);
@@ -104,10 +109,12 @@ llvm_keyword(const char *w, size_t n)
 	return false;
 }
 
-struct reduce_range *
-reduce_llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
+// The inside of every define's parameter list, in text order; freed
+// with free(). NULL with *n = 0 when there is none, or on OOM (*oom).
+static struct range *
+param_lists(const char *s, size_t len, uint32_t *n, bool *oom)
 {
-	struct reduce_range *v = NULL;
+	struct range *v = NULL;
 	uint32_t cap = 0;
 	*n = 0;
 	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
@@ -137,14 +144,14 @@ reduce_llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
 			}
 			v = p;
 		}
-		v[(*n)++] = (struct reduce_range){(uint32_t)open, (uint32_t)i};
+		v[(*n)++] = (struct range){(uint32_t)open, (uint32_t)i};
 	}
 	return v;
 }
 
 // Is byte @p at inside one of params[0..n)?
 static bool
-llvm_in_params(const struct reduce_range *params, uint32_t n, uint32_t at)
+llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -164,8 +171,9 @@ llvm_in_params(const struct reduce_range *params, uint32_t n, uint32_t at)
 // the arguments pass, a parameter's name may go). What is left are the
 // optional words (dso_local, noundef, nsw, inbounds, distinct...), an
 // assignment's "%x = ", "#0", "!6", strings.
-bool
-reduce_llvm_fixed(const char *s, const struct reduce_range *params,
+// requires: params from param_lists().
+static bool
+fixed(const char *s, const struct range *params,
 		  uint32_t nparams, uint32_t a, uint32_t e)
 {
 	while (a < e && isspace((unsigned char)s[a]))
@@ -196,8 +204,8 @@ reduce_llvm_fixed(const char *s, const struct reduce_range *params,
 // label %28")? An instruction's operand count is fixed, so it cannot go,
 // but for a getelementptr's indices. An attribute (", align 4"), a
 // metadata attachment (", !dbg !6") can.
-bool
-reduce_llvm_operand_item(const char *s, size_t len, size_t comma)
+static bool
+operand_item(const char *s, size_t len, size_t comma)
 {
 	size_t i = comma + 1, ls = comma;
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
@@ -243,8 +251,8 @@ used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
 // used elsewhere (a use with no definition). Such cuts were most of the
 // lines pass's tests on LLVM IR; the units pass deletes values with
 // their uses repaired.
-bool
-reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
+static bool
+range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 {
 	int depth = 0;
 	bool str = false, comment = false;
@@ -296,3 +304,27 @@ reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 	// it (the blocks merge), never alone
 	return !term || label;
 }
+
+// Drops the tokens fixed() says no cut may take alone.
+static void
+drop_fixed_tokens(const char *s, size_t len, struct reduce_spans *sp)
+{
+	uint32_t k = 0, nparams;
+	struct range *params = param_lists(s, len, &nparams, &sp->oom);
+	for (uint32_t i = 0; i < sp->n; i++)
+		if (!fixed(s, params, nparams, sp->v[i].start, sp->v[i].end))
+			sp->v[k++] = sp->v[i];
+	sp->n = k;
+	free(params);
+}
+
+const struct reduce_lang reduce_lang_llvm = {
+	.name = "llvm",
+	.detect = detect,
+	.unit_fixed = terminator,
+	.drop_fixed_tokens = drop_fixed_tokens,
+	.operand_item = operand_item,
+	.range_cut_ok = range_cut_ok,
+	.assign_cosmetic = true,
+	.no_pairs = true,
+};
