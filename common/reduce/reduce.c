@@ -1053,7 +1053,8 @@ finish(struct reducer *r, struct irs_reduce_result *ret)
 			r->job.repro);
 		return NULL;
 	}
-	return reduce_write_repro(&r->job, &r->exec.want);
+	return reduce_write_repro(&r->job, &r->exec.want,
+				  r->exec.filename);
 }
 
 

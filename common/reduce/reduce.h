@@ -563,9 +563,11 @@ struct reduce_job {
 struct irs_error *reduce_job_init(struct reduce_job *job,
 				  const struct irs_reduce_config *cfg);
 void reduce_job_deinit(struct reduce_job *job);
-/** Writes repro.sh for @p job with the reduced file @p output. */
+/** Writes repro.sh for @p job: the test on a copy of the reduced file
+ *  named @p name (the candidates' name), as the reducer ran it. */
 struct irs_error *reduce_write_repro(const struct reduce_job *job,
-				     const struct reduce_crashsig *sig);
+				     const struct reduce_crashsig *sig,
+				     const char *name);
 
 /** The tree of the job's input: its snapshot's units and edges (a stale
  *  or unusable snapshot warns and falls back to the text), else the

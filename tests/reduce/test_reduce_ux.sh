@@ -33,6 +33,29 @@ EOF
 chmod +x "$TMP/work/cvise.sh"
 (cd "$TMP/work" && "$IRSNAP" reduce in.txt --test ./cvise.sh -o cv.out >/dev/null 2>&1)
 check_eq "C-Vise's form (./cvise.sh reading ./in.txt) works" needle "$(cat "$TMP/work/cv.out" 2>/dev/null)"
+# Issue 31 item 6: its repro.sh runs the test the way the reducer did, on
+# a copy of the result named in.txt in a directory of its own, not on the
+# in.txt beside it (which it used to re-test, "reproducing" only while the
+# input was there).
+check "... and its repro.sh reproduces" sh "$TMP/work/cv.out.repro.sh"
+echo hay >"$TMP/work/cv.out"
+expect_rc "... it fails (1) once the result loses the needle, the input beside it unchanged" \
+	1 sh "$TMP/work/cv.out.repro.sh"
+echo needle >"$TMP/work/cv.out"
+mv "$TMP/work/in.txt" "$TMP/work/in.txt.away"
+check "... and reproduces with no input beside it" sh "$TMP/work/cv.out.repro.sh"
+mv "$TMP/work/in.txt.away" "$TMP/work/in.txt"
+# The same with --crash and a command without {}: the repro's re-check
+# runs it on a copy named as the input.
+"$TOYC" --gen=300 --seed=1 >"$TMP/work/cr.ir"
+(cd "$TMP/work" && "$IRSNAP" reduce cr.ir --crash "$TOYC --bug=crash cr.ir" -o cr.out >/dev/null 2>&1)
+check_eq "--crash with the input's name in the command (no {}) exits 0" 0 "$?"
+mv "$TMP/work/cr.ir" "$TMP/work/cr.ir.away"
+check "... its repro.sh reproduces with no input beside it" sh "$TMP/work/cr.out.repro.sh"
+mv "$TMP/work/cr.ir.away" "$TMP/work/cr.ir"
+"$TOYC" --gen=20 --seed=2 >"$TMP/work/cr.out"
+expect_rc "... and fails (1) on a result that does not crash, the input beside it" \
+	1 sh "$TMP/work/cr.out.repro.sh"
 
 # ---- point 5: a failing test says how -------------------------------------
 out=$(cd "$TMP/work" && "$IRSNAP" reduce in.txt --test './nope.sh {}' 2>&1 >/dev/null)
