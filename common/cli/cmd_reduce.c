@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: irsnap reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] "
 	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]] "
-	"[--trust] [--comment C] [--label REGEX]\n"
+	"[--trust] [--no-verify] [--no-print] [--comment C] [--label REGEX]\n"
 	"       irsnap reduce FILE --crash CMD --expect-crash SIGNATURE\n";
 
 static const char help[] =
@@ -63,6 +63,13 @@ static const char help[] =
 	"                 (default: one word ending in ':'; '@name' lines too "
 	"when the\n"
 	"                 input has them)\n"
+	"  --no-verify    test candidates the syntax's verifier rejects too "
+	"(LLVM IR:\n"
+	"                 llvm-as-14; toyc: toyc --verify), as when none is "
+	"installed\n"
+	"  --no-print     leave the result as cut, not in the printer's form "
+	"(LLVM IR:\n"
+	"                 opt-14 -S; toyc: toyc's printer)\n"
 	"  --expect-crash SIG  run the --crash command once on FILE and exit 0 "
 	"when it\n"
 	"                 crashes with signature SIG (what repro.sh does)\n"
@@ -153,6 +160,10 @@ cmd_reduce(int argc, char **argv)
 			cfg.expect_crash = v;
 		} else if (!strcmp(a, "--trust")) {
 			cfg.trust = true;
+		} else if (!strcmp(a, "--no-verify")) {
+			cfg.no_verify = true;
+		} else if (!strcmp(a, "--no-print")) {
+			cfg.no_print = true;
 		} else if (!strcmp(a, "-j")) {
 			if (!parse_uint(v, &cfg.jobs) || !cfg.jobs)
 				return bad("-j: '%s' is not a positive number",
@@ -202,12 +213,17 @@ cmd_reduce(int argc, char **argv)
 	}
 	// The summary comes last: scripts (irsnap replay) read the last line.
 	printf("tests: %u interesting, %u not interesting, %u timed out, "
-	       "%u cache hits\n", res.interesting, res.boring, res.timeouts,
+	       "%u cache hits", res.interesting, res.boring, res.timeouts,
 	       res.cache_hits);
+	if (res.invalid)
+		printf("; %u candidates rejected by the verifier, untested",
+		       res.invalid);
 	char *where = irs_printable(res.output, false);
-	printf("reduced %llu -> %llu lines, %u tests, %.1f s: %s\n",
-	       (unsigned long long)res.lines_before,
-	       (unsigned long long)res.lines_after, res.tests, res.seconds,
+	printf("\nreduced %llu -> %llu lines, %llu -> %llu bytes, %u tests, "
+	       "%.1f s: %s\n", (unsigned long long)res.lines_before,
+	       (unsigned long long)res.lines_after,
+	       (unsigned long long)res.bytes_before,
+	       (unsigned long long)res.bytes_after, res.tests, res.seconds,
 	       where ? where : "?");
 	free(where);
 	free(res.output);

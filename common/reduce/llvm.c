@@ -169,8 +169,8 @@ llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
 // number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
 // an instruction's operand count is fixed; a call's arguments go with
 // the arguments pass, a parameter's name may go). What is left are the
-// optional words (dso_local, noundef, nsw, inbounds, distinct...), an
-// assignment's "%x = ", "#0", "!6", strings.
+// optional words (dso_local, noundef, nsw, inbounds, distinct...), "#0",
+// "!6", strings.
 // requires: params from param_lists().
 static bool
 fixed(const char *s, const struct range *params,
@@ -185,9 +185,13 @@ fixed(const char *s, const struct range *params,
 	char c = s[a];
 	if (e - a == 1 && !reduce_word_char(c))
 		return c != '*' || !llvm_in_params(params, nparams, a);
+	// "%x = " stays: the printer writes it back (an instruction
+	// without one is numbered all the same).
+	if (c == '%' && s[e - 1] == '=')
+		return true;
 	for (uint32_t i = a; i < e; i++)
 		if (!reduce_word_char(s[i]))
-			return false;	// "%x = ", "#0", a string
+			return false;	// "#0", a string
 	if (c == '%')
 		return !llvm_in_params(params, nparams, a);
 	if (c == '@')
@@ -275,13 +279,19 @@ range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 	}
 	if (depth)
 		return false;
-	bool term = false, label = false;
+	bool term = false, label = false, other = false;
 	for (uint32_t i = cs; i < ce;) {
 		const char *nl = memchr(s + i, '\n', ce - i);
 		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
 		uint32_t a = i;
 		while (a < e && (s[a] == ' ' || s[a] == '\t'))
 			a++;
+		const char *sc = memchr(s + a, ';', e - a);
+		uint32_t code = sc ? (uint32_t)(sc - s) : e;
+		while (code > a && (s[code - 1] == ' ' || s[code - 1] == '\t'))
+			code--;
+		bool is_label = code > a && s[code - 1] == ':' &&
+				!memchr(s + a, ' ', code - a);
 		uint32_t w = a + 1;
 		while (w < e && reduce_word_char(s[w]) && s[w] != '%')
 			w++;
@@ -297,12 +307,14 @@ range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 				return false;
 		}
 		term |= llvm_terminator_at(s, a, e);
-		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
+		label |= is_label;
+		other |= code > a && !is_label;
 		i = e + 1;
 	}
 	// a block's terminator goes with the block, or with the label after
-	// it (the blocks merge), never alone
-	return !term || label;
+	// it (the blocks merge), never alone; a label alone leaves its block
+	// numbered all the same, and the printer writes it back
+	return (!term || label) && (other || !label);
 }
 
 // Drops the tokens fixed() says no cut may take alone.
@@ -318,13 +330,103 @@ drop_fixed_tokens(const char *s, size_t len, struct reduce_spans *sp)
 	free(params);
 }
 
+// Linkages a declaration cannot have ("invalid linkage for function
+// declaration").
+static bool
+definition_only(const char *w, size_t n)
+{
+	static const char *const words[] = {"private", "internal",
+		"linkonce", "linkonce_odr", "weak", "weak_odr", "common",
+		"appending", "available_externally"};
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+// The declaration of the function whose "define" line is [a, e), "{"
+// and what a declaration cannot have left out, into @p b.
+static void
+declaration(const char *s, size_t a, size_t e, struct irs_buf *b)
+{
+	while (e > a && (s[e - 1] == '{' || isspace((unsigned char)s[e - 1])))
+		e--;
+	const char *p = memmem(s + a, e - a, " personality ", 13);
+	if (p)
+		e = (size_t)(p - s);
+	irs_buf_puts(b, "declare");
+	size_t i = a + 6;	// after "define"
+	bool name = false;
+	while (i < e) {
+		size_t w = i;
+		while (w < e && s[w] == ' ')
+			w++;
+		size_t k = w;
+		if (k < e && s[k] == '@')
+			name = true;
+		while (k < e && s[k] != ' ')
+			k++;
+		if (name || !definition_only(s + w, k - w))
+			irs_buf_append(b, s + i, k - i);
+		i = k;
+	}
+	irs_buf_puts(b, "\n");
+}
+
+// Each "define ... {" to its "}" line: a span whose replacement is the
+// function's declaration.
+static void
+bodies(const char *s, size_t len, struct reduce_spans *sp)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
+		size_t t = e;
+		while (t > i && isspace((unsigned char)s[t - 1]))
+			t--;
+		size_t end = 0;
+		if (e - i > 7 && !memcmp(s + i, "define ", 7) && t > i &&
+		    s[t - 1] == '{') {
+			for (size_t k = e + 1; k < len && !end;) {
+				const char *kn = memchr(s + k, '\n', len - k);
+				size_t ke = kn ? (size_t)(kn - s) : len;
+				if (s[k] == '}')
+					end = ke < len ? ke + 1 : len;
+				k = ke + 1;
+			}
+		}
+		if (end) {
+			struct irs_buf b;
+			irs_buf_init(&b);
+			declaration(s, i, e, &b);
+			const char *repl = reduce_spans_own(sp, b.oom ? NULL
+							: irs_buf_steal(&b));
+			irs_buf_deinit(&b);
+			if (repl)
+				reduce_span_add(sp, (uint32_t)i, (uint32_t)end,
+						repl);
+			i = end;
+			continue;
+		}
+		i = e + 1;
+	}
+}
+
+static const char *const llvm_as[] = {"llvm-as-14", "llvm-as", NULL};
+static const char *const opt[] = {"opt-14", "opt", NULL};
+static const char *const opt_print[] = {"-S", "{}", "-o", "{out}", NULL};
+
 const struct reduce_lang reduce_lang_llvm = {
 	.name = "llvm",
+	.verifier = llvm_as,
+	.verify_args = "-o /dev/null {}",
+	.printer = opt,
+	.print_args = opt_print,
 	.detect = detect,
 	.unit_fixed = terminator,
+	.bodies = bodies,
 	.drop_fixed_tokens = drop_fixed_tokens,
 	.operand_item = operand_item,
 	.range_cut_ok = range_cut_ok,
-	.assign_cosmetic = true,
 	.no_pairs = true,
 };

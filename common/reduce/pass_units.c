@@ -3,6 +3,7 @@
 // function goes in one test, not in a hundred), then blank lines. Every
 // deletion is repaired through the def-use graph first (defuse.c).
 #include <stdlib.h>
+#include <string.h>
 
 #include "reduce/reduce.h"
 
@@ -19,6 +20,46 @@ merge_units(struct reducer *r, uint32_t level, uint32_t *items)
 		    reduce_item_live(r, ITEM_MERGE, u))
 			items[n++] = u;
 	return reduce_sweep(r, ITEM_MERGE, items, n);
+}
+
+// Units nothing outside them uses first (a declaration, a type, a value
+// no live use names), the others after, each in text order: the first
+// chunks are then those most likely to go, and they go whole (after the
+// bodies pass most declarations are such, and one test takes them all).
+static bool
+dead_first(const struct reducer *r, uint32_t *items, uint32_t n)
+{
+	const struct reduce_tree *t = r->tree;
+	uint8_t *used = calloc((size_t)t->nunits + 1, 1);
+	uint32_t *rest = malloc(((size_t)n + 1) * sizeof(*rest));
+	if (!used || !rest) {
+		free(used);
+		free(rest);
+		return false;
+	}
+	for (uint32_t k = 0; k < t->nuses; k++) {
+		const struct reduce_use *x = &t->uses[k];
+		if (r->best.rep[k] || (x->unit != RU_NONE && r->best.gone[x->unit]))
+			continue;
+		for (uint32_t a = t->defs[x->def].unit; a != RU_NONE;
+		     a = t->units[a].parent) {
+			if (x->start >= t->units[a].start &&
+			    x->end <= t->units[a].end)
+				break;	// inside it, and inside its parents
+			used[a] = 1;
+		}
+	}
+	uint32_t nd = 0, nr = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (used[items[i]])
+			rest[nr++] = items[i];
+		else
+			items[nd++] = items[i];
+	}
+	memcpy(items + nd, rest, nr * sizeof(*rest));
+	free(used);
+	free(rest);
+	return true;
 }
 
 // Hierarchical delta debugging: all live units of level 0, then level 1...
@@ -41,6 +82,10 @@ reduce_pass_delete_units(struct reducer *r)
 			if (t->units[u].level == level &&
 			    t->units[u].kind == UNIT_NORMAL && !r->best.gone[u])
 				items[n++] = u;
+		if (!dead_first(r, items, n)) {
+			err = &irs_enomem;
+			break;
+		}
 		err = reduce_sweep(r, ITEM_UNIT, items, n);
 	}
 	free(items);

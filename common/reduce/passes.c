@@ -6,8 +6,11 @@
 // Tree passes first, on the unit tree; the generic ones on the text once
 // those find nothing more.
 const struct reduce_pass reduce_passes[] = {
-	// First: the units of a chain whose total the failure needs
-	// cannot go one by one, and delete-units would try each.
+	// First, where the syntax has them: whole bodies, the functions
+	// still called.
+	{"bodies", reduce_pass_bodies, false},
+	// The units of a chain whose total the failure needs cannot go one
+	// by one, and delete-units would try each.
 	{"fold-chains", reduce_pass_fold_chains, false},
 	{"delete-units", reduce_pass_delete_units, false},
 	{"blank-lines", reduce_pass_blank_lines, false},
@@ -18,7 +21,6 @@ const struct reduce_pass reduce_passes[] = {
 	{"balanced", reduce_pass_balanced, true},
 	{"arguments", reduce_pass_arguments, true},
 	{"tokens", reduce_pass_tokens, true},
-	{"join-lines", reduce_pass_join_lines, true},
 };
 
 const size_t reduce_npasses = ARRAY_SIZE(reduce_passes);
@@ -27,6 +29,7 @@ const size_t reduce_npasses = ARRAY_SIZE(reduce_passes);
 // detects anything.
 const struct reduce_lang *const reduce_langs[] = {
 	&reduce_lang_llvm,
+	&reduce_lang_toyc,
 	&reduce_lang_text,
 };
 

@@ -49,7 +49,7 @@ on_sigint(int sig)
 // run twice, not even twice in one batch), else from a test run.
 struct irs_error *
 reduce_evaluate(struct reducer *r, char **texts, size_t *lens, uint32_t n,
-	 uint8_t *verdicts)
+		uint8_t *verdicts)
 {
 	struct irs_error *err;
 	uint64_t hashes[64];
@@ -77,9 +77,29 @@ reduce_evaluate(struct reducer *r, char **texts, size_t *lens, uint32_t n,
 		run_texts[nrun] = texts[i];
 		run_lens[nrun++] = lens[i];
 	}
-	if (nrun && (err = reduce_exec_batch(&r->exec, run_texts, run_lens,
-					     nrun, run_verdicts, NULL)))
+	// What the verifier rejects is not tested: boring, at no test's cost.
+	uint8_t valid[64];
+	const char *test_texts[64];
+	size_t test_lens[64];
+	uint32_t test_of[64], ntest = 0;
+	if (nrun && (err = reduce_tools_verify(r, run_texts, run_lens, nrun,
+					       valid)))
 		return err;
+	for (uint32_t k = 0; k < nrun; k++) {
+		run_verdicts[k] = VERDICT_BORING;
+		test_of[k] = valid[k] ? ntest : RU_NONE;
+		if (valid[k]) {
+			test_texts[ntest] = run_texts[k];
+			test_lens[ntest++] = run_lens[k];
+		}
+	}
+	uint8_t test_verdicts[64];
+	if (ntest && (err = reduce_exec_batch(&r->exec, test_texts, test_lens,
+					      ntest, test_verdicts, NULL)))
+		return err;
+	for (uint32_t k = 0; k < nrun; k++)
+		if (test_of[k] != RU_NONE)
+			run_verdicts[k] = test_verdicts[test_of[k]];
 	for (uint32_t i = 0; i < n; i++) {
 		if (run_of[i] == RU_NONE)
 			continue;
@@ -505,15 +525,17 @@ span_key(const char *text, size_t len, const struct reduce_span *x, int kind)
 }
 
 // The key of cutting spans [lo, hi) of sp alone, when they lie in one
-// line (a whole line, its newline included, among them); 0 when they do
-// not (a cut across lines is not remembered).
+// line (a whole line, its newline included, among them) or are one span
+// (a region, a function's body); 0 when they do not (a cut of many lines
+// is not remembered).
 static uint64_t
 chunk_key(const struct reducer *r, const struct reduce_spans *sp, uint32_t lo,
 	  uint32_t hi, const struct reduce_text_pass *tp)
 {
 	struct reduce_span both = {sp->v[lo].start, sp->v[hi - 1].end, NULL};
-	if (memchr(r->best_text.data + both.start, '\n',
-		   both.end - both.start - (both.end > both.start)))
+	if (hi - lo > 1 && memchr(r->best_text.data + both.start, '\n',
+				  both.end - both.start -
+				  (both.end > both.start)))
 		return 0;
 	return span_key(r->best_text.data, r->best_text.len, &both,
 			tp->key) | 1;
@@ -630,9 +652,8 @@ class_learn(struct reducer *r, uint64_t cls, uint8_t verdict)
 // Does cutting spans [lo, hi) of sp only drop optional words: no name
 // (%x, @f, #0, !6), bracket, separator or line break goes, so no
 // definition, use or unit changes, and what the other steps found boring
-// stays so? In LLVM IR an assignment's "%5 = " too: the value keeps its
-// number; commas: an item with its comma (", align 4"). After such cuts
-// a step that found nothing is not run again.
+// stays so? Commas: an item with its comma (", align 4"). After such
+// cuts a step that found nothing is not run again.
 static bool
 cosmetic_cut(const struct reducer *r, const struct reduce_spans *sp,
 	     uint32_t lo, uint32_t hi, bool commas)
@@ -642,8 +663,6 @@ cosmetic_cut(const struct reducer *r, const struct reduce_spans *sp,
 		uint32_t a = sp->v[i].start, e = sp->v[i].end;
 		while (e > a && isspace((unsigned char)s[e - 1]))
 			e--;
-		if (r->lang->assign_cosmetic && e > a && s[e - 1] == '=')
-			continue;
 		for (uint32_t k = a; k < e; k++)
 			if (strchr("%@#!^{}()[]<>,;:=\"'\n", s[k]) &&
 			    !(commas && s[k] == ','))
@@ -667,12 +686,13 @@ class_batch(struct reducer *r, const struct reduce_spans *sp, uint64_t cls,
 		if (token_class(r->best_text.data, &sp->v[i]) == cls)
 			reduce_span_add(&sel, sp->v[i].start, sp->v[i].end,
 				 sp->v[i].repl);
+	bool joins = false;
 	if (sel.oom ||
 	    (sel.n >= 2 && !reduce_spans_cut(r->best_text.data,
 					     r->best_text.len, &sel, 0, sel.n,
-					     false, buf))) {
+					     false, buf, &joins))) {
 		err = &irs_enomem;
-	} else if (sel.n >= 2 && buf->len < r->best_text.len) {
+	} else if (sel.n >= 2 && !joins && buf->len < r->best_text.len) {
 		char *text = buf->data;
 		size_t len = buf->len;
 		uint8_t v;
@@ -749,17 +769,15 @@ reduce_text_sweep(struct reducer *r, const struct reduce_text_pass *tp,
 				uint32_t lo = c * size;
 				uint32_t hi = lo + size < sp.n ? lo + size
 							       : sp.n;
+				bool joins;
 				if (!reduce_spans_cut(r->best_text.data,
-					       r->best_text.len, &sp, lo, hi,
-					       keep, &bufs[b])) {
+						      r->best_text.len, &sp,
+						      lo, hi, keep, &bufs[b],
+						      &joins)) {
 					err = &irs_enomem;
 					goto out;
 				}
-				// (a join that keeps two words apart with a
-				// blank is no shorter, but has a line less)
-				if (bufs[b].len > r->best_text.len ||
-				    (bufs[b].len == r->best_text.len &&
-				     !tp->same_len))
+				if (joins || bufs[b].len >= r->best_text.len)
 					continue;
 				if (tp->cut_ok && !tp->cut_ok(r,
 						r->best_text.data,
@@ -986,13 +1004,15 @@ reducer_init(struct reducer *r, const struct irs_reduce_config *cfg)
 	r->lang = reduce_lang_detect(r->tree->text, r->tree->len);
 	r->res.lines_before = reduce_count_lines(r->tree->text, r->tree->len);
 	r->res.bytes_before = r->tree->len;
+	r->res.tokens_before = reduce_count_tokens(r->tree->text,
+						   r->tree->len);
 	reduce_note(r, "reducing %s (%llu lines, %u units in %u levels from "
 		    "%s, %u def-use edges) with %s: %s", r->job.input,
 		    (unsigned long long)r->res.lines_before, r->tree->nunits,
 		    r->tree->nlevels, r->tree->source, r->tree->nuses,
 		    r->job.crash_mode ? "--crash" : "--test", r->job.cmd);
-	reduce_note(r, "syntax: comments start with '%s', labels are %s",
-		    r->tree->comment, r->tree->label
+	reduce_note(r, "syntax: %s, comments start with '%s', labels are %s",
+		    r->lang->name, r->tree->comment, r->tree->label
 		    ? "'@name' lines or 'name:' (or --label)" : "'name:'");
 	return NULL;
 }
@@ -1003,6 +1023,7 @@ reducer_deinit(struct reducer *r)
 	reduce_progress_clear(r);
 	if (r->log)
 		fclose(r->log);
+	reduce_tools_deinit(r);
 	reduce_exec_deinit(&r->exec);
 	reduce_state_deinit(&r->best);
 	irs_buf_deinit(&r->best_text);
@@ -1023,17 +1044,25 @@ finish(struct reducer *r, struct irs_reduce_result *ret)
 	r->res.lines_after = reduce_count_lines(r->best_text.data,
 						r->best_text.len);
 	r->res.bytes_after = r->best_text.len;
+	r->res.tokens_after = reduce_count_tokens(r->best_text.data,
+						  r->best_text.len);
 	r->res.tests = r->exec.runs;
 	r->res.interesting = r->exec.interesting;
 	r->res.boring = r->exec.boring;
 	r->res.timeouts = r->exec.timeouts;
 	r->res.seconds = reduce_clock() - r->t0;
-	reduce_note(r, "reduced %llu -> %llu lines, %u tests (%u interesting, "
-		    "%u not, %u timed out, %u cache hits), %.2f s%s",
+	reduce_note(r, "reduced %llu -> %llu lines, %llu -> %llu bytes, %llu "
+		    "-> %llu tokens, %u tests (%u interesting, %u not, %u "
+		    "timed out, %u cache hits, %u rejected by the "
+		    "verifier), %.2f s%s",
 		    (unsigned long long)r->res.lines_before,
-		    (unsigned long long)r->res.lines_after, r->res.tests,
+		    (unsigned long long)r->res.lines_after,
+		    (unsigned long long)r->res.bytes_before,
+		    (unsigned long long)r->res.bytes_after,
+		    (unsigned long long)r->res.tokens_before,
+		    (unsigned long long)r->res.tokens_after, r->res.tests,
 		    r->res.interesting, r->res.boring, r->res.timeouts,
-		    r->res.cache_hits, r->res.seconds,
+		    r->res.cache_hits, r->res.invalid, r->res.seconds,
 		    interrupted ? " (interrupted)" : "");
 	if (!(r->res.output = strdup(r->job.output)))
 		return &irs_enomem;
@@ -1083,14 +1112,24 @@ irs_reduce_run(const struct irs_reduce_config *cfg,
 	if (!err)
 		err = reduce_check_input(&r);
 	if (!err)
+		err = reduce_tools_init(&r);
+	if (!err)
 		err = keep_commit(&r);
 	for (r.round = 1; !err && !reduce_interrupted(); r.round++) {
 		r.progress = false;
 		err = reduce_once(&r);
 		reduce_progress_round(&r);
+		// At the first fixpoint, the printer's form: the passes go
+		// on from it when it is kept.
+		if (!err && !r.progress && !r.nprints && !reduce_interrupted())
+			err = reduce_tools_print(&r);
 		if (err || !r.progress)
 			break;
 	}
+	// The result in the printer's form, what a person reads (LLVM's
+	// "%5 = " and "7:" a cut left out come back).
+	if (!err && !reduce_interrupted())
+		err = reduce_tools_print(&r);
 	if (!err && !reduce_interrupted())
 		err = reduce_recheck(&r);
 	if (!err && !r.job.output)

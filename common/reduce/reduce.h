@@ -11,12 +11,16 @@
  *                in list order committed), the caches of boring cuts
  *   passes.c     the table: which passes run, in which order, and the
  *                syntaxes, in the order they are tried on the input
- *   pass_*.c     one pass family each: what it cuts (units, operands,
- *                parameters, chains, lines, regions, arguments, tokens,
- *                line joins); adding a pass is a file and a line in
- *                passes.c
+ *   pass_*.c     one pass family each: what it cuts (function bodies,
+ *                units, operands, parameters, chains, lines, regions,
+ *                arguments, tokens); adding a pass is a file and a line
+ *                in passes.c
  *   llvm.c       a syntax (struct reduce_lang): LLVM IR, what its parser
- *                rejects, so no test is spent on such a candidate
+ *                rejects, so no test is spent on such a candidate, its
+ *                bodies, its verifier and printer (llvm-as, opt -S)
+ *   toyc.c       toyc's syntax: its verifier and printer
+ *   tools.c      a syntax's verifier (run on candidates before the
+ *                test) and printer (the result in the compiler's form)
  *   spans.c      pieces of a text the text passes cut
  *   progress.c   the status line, a line per round, reduce.log
  *   check.c      the input checked at the start, the result at the end
@@ -80,6 +84,10 @@ struct irs_reduce_config {
 				   failure.json names even when the directory
 				   is not the caller's own or others may
 				   write it */
+	bool no_verify;		/* --no-verify: candidates are not checked
+				   by the syntax's verifier first */
+	bool no_print;		/* --no-print: the result is not written in
+				   the syntax's printer's form */
 };
 
 struct irs_reduce_result {
@@ -87,6 +95,8 @@ struct irs_reduce_result {
 	uint64_t bytes_before, bytes_after;
 	uint32_t tests;		/* test runs, all kinds */
 	uint32_t interesting, boring, timeouts, cache_hits;
+	uint32_t invalid;	/* candidates the verifier rejected, untested */
+	uint64_t tokens_before, tokens_after;
 	double seconds;
 	char *output;		/* the result's path; free() it */
 	bool fell_back;		/* the last result did not reproduce when
@@ -367,10 +377,12 @@ void reduce_span_add(struct reduce_spans *sp, uint32_t start, uint32_t end,
 void reduce_spans_sort(struct reduce_spans *sp);
 /** The text without spans [lo, hi) of @p sp (keep: without all but
  *  those), into @p out (reset first). A span overlapping one cut before
- *  it is skipped. False on OOM. */
+ *  it is skipped. False on OOM. With @p joins, *joins tells whether a
+ *  cut ran two lines into one (text of a line before it and text of
+ *  another after it): a result keeps the input's lines. */
 bool reduce_spans_cut(const char *text, size_t len,
 		      const struct reduce_spans *sp, uint32_t lo, uint32_t hi,
-		      bool keep, struct irs_buf *out);
+		      bool keep, struct irs_buf *out, bool *joins);
 
 /** A byte of a token the text passes cut as a whole: a name, a number,
  *  a sigil (%x, @f, ^0, #0). */
@@ -399,11 +411,21 @@ struct reduce_lang {
 	/** Whether the trailing item after the comma at @p comma is an
 	 *  operand, which an instruction cannot lose. */
 	bool (*operand_item)(const char *s, size_t len, size_t comma);
+	/** Adds to @p sp each function's body as a span whose replacement
+	 *  is the function's declaration (its uses stay valid). */
+	void (*bodies)(const char *s, size_t len, struct reduce_spans *sp);
 	/** Whether the whole lines [cs, ce) may go together. */
 	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
 			     uint32_t ce);
-	bool assign_cosmetic;	/* cutting "%x = " changes no definition
-				   (the value keeps its number) */
+	/** Programs the verifier may be (tried in order; see tools.c) and
+	 *  its arguments, a shell text with {} for the candidate: exit 0
+	 *  when the compiler's parser and verifier accept it. */
+	const char *const *verifier;
+	const char *verify_args;
+	/** Programs the printer may be, and its arguments: {} the input,
+	 *  {out} the file it writes. */
+	const char *const *printer;
+	const char *const *print_args;
 	bool no_pairs;		/* tokens are not cut two at a time (what
 				   goes only with another word is a
 				   trailing item) */
@@ -413,6 +435,8 @@ struct reduce_lang {
 extern const struct reduce_lang reduce_lang_text;
 /** LLVM IR text: a define or declare naming @f. */
 extern const struct reduce_lang reduce_lang_llvm;
+/** toyc's text: its own verifier and printer. */
+extern const struct reduce_lang reduce_lang_toyc;
 
 /** The syntax of @p s: the first of reduce_langs[] that detects it. */
 const struct reduce_lang *reduce_lang_detect(const char *s, size_t len);
@@ -608,7 +632,6 @@ struct reducer {
 	bool as_is;		/* uses left without a definition stay as
 				   they are (learned per input) */
 	uint32_t dangle_tries[2], dangle_wins[2];	/* [as_is] */
-	bool no_joins;		/* joining lines never helps this input */
 	const struct reduce_lang *lang;	/* the input's syntax */
 	uint32_t pair_tries, pair_wins;	/* cuts of two tokens */
 	bool stale;		/* best_text changed by a text pass: the
@@ -623,6 +646,13 @@ struct reducer {
 				   words (cosmetic_cut) */
 	uint32_t *other;	/* per use: what other_operands() names
 				   instead, RU_NONE */
+	struct reduce_exec verify;	/* the syntax's verifier, when
+					   verify_cmd */
+	char *verify_cmd;
+	bool verifying;		/* candidates are verified before tests */
+	char *printer;		/* the syntax's printer program, or NULL */
+	uint64_t printed;	/* hash of the last text offered to it */
+	uint32_t nprints;	/* prints offered */
 	uint32_t ncommits;	/* results so far, each kept in
 				   exec.tmpdir/commit-N for the re-check */
 	bool progress_shown;	/* a progress line is on the terminal */
@@ -676,7 +706,6 @@ struct reduce_text_pass {
 		       const struct reduce_spans *sp, uint32_t lo,
 		       uint32_t hi, bool keep);
 	enum reduce_classes classes;
-	bool same_len;		/* a cut no shorter is tried (a line less) */
 	/** NULL, or whether to give the sweep up after a boring batch of
 	 *  @p nt candidates at chunk size @p size (@p boring in all, after
 	 *  @p wins wins); */
@@ -699,6 +728,9 @@ struct irs_error *reduce_text_sweep(struct reducer *r,
 /** Seconds on the monotonic clock. */
 double reduce_clock(void);
 uint64_t reduce_count_lines(const char *s, size_t len);
+/** Tokens as the text passes see them: a word (reduce_word_char), a
+ *  string, or one other character, blanks apart. */
+uint64_t reduce_count_tokens(const char *s, size_t len);
 /** A line in reduce.log (and on stderr with IRSNAP_DEBUG=R). */
 void reduce_note(struct reducer *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -709,6 +741,22 @@ void reduce_progress_show(struct reducer *r, bool force);
 void reduce_progress_clear(struct reducer *r);
 /** Without a terminal: a line on stderr at the end of a round. */
 void reduce_progress_round(struct reducer *r);
+
+/* ---- reduce/tools.c: the syntax's verifier and printer ------------------ */
+
+/** Finds the syntax's tools; the verifier must accept the input, else
+ *  candidates are not verified. */
+struct irs_error *reduce_tools_init(struct reducer *r);
+void reduce_tools_deinit(struct reducer *r);
+/** valid[i]: texts[i] passes the verifier (all do without one). */
+struct irs_error *reduce_tools_verify(struct reducer *r,
+				      const char *const *texts,
+				      const size_t *lens, uint32_t n,
+				      uint8_t *valid);
+/** The best text in the printer's form, committed when that is
+ *  interesting (though it may be larger); nothing when it is that form
+ *  already, or was offered before. */
+struct irs_error *reduce_tools_print(struct reducer *r);
 
 /* ---- reduce/passes.c: the passes, in order ------------------------------- */
 
@@ -724,6 +772,7 @@ extern const size_t reduce_npasses;
 extern const struct reduce_lang *const reduce_langs[];
 
 /* One file each, pass_*.c. */
+struct irs_error *reduce_pass_bodies(struct reducer *r);
 struct irs_error *reduce_pass_fold_chains(struct reducer *r);
 struct irs_error *reduce_pass_delete_units(struct reducer *r);
 struct irs_error *reduce_pass_blank_lines(struct reducer *r);
@@ -734,7 +783,6 @@ struct irs_error *reduce_pass_lines(struct reducer *r);
 struct irs_error *reduce_pass_balanced(struct reducer *r);
 struct irs_error *reduce_pass_arguments(struct reducer *r);
 struct irs_error *reduce_pass_tokens(struct reducer *r);
-struct irs_error *reduce_pass_join_lines(struct reducer *r);
 
 /* ---- reduce/check.c: is it interesting -------------------------------- */
 

@@ -1,6 +1,7 @@
 // Spans: the pieces of a text a text pass may cut (lines, tokens,
 // regions, items), each deleted or replaced, and a text without some of
 // them. The passes find them (pass_*.c); the engine cuts chunks of them.
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,18 +78,41 @@ reduce_spans_sort(struct reduce_spans *sp)
 		qsort(sp->v, sp->n, sizeof(*sp->v), span_cmp);
 }
 
+// Does a cut of [a, b) (text before it already in @p out) run two lines
+// into one: a line break inside it, and something other than blanks both
+// before it on its line and after it on the line it ends in?
+static bool
+runs_together(const char *text, size_t len, const struct irs_buf *out,
+	      size_t a, size_t b)
+{
+	if (!memchr(text + a, '\n', b - a))
+		return false;
+	bool left = false, right = false;
+	for (size_t i = out->len; i > 0 && out->data[i - 1] != '\n'; i--)
+		left |= !isspace((unsigned char)out->data[i - 1]);
+	for (size_t i = b; i < len && text[i] != '\n'; i++)
+		right |= !isspace((unsigned char)text[i]);
+	return left && right;
+}
+
 bool
 reduce_spans_cut(const char *text, size_t len, const struct reduce_spans *sp,
-		 uint32_t lo, uint32_t hi, bool keep, struct irs_buf *out)
+		 uint32_t lo, uint32_t hi, bool keep, struct irs_buf *out,
+		 bool *joins)
 {
 	out->len = 0;
 	size_t pos = 0;
+	if (joins)
+		*joins = false;
 	for (uint32_t i = 0; i < sp->n; i++) {
 		bool cut = (i >= lo && i < hi) != keep;
 		const struct reduce_span *x = &sp->v[i];
 		if (!cut || x->start < pos)
 			continue;
 		irs_buf_append(out, text + pos, x->start - pos);
+		if (joins && !x->repl && out->data &&
+		    runs_together(text, len, out, x->start, x->end))
+			*joins = true;
 		if (x->repl)
 			irs_buf_puts(out, x->repl);
 		pos = x->end;
