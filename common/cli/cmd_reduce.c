@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: irsnap reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] "
 	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]] "
-	"[--trust] [--no-verify] [--no-print] [--comment C] [--label REGEX]\n"
+	"[--trust] [--no-print] [--comment C] [--label REGEX]\n"
 	"       irsnap reduce FILE --crash CMD --expect-crash SIGNATURE\n";
 
 static const char help[] =
@@ -63,13 +63,12 @@ static const char help[] =
 	"                 (default: one word ending in ':'; '@name' lines too "
 	"when the\n"
 	"                 input has them)\n"
-	"  --no-verify    test candidates the syntax's verifier rejects too "
-	"(LLVM IR:\n"
-	"                 llvm-as-14; toyc: toyc --verify), as when none is "
-	"installed\n"
-	"  --no-print     leave the result as cut, not in the printer's form "
-	"(LLVM IR:\n"
-	"                 opt-14 -S; toyc: toyc's printer)\n"
+	"  --no-print     test candidates as cut, not through the compiler's "
+	"printer\n"
+	"                 (LLVM IR: opt-14 -S; toyc: toyc --verify -o), which "
+	"rejects\n"
+	"                 what does not parse before any test and writes the "
+	"result\n"
 	"  --expect-crash SIG  run the --crash command once on FILE and exit 0 "
 	"when it\n"
 	"                 crashes with signature SIG (what repro.sh does)\n"
@@ -160,8 +159,6 @@ cmd_reduce(int argc, char **argv)
 			cfg.expect_crash = v;
 		} else if (!strcmp(a, "--trust")) {
 			cfg.trust = true;
-		} else if (!strcmp(a, "--no-verify")) {
-			cfg.no_verify = true;
 		} else if (!strcmp(a, "--no-print")) {
 			cfg.no_print = true;
 		} else if (!strcmp(a, "-j")) {
@@ -216,7 +213,7 @@ cmd_reduce(int argc, char **argv)
 	       "%u cache hits", res.interesting, res.boring, res.timeouts,
 	       res.cache_hits);
 	if (res.invalid)
-		printf("; %u candidates rejected by the verifier, untested",
+		printf("; %u candidates the printer rejected, untested",
 		       res.invalid);
 	char *where = irs_printable(res.output, false);
 	printf("\nreduced %llu -> %llu lines, %llu -> %llu bytes, %u tests, "

@@ -412,16 +412,15 @@ bodies(const char *s, size_t len, struct reduce_spans *sp)
 	}
 }
 
-static const char *const llvm_as[] = {"llvm-as-14", "llvm-as", NULL};
 static const char *const opt[] = {"opt-14", "opt", NULL};
 static const char *const opt_print[] = {"-S", "{}", "-o", "{out}", NULL};
+static const char *const opt_adds[] = {";", "source_filename = ", NULL};
 
 const struct reduce_lang reduce_lang_llvm = {
 	.name = "llvm",
-	.verifier = llvm_as,
-	.verify_args = "-o /dev/null {}",
 	.printer = opt,
 	.print_args = opt_print,
+	.print_strip = opt_adds,
 	.detect = detect,
 	.unit_fixed = terminator,
 	.bodies = bodies,

@@ -46,70 +46,92 @@ on_sigint(int sig)
 /* {=== testing candidates ================================================== */
 
 // Verdicts for texts[0..n): from the cache when known (a candidate is never
-// run twice, not even twice in one batch), else from a test run.
+// run twice, not even twice in one batch), else from a test run. With a
+// printer, a candidate is known by its printed form, which the test runs
+// on; one the printer rejects is boring at no test's cost.
 struct irs_error *
 reduce_evaluate(struct reducer *r, char **texts, size_t *lens, uint32_t n,
 		uint8_t *verdicts)
 {
-	struct irs_error *err;
-	uint64_t hashes[64];
+	struct irs_error *err = NULL;
+	uint64_t hashes[64], keys[64];
 	const char *run_texts[64];
 	size_t run_lens[64];
 	uint32_t run_of[64];	/* candidate -> index in the run batch */
 	uint8_t run_verdicts[64];
-	uint32_t nrun = 0;
+	char *printed[64];
+	size_t plens[64];
+	uint32_t nrun = 0, ncanon = 0, canon_of[64];
 
 	for (uint32_t i = 0; i < n; i++) {
 		hashes[i] = reduce_hash(texts[i], lens[i]);
-		run_of[i] = RU_NONE;
+		canon_of[i] = RU_NONE;
 		if (reduce_cache_get(&r->cache, hashes[i], &verdicts[i])) {
 			r->res.cache_hits++;
 			continue;
 		}
+		canon_of[i] = ncanon;
+		run_texts[ncanon] = texts[i];
+		run_lens[ncanon++] = lens[i];
+	}
+	if (r->printer && ncanon &&
+	    (err = reduce_tools_canon(r, run_texts, run_lens, ncanon,
+				      printed, plens)))
+		return err;
+	for (uint32_t i = 0; i < n; i++) {
+		run_of[i] = RU_NONE;
+		if (canon_of[i] == RU_NONE)
+			continue;
+		uint32_t c = canon_of[i];
+		const char *t = r->printer ? printed[c] : texts[i];
+		size_t len = r->printer ? plens[c] : lens[i];
+		if (!t && reduce_interrupted()) {
+			verdicts[i] = VERDICT_INTERRUPTED;
+			continue;
+		}
+		if (!t) {		// the printer rejects it
+			verdicts[i] = VERDICT_BORING;
+			r->res.invalid++;
+			reduce_cache_put(&r->cache, hashes[i], 0);
+			continue;
+		}
+		keys[i] = r->printer ? reduce_hash(t, len) : hashes[i];
+		if (r->printer && reduce_cache_get(&r->cache, keys[i],
+						   &verdicts[i])) {
+			r->res.cache_hits++;
+			reduce_cache_put(&r->cache, hashes[i], verdicts[i]);
+			continue;
+		}
 		for (uint32_t k = 0; k < i && run_of[i] == RU_NONE; k++)
-			if (run_of[k] != RU_NONE && hashes[k] == hashes[i])
+			if (run_of[k] != RU_NONE && keys[k] == keys[i])
 				run_of[i] = run_of[k];
 		if (run_of[i] != RU_NONE) {
 			r->res.cache_hits++;
 			continue;
 		}
 		run_of[i] = nrun;
-		run_texts[nrun] = texts[i];
-		run_lens[nrun++] = lens[i];
+		run_texts[nrun] = t;
+		run_lens[nrun++] = len;
 	}
-	// What the verifier rejects is not tested: boring, at no test's cost.
-	uint8_t valid[64];
-	const char *test_texts[64];
-	size_t test_lens[64];
-	uint32_t test_of[64], ntest = 0;
-	if (nrun && (err = reduce_tools_verify(r, run_texts, run_lens, nrun,
-					       valid)))
-		return err;
-	for (uint32_t k = 0; k < nrun; k++) {
-		run_verdicts[k] = VERDICT_BORING;
-		test_of[k] = valid[k] ? ntest : RU_NONE;
-		if (valid[k]) {
-			test_texts[ntest] = run_texts[k];
-			test_lens[ntest++] = run_lens[k];
-		}
-	}
-	uint8_t test_verdicts[64];
-	if (ntest && (err = reduce_exec_batch(&r->exec, test_texts, test_lens,
-					      ntest, test_verdicts, NULL)))
-		return err;
-	for (uint32_t k = 0; k < nrun; k++)
-		if (test_of[k] != RU_NONE)
-			run_verdicts[k] = test_verdicts[test_of[k]];
-	for (uint32_t i = 0; i < n; i++) {
+	if (nrun)
+		err = reduce_exec_batch(&r->exec, run_texts, run_lens, nrun,
+					run_verdicts, NULL);
+	for (uint32_t i = 0; i < n && !err; i++) {
 		if (run_of[i] == RU_NONE)
 			continue;
 		verdicts[i] = run_verdicts[run_of[i]];
-		if (verdicts[i] != VERDICT_INTERRUPTED)
-			reduce_cache_put(&r->cache, hashes[i],
-					 verdicts[i] == VERDICT_INTERESTING);
+		if (verdicts[i] == VERDICT_INTERRUPTED)
+			continue;
+		reduce_cache_put(&r->cache, hashes[i],
+				 verdicts[i] == VERDICT_INTERESTING);
+		reduce_cache_put(&r->cache, keys[i],
+				 verdicts[i] == VERDICT_INTERESTING);
 	}
-	reduce_progress_show(r, false);
-	return NULL;
+	for (uint32_t c = 0; r->printer && c < ncanon; c++)
+		free(printed[c]);
+	if (!err)
+		reduce_progress_show(r, false);
+	return err;
 }
 
 // The best candidate changed: keep it on disk at once, so that even a
@@ -1054,7 +1076,7 @@ finish(struct reducer *r, struct irs_reduce_result *ret)
 	reduce_note(r, "reduced %llu -> %llu lines, %llu -> %llu bytes, %llu "
 		    "-> %llu tokens, %u tests (%u interesting, %u not, %u "
 		    "timed out, %u cache hits, %u rejected by the "
-		    "verifier), %.2f s%s",
+		    "printer), %.2f s%s",
 		    (unsigned long long)r->res.lines_before,
 		    (unsigned long long)r->res.lines_after,
 		    (unsigned long long)r->res.bytes_before,
@@ -1119,15 +1141,11 @@ irs_reduce_run(const struct irs_reduce_config *cfg,
 		r.progress = false;
 		err = reduce_once(&r);
 		reduce_progress_round(&r);
-		// At the first fixpoint, the printer's form: the passes go
-		// on from it when it is kept.
-		if (!err && !r.progress && !r.nprints && !reduce_interrupted())
-			err = reduce_tools_print(&r);
 		if (err || !r.progress)
 			break;
 	}
-	// The result in the printer's form, what a person reads (LLVM's
-	// "%5 = " and "7:" a cut left out come back).
+	// The result in the printer's form, what the tests saw and a person
+	// reads (LLVM's "%5 = ", "7:" and ", align 4" come back).
 	if (!err && !reduce_interrupted())
 		err = reduce_tools_print(&r);
 	if (!err && !reduce_interrupted())

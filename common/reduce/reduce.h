@@ -17,10 +17,11 @@
  *                in passes.c
  *   llvm.c       a syntax (struct reduce_lang): LLVM IR, what its parser
  *                rejects, so no test is spent on such a candidate, its
- *                bodies, its verifier and printer (llvm-as, opt -S)
- *   toyc.c       toyc's syntax: its verifier and printer
- *   tools.c      a syntax's verifier (run on candidates before the
- *                test) and printer (the result in the compiler's form)
+ *                bodies, its printer (opt -S)
+ *   toyc.c       toyc's syntax: its printer (toyc --verify -o)
+ *   tools.c      a syntax's printer: candidates go through it before
+ *                the test (what it rejects is untested), the result is
+ *                written in its form
  *   spans.c      pieces of a text the text passes cut
  *   progress.c   the status line, a line per round, reduce.log
  *   check.c      the input checked at the start, the result at the end
@@ -84,10 +85,9 @@ struct irs_reduce_config {
 				   failure.json names even when the directory
 				   is not the caller's own or others may
 				   write it */
-	bool no_verify;		/* --no-verify: candidates are not checked
-				   by the syntax's verifier first */
-	bool no_print;		/* --no-print: the result is not written in
-				   the syntax's printer's form */
+	bool no_print;		/* --no-print: candidates are tested as cut,
+				   not through the syntax's printer (which
+				   rejects what does not parse) */
 };
 
 struct irs_reduce_result {
@@ -95,7 +95,8 @@ struct irs_reduce_result {
 	uint64_t bytes_before, bytes_after;
 	uint32_t tests;		/* test runs, all kinds */
 	uint32_t interesting, boring, timeouts, cache_hits;
-	uint32_t invalid;	/* candidates the verifier rejected, untested */
+	uint32_t invalid;	/* candidates the printer (verifier) rejected,
+				   untested */
 	uint64_t tokens_before, tokens_after;
 	double seconds;
 	char *output;		/* the result's path; free() it */
@@ -417,15 +418,14 @@ struct reduce_lang {
 	/** Whether the whole lines [cs, ce) may go together. */
 	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
 			     uint32_t ce);
-	/** Programs the verifier may be (tried in order; see tools.c) and
-	 *  its arguments, a shell text with {} for the candidate: exit 0
-	 *  when the compiler's parser and verifier accept it. */
-	const char *const *verifier;
-	const char *verify_args;
-	/** Programs the printer may be, and its arguments: {} the input,
-	 *  {out} the file it writes. */
+	/** Programs the printer may be (tried in order; see tools.c), and
+	 *  its arguments: {} the input, {out} the file it writes. It parses
+	 *  and verifies too: exit 0 only for a text the compiler accepts. */
 	const char *const *printer;
 	const char *const *print_args;
+	/** Prefixes of the lines it adds that a result does without
+	 *  ("; ModuleID", comments); NULL-terminated, or NULL. */
+	const char *const *print_strip;
 	bool no_pairs;		/* tokens are not cut two at a time (what
 				   goes only with another word is a
 				   trailing item) */
@@ -646,13 +646,8 @@ struct reducer {
 				   words (cosmetic_cut) */
 	uint32_t *other;	/* per use: what other_operands() names
 				   instead, RU_NONE */
-	struct reduce_exec verify;	/* the syntax's verifier, when
-					   verify_cmd */
-	char *verify_cmd;
-	bool verifying;		/* candidates are verified before tests */
-	char *printer;		/* the syntax's printer program, or NULL */
-	uint64_t printed;	/* hash of the last text offered to it */
-	uint32_t nprints;	/* prints offered */
+	char *printer;		/* the syntax's printer program, or NULL:
+				   candidates are tested as cut */
 	uint32_t ncommits;	/* results so far, each kept in
 				   exec.tmpdir/commit-N for the re-check */
 	bool progress_shown;	/* a progress line is on the terminal */
@@ -742,20 +737,20 @@ void reduce_progress_clear(struct reducer *r);
 /** Without a terminal: a line on stderr at the end of a round. */
 void reduce_progress_round(struct reducer *r);
 
-/* ---- reduce/tools.c: the syntax's verifier and printer ------------------ */
+/* ---- reduce/tools.c: the syntax's printer ------------------------------ */
 
-/** Finds the syntax's tools; the verifier must accept the input, else
- *  candidates are not verified. */
+/** Finds the syntax's printer (r->printer), used only when it accepts the
+ *  input and the printed input is interesting (one test). */
 struct irs_error *reduce_tools_init(struct reducer *r);
 void reduce_tools_deinit(struct reducer *r);
-/** valid[i]: texts[i] passes the verifier (all do without one). */
-struct irs_error *reduce_tools_verify(struct reducer *r,
-				      const char *const *texts,
-				      const size_t *lens, uint32_t n,
-				      uint8_t *valid);
-/** The best text in the printer's form, committed when that is
- *  interesting (though it may be larger); nothing when it is that form
- *  already, or was offered before. */
+/** The printed forms of texts[0..n), out[i] (free()d by the caller) or
+ *  NULL where the printer rejects it (or was interrupted). */
+struct irs_error *reduce_tools_canon(struct reducer *r,
+				     const char *const *texts,
+				     const size_t *lens, uint32_t n,
+				     char **out, size_t *outlen);
+/** The best text as the printer writes it, less the lines print_strip
+ *  names, committed when interesting (though it may be larger). */
 struct irs_error *reduce_tools_print(struct reducer *r);
 
 /* ---- reduce/passes.c: the passes, in order ------------------------------- */

@@ -1,9 +1,9 @@
 // toyc's syntax (tests/fixtures/toyc, SPEC section 8): "module @name",
 // then "func @f(%a) {" ... "}" with "label:" blocks. Its text is cut by
-// the generic splitter and def-use model; what toyc adds is its own
-// parser and verifier (`toyc --passes= --verify`), run on candidates
-// before the test, and its printer (`toyc --passes= -o OUT`), which writes
-// the result in toyc_print's form.
+// the generic splitter and def-use model; what toyc adds is its printer,
+// with its own parser and verifier (`toyc --passes= --verify -o OUT`),
+// which candidates go through before the test and which writes the
+// result in toyc_print's form.
 #include <string.h>
 
 #include "reduce/reduce.h"
@@ -24,14 +24,12 @@ detect(const char *s, size_t len)
 }
 
 static const char *const toyc[] = {"toyc", NULL};
-static const char *const toyc_print[] = {"--passes=", "-o", "{out}", "{}",
-					 NULL};
+static const char *const toyc_print[] = {"--passes=", "--verify", "-o",
+					 "{out}", "{}", NULL};
 
 const struct reduce_lang reduce_lang_toyc = {
 	.name = "toyc",
 	.detect = detect,
-	.verifier = toyc,
-	.verify_args = "--passes= --verify -o /dev/null {}",
 	.printer = toyc,
 	.print_args = toyc_print,
 };
