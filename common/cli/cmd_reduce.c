@@ -10,7 +10,8 @@
 static const char usage[] =
 	"usage: irsnap reduce INPUT|RUN (--test CMD | --crash CMD) [-o OUT] "
 	"[-j N] [--timeout S] [--retries N] [--layout L [--exe CMD]] "
-	"[--trust] [--comment C] [--label REGEX] [--test-arg A]...\n"
+	"[--trust] [--no-print] [--no-shell] [--comment C] [--label REGEX] "
+	"[--test-arg A]...\n"
 	"       irsnap reduce INPUT|RUN --verifier CMD [--problem RE] "
 	"[--broken RE] ...\n"
 	"       irsnap reduce FILE --crash CMD --expect-crash SIGNATURE\n"
@@ -92,6 +93,12 @@ static const char help[] =
 	"                 (default: one word ending in ':'; '@name' lines too "
 	"when the\n"
 	"                 input has them)\n"
+	"  --no-print     test candidates as cut, not through the compiler's "
+	"printer\n"
+	"                 (LLVM IR: opt-14 -S; toyc: toyc --verify -o), which "
+	"rejects\n"
+	"                 what does not parse before any test and writes the "
+	"result\n"
 	"  --expect-crash SIG  run the --crash command once on FILE and exit 0 "
 	"when it\n"
 	"                 crashes with signature SIG (what repro.sh does)\n"
@@ -245,6 +252,8 @@ cmd_reduce(int argc, char **argv)
 			cfg.trust = true;
 		} else if (!strcmp(a, "--no-shell")) {
 			cfg.no_shell = true;
+		} else if (!strcmp(a, "--no-print")) {
+			cfg.no_print = true;
 		} else if (a[0] == '-' && a[1]) {
 			return bad("unknown option '%s'", a);
 		} else if (cfg.input) {
@@ -297,12 +306,17 @@ cmd_reduce(int argc, char **argv)
 	}
 	// The summary comes last: scripts (irsnap replay) read the last line.
 	printf("tests: %u interesting, %u not interesting, %u timed out, "
-	       "%u cache hits\n", res.interesting, res.boring, res.timeouts,
+	       "%u cache hits", res.interesting, res.boring, res.timeouts,
 	       res.cache_hits);
+	if (res.invalid)
+		printf("; %u candidates the printer rejected, untested",
+		       res.invalid);
 	char *where = irs_printable(res.output, false);
-	printf("reduced %llu -> %llu lines, %u tests, %.1f s: %s\n",
-	       (unsigned long long)res.lines_before,
-	       (unsigned long long)res.lines_after, res.tests, res.seconds,
+	printf("\nreduced %llu -> %llu lines, %llu -> %llu bytes, %u tests, "
+	       "%.1f s: %s\n", (unsigned long long)res.lines_before,
+	       (unsigned long long)res.lines_after,
+	       (unsigned long long)res.bytes_before,
+	       (unsigned long long)res.bytes_after, res.tests, res.seconds,
 	       where ? where : "?");
 	free(where);
 	free(res.output);

@@ -11,8 +11,9 @@
 //    instead, the next one in the text (where the deleted block would have
 //    fallen through), else the previous one; so deleting blocks does not
 //    take the branches, and with them the terminators, along;
-//  - a use that nothing can stand for (a callee @f, a branch with no block
-//    left) takes its own unit with it, and that unit's definitions in turn,
+//  - a use that nothing can stand for (a callee @f, LLVM's metadata !7
+//    defined by a "!7 = ..." line, a branch with no block left) takes its
+//    own unit with it, and that unit's definitions in turn,
 //    to a fixed point. When such a use sits outside every unit, the
 //    deletion is impossible and the candidate is never produced.
 #include <stdio.h>
@@ -116,7 +117,7 @@ line_tokens(const struct reduce_tree *t, uint32_t s, uint32_t e,
 		}
 		if (reduce_tree_comment_here(t, i, e))
 			break;
-		if ((c != '%' && c != '^' && c != '@') ||
+		if ((c != '%' && c != '^' && c != '@' && c != '!') ||
 		    (i > s && name_char(text[i - 1])))
 			continue;
 		uint32_t j = i + 1;
@@ -160,7 +161,8 @@ add_def(struct scan *sc, uint32_t start, uint32_t end, uint32_t unit,
 	char sigil)
 {
 	struct reduce_tree *t = sc->t;
-	uint32_t scope = sigil == '@' ? RU_NONE : top_of(t, unit);
+	uint32_t scope = sigil == '@' || sigil == '!' ? RU_NONE
+						       : top_of(t, unit);
 	if (sigil == 'L')
 		start--;	// the whole label is the name
 	// The name table keys on the name without its sigil.
@@ -241,7 +243,8 @@ static void
 add_use(struct scan *sc, const struct token *tk, uint32_t unit)
 {
 	struct reduce_tree *t = sc->t;
-	uint32_t scope = tk->sigil == '@' ? RU_NONE : top_of(t, unit);
+	uint32_t scope = tk->sigil == '@' || tk->sigil == '!' ? RU_NONE
+							       : top_of(t, unit);
 	struct name_entry *e = NULL;
 	if (tk->sigil == '@')	// a label of this function ("br @loop")?
 		e = names_find(&sc->names, tk->start, tk->end - tk->start,
@@ -253,8 +256,9 @@ add_use(struct scan *sc, const struct token *tk, uint32_t unit)
 		e = names_find(&sc->names, tk->start + 1,
 			       tk->end - tk->start - 1, scope, 'B');
 	if (e->def == RU_NONE) {
-		if (tk->sigil != '@')
-			t->nunresolved++;	// @ names may be external
+		// @ names may be external, !dbg is an attachment's kind
+		if (tk->sigil == '%' || tk->sigil == '^')
+			t->nunresolved++;
 		return;
 	}
 	// The nearest definition before the use; before any (a loop, a phi),
@@ -330,11 +334,18 @@ scan_line(struct scan *sc, uint32_t s, uint32_t e, bool defs)
 	bool header = (unit != RU_NONE &&
 		       t->units[unit].kind == UNIT_HEADER) ||
 		      is_header(t, unit, s, e);
-	bool label = reduce_tree_is_label(t, s, e);
+	// A label with a comment after it ("5:  ; preds = %4", LLVM's) is
+	// a label all the same.
+	uint32_t ce = s;
+	while (ce < e && !reduce_tree_comment_here(t, ce, e))
+		ce++;
+	while (ce > s && (t->text[ce - 1] == ' ' || t->text[ce - 1] == '\t'))
+		ce--;
+	bool label = ce > s && reduce_tree_is_label(t, s, ce);
 	if (label && defs) {
 		// "bb:" defines ^bb; the name table keys on the bare name.
 		// "@loop:" and "@loop" define the label @loop, local like ^bb.
-		uint32_t ne = t->text[e - 1] == ':' ? e - 1 : e;
+		uint32_t ne = t->text[ce - 1] == ':' ? ce - 1 : ce;
 		uint32_t c = s;
 		while (c < ne && t->text[c] != ' ' && t->text[c] != '\t' &&
 		       !reduce_tree_comment_here(t, c, ne))
@@ -359,7 +370,8 @@ scan_line(struct scan *sc, uint32_t s, uint32_t e, bool defs)
 			def = true;		// a parameter
 		else if (header && tk[k].sigil == '@' && !seen_at)
 			def = true;		// the function's own name
-		else if (k == 0 && tk[k].start == s && tk[k].sigil == '%') {
+		else if (k == 0 && tk[k].start == s &&
+			 (tk[k].sigil == '%' || tk[k].sigil == '!')) {
 			uint32_t j = tk[k].end;
 			while (j < e && strchr(" \t", t->text[j]))
 				j++;

@@ -511,11 +511,15 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	return err;
 }
 
-// repro.sh: reruns the test on the reduced file; exit 0 when the failure
-// reproduces. It runs from its own directory, so the pair can be moved.
+// repro.sh: reruns the test on the reduced file the way the reducer ran
+// it, on a copy named as the candidates were (@p name: the input's name)
+// in a scratch directory of its own, so a test that reads ./INPUT-NAME
+// (C-Vise's form) reads the reduced file, not the input beside it. Exit
+// 0 when the failure reproduces. It runs from its own directory, so the
+// pair can be moved.
 struct irs_error *
 reduce_write_repro(const struct reduce_job *job,
-		   const struct reduce_crashsig *sig)
+		   const struct reduce_crashsig *sig, const char *name)
 {
 	struct irs_buf b, cmd, file;
 	irs_buf_init(&b);
@@ -524,9 +528,10 @@ reduce_write_repro(const struct reduce_job *job,
 	const char *base = strrchr(job->output, '/');
 	irs_buf_puts(&file, "./");
 	irs_buf_puts(&file, base ? base + 1 : job->output);
+	// {} is the copy's path, the script's "$1".
 	for (const char *p = job->cmd; *p; p++) {
 		if (p[0] == '{' && p[1] == '}') {
-			irs_shell_quote(&cmd, file.data);
+			irs_buf_puts(&cmd, "\"$1\"");
 			p++;
 		} else {
 			irs_buf_append(&cmd, p, 1);
@@ -536,11 +541,22 @@ reduce_write_repro(const struct reduce_job *job,
 	irs_buf_puts(&b, "the failure on the reduced file.\n");
 	irs_buf_puts(&b, "# Exit status 0: the failure reproduces.\n");
 	irs_buf_puts(&b, "cd \"$(dirname \"$0\")\" || exit 2\n");
+	irs_buf_puts(&b, "# As the reducer ran the test: on a copy named as "
+		     "the input, in a\n# directory of its own.\n");
+	irs_buf_puts(&b, "d=$(mktemp -d \"${TMPDIR:-/tmp}/irsnap-repro."
+		     "XXXXXX\") || exit 2\n"
+		     "trap 'rm -rf \"$d\"' EXIT\n"
+		     "trap 'exit 130' INT TERM\n"
+		     "f=$d/");
+	irs_shell_quote(&b, name);
+	irs_buf_puts(&b, "\ncp ");
+	irs_shell_quote(&b, file.data ? file.data : "");
+	irs_buf_puts(&b, " \"$f\" || exit 2\n");
 	if (!job->crash_mode) {
 		irs_buf_puts(&b, "# Interesting means: this exits with 0.\n");
-		irs_buf_puts(&b, "sh -c ");
+		irs_buf_puts(&b, "(cd \"$d\" && sh -c ");
 		irs_shell_quote(&b, cmd.data ? cmd.data : "");
-		irs_buf_puts(&b, "\n");
+		irs_buf_puts(&b, " sh \"$f\")\n");
 	} else {
 		struct irs_buf s;
 		irs_buf_init(&s);
@@ -554,9 +570,7 @@ reduce_write_repro(const struct reduce_job *job,
 		exe[n > 0 ? n : 0] = '\0';
 		irs_buf_puts(&b, "IRSNAP=${IRSNAP:-");
 		irs_shell_quote(&b, n > 0 ? exe : "irsnap");
-		irs_buf_puts(&b, "}\nexec \"$IRSNAP\" reduce ");
-		irs_shell_quote(&b, file.data ? file.data : "");
-		irs_buf_puts(&b, " --crash ");
+		irs_buf_puts(&b, "}\n\"$IRSNAP\" reduce \"$f\" --crash ");
 		irs_shell_quote(&b, job->cmd);
 		irs_buf_puts(&b, " --expect-crash ");
 		irs_shell_quote(&b, s.data ? s.data : "");
@@ -574,3 +588,92 @@ reduce_write_repro(const struct reduce_job *job,
 	irs_buf_deinit(&file);
 	return err;
 }
+
+/* {=== the input's tree ==================================================== */
+
+// The tree of the snapshot's text, cut by its JSON's units and edges.
+static struct irs_error *
+snapshot_tree(const struct reduce_job *job, struct reduce_tree **ret)
+{
+	struct irs_error *err;
+	char *text = NULL, *json = NULL;
+	size_t len, json_len;
+	const char *path = job->snapshot_text ? job->snapshot_text
+					      : job->input;
+
+	if ((err = irs_file_read(job->snapshot, &json, &json_len)))
+		return err;
+	if (job->snapshot_text)
+		err = reduce_snapshot_check(job->snapshot, json, json_len);
+	if (!err)
+		err = irs_file_read(path, &text, &len);
+	if (!err)
+		err = reduce_tree_from_snapshot(text, len, json, json_len,
+						job->snapshot, ret);
+	if (err)
+		free(text);
+	free(json);
+	return err;
+}
+
+struct irs_error *
+reduce_job_tree(struct reduce_job *job, const struct irs_reduce_config *cfg,
+		struct reduce_tree **ret)
+{
+	struct irs_error *err;
+	char *text;
+	size_t len;
+
+	if ((err = irs_file_read(job->input, &text, &len)))
+		return err;
+	if (!len) {
+		free(text);
+		return irs_error_format(IRS_ERROR_USAGE, "%s: empty input",
+					job->input);
+	}
+	if (job->snapshot) {
+		err = snapshot_tree(job, ret);
+		if (!err || err == &irs_enomem) {
+			free(text);
+			return err;
+		}
+		// A stale or unusable snapshot costs structure, not the run.
+		fprintf(stderr, "irsnap: warning: %s; cutting %s as plain "
+			"text\n", irs_error_get_message(err), job->input);
+		irs_error_destroy(err);
+	}
+	struct reduce_syntax syn = {cfg->comment, cfg->label};
+	if ((err = reduce_tree_from_text_syntax(text, len, &syn, ret)))
+		free(text);
+	return err;
+}
+
+struct irs_error *
+reduce_job_snapshot(struct reduce_job *job,
+		    const struct irs_reduce_config *cfg,
+		    volatile sig_atomic_t *interrupted)
+{
+	struct irs_error *err;
+	const char *cmd = cfg->exe ? cfg->exe : job->cmd;
+	const char *tmp = getenv("TMPDIR");
+
+	if (asprintf(&job->snapshot_dir, "%s/irsnap-layout.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") < 0) {
+		job->snapshot_dir = NULL;
+		return &irs_enomem;
+	}
+	if (!mkdtemp(job->snapshot_dir)) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: cannot create: %s",
+				       job->snapshot_dir, strerror(errno));
+		free(job->snapshot_dir);
+		job->snapshot_dir = NULL;
+		return err;
+	}
+	free(job->snapshot);	// a sibling X.json: the layout's wins
+	job->snapshot = NULL;
+	return reduce_snapshot_input(job->input, cmd, cfg->layout,
+				     job->snapshot_dir, interrupted,
+				     &job->snapshot_text, &job->snapshot);
+}
+
+/* }=== */

@@ -9,6 +9,11 @@
 #include "reduce/reduce.h"
 #include "util/util.h"
 
+// A byte range [start, end) of a text.
+struct range {
+	uint32_t start, end;
+};
+
 // Does line [a, e) of s (blanks skipped) hold an LLVM IR instruction
 // that ends a block (ret, br...)?
 static bool
@@ -31,8 +36,8 @@ llvm_terminator_at(const char *s, uint32_t a, uint32_t e)
 // Is unit u one line ending a block of LLVM IR? A block cannot lose it
 // alone (LLVM: "block does not have terminator"); it goes with its
 // block, or when blocks merge.
-bool
-reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u)
+static bool
+terminator(const struct reduce_tree *t, uint32_t u)
 {
 	const struct reduce_unit *x = &t->units[u];
 	uint32_t a = x->start, e = x->end;
@@ -48,8 +53,8 @@ reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u)
 
 // Is the input LLVM IR text: a line that starts with "define " or
 // "declare " and names a function (@f)? Found once, in the input.
-bool
-reduce_llvm_text(const char *s, size_t len)
+static bool
+detect(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(s + i, '\n', len - i);
@@ -104,10 +109,12 @@ llvm_keyword(const char *w, size_t n)
 	return false;
 }
 
-struct reduce_range *
-reduce_llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
+// The inside of every define's parameter list, in text order; freed
+// with free(). NULL with *n = 0 when there is none, or on OOM (*oom).
+static struct range *
+param_lists(const char *s, size_t len, uint32_t *n, bool *oom)
 {
-	struct reduce_range *v = NULL;
+	struct range *v = NULL;
 	uint32_t cap = 0;
 	*n = 0;
 	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s),
@@ -137,14 +144,14 @@ reduce_llvm_params(const char *s, size_t len, uint32_t *n, bool *oom)
 			}
 			v = p;
 		}
-		v[(*n)++] = (struct reduce_range){(uint32_t)open, (uint32_t)i};
+		v[(*n)++] = (struct range){(uint32_t)open, (uint32_t)i};
 	}
 	return v;
 }
 
 // Is byte @p at inside one of params[0..n)?
 static bool
-llvm_in_params(const struct reduce_range *params, uint32_t n, uint32_t at)
+llvm_in_params(const struct range *params, uint32_t n, uint32_t at)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -162,10 +169,11 @@ llvm_in_params(const struct reduce_range *params, uint32_t n, uint32_t at)
 // number, a keyword, type or opcode (llvm_keyword), an operand (%x, @f:
 // an instruction's operand count is fixed; a call's arguments go with
 // the arguments pass, a parameter's name may go). What is left are the
-// optional words (dso_local, noundef, nsw, inbounds, distinct...), an
-// assignment's "%x = ", "#0", "!6", strings.
-bool
-reduce_llvm_fixed(const char *s, const struct reduce_range *params,
+// optional words (dso_local, noundef, nsw, inbounds, distinct...), "#0",
+// "!6", strings.
+// requires: params from param_lists().
+static bool
+fixed(const char *s, const struct range *params,
 		  uint32_t nparams, uint32_t a, uint32_t e)
 {
 	while (a < e && isspace((unsigned char)s[a]))
@@ -177,9 +185,13 @@ reduce_llvm_fixed(const char *s, const struct reduce_range *params,
 	char c = s[a];
 	if (e - a == 1 && !reduce_word_char(c))
 		return c != '*' || !llvm_in_params(params, nparams, a);
+	// "%x = " stays: the printer writes it back (an instruction
+	// without one is numbered all the same).
+	if (c == '%' && s[e - 1] == '=')
+		return true;
 	for (uint32_t i = a; i < e; i++)
 		if (!reduce_word_char(s[i]))
-			return false;	// "%x = ", "#0", a string
+			return false;	// "#0", a string
 	if (c == '%')
 		return !llvm_in_params(params, nparams, a);
 	if (c == '@')
@@ -196,8 +208,8 @@ reduce_llvm_fixed(const char *s, const struct reduce_range *params,
 // label %28")? An instruction's operand count is fixed, so it cannot go,
 // but for a getelementptr's indices. An attribute (", align 4"), a
 // metadata attachment (", !dbg !6") can.
-bool
-reduce_llvm_operand_item(const char *s, size_t len, size_t comma)
+static bool
+operand_item(const char *s, size_t len, size_t comma)
 {
 	size_t i = comma + 1, ls = comma;
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
@@ -243,8 +255,8 @@ used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
 // used elsewhere (a use with no definition). Such cuts were most of the
 // lines pass's tests on LLVM IR; the units pass deletes values with
 // their uses repaired.
-bool
-reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
+static bool
+range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 {
 	int depth = 0;
 	bool str = false, comment = false;
@@ -267,13 +279,19 @@ reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 	}
 	if (depth)
 		return false;
-	bool term = false, label = false;
+	bool term = false, label = false, other = false;
 	for (uint32_t i = cs; i < ce;) {
 		const char *nl = memchr(s + i, '\n', ce - i);
 		uint32_t e = nl ? (uint32_t)(nl - s) : ce;
 		uint32_t a = i;
 		while (a < e && (s[a] == ' ' || s[a] == '\t'))
 			a++;
+		const char *sc = memchr(s + a, ';', e - a);
+		uint32_t code = sc ? (uint32_t)(sc - s) : e;
+		while (code > a && (s[code - 1] == ' ' || s[code - 1] == '\t'))
+			code--;
+		bool is_label = code > a && s[code - 1] == ':' &&
+				!memchr(s + a, ' ', code - a);
 		uint32_t w = a + 1;
 		while (w < e && reduce_word_char(s[w]) && s[w] != '%')
 			w++;
@@ -289,10 +307,125 @@ reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 				return false;
 		}
 		term |= llvm_terminator_at(s, a, e);
-		label |= a < e && s[e - 1] == ':' && !memchr(s + a, ' ', e - a);
+		label |= is_label;
+		other |= code > a && !is_label;
 		i = e + 1;
 	}
 	// a block's terminator goes with the block, or with the label after
-	// it (the blocks merge), never alone
-	return !term || label;
+	// it (the blocks merge), never alone; a label alone leaves its block
+	// numbered all the same, and the printer writes it back
+	return (!term || label) && (other || !label);
 }
+
+// Drops the tokens fixed() says no cut may take alone.
+static void
+drop_fixed_tokens(const char *s, size_t len, struct reduce_spans *sp)
+{
+	uint32_t k = 0, nparams;
+	struct range *params = param_lists(s, len, &nparams, &sp->oom);
+	for (uint32_t i = 0; i < sp->n; i++)
+		if (!fixed(s, params, nparams, sp->v[i].start, sp->v[i].end))
+			sp->v[k++] = sp->v[i];
+	sp->n = k;
+	free(params);
+}
+
+// Linkages a declaration cannot have ("invalid linkage for function
+// declaration").
+static bool
+definition_only(const char *w, size_t n)
+{
+	static const char *const words[] = {"private", "internal",
+		"linkonce", "linkonce_odr", "weak", "weak_odr", "common",
+		"appending", "available_externally"};
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+// The declaration of the function whose "define" line is [a, e), "{"
+// and what a declaration cannot have left out, into @p b.
+static void
+declaration(const char *s, size_t a, size_t e, struct irs_buf *b)
+{
+	while (e > a && (s[e - 1] == '{' || isspace((unsigned char)s[e - 1])))
+		e--;
+	const char *p = memmem(s + a, e - a, " personality ", 13);
+	if (p)
+		e = (size_t)(p - s);
+	irs_buf_puts(b, "declare");
+	size_t i = a + 6;	// after "define"
+	bool name = false;
+	while (i < e) {
+		size_t w = i;
+		while (w < e && s[w] == ' ')
+			w++;
+		size_t k = w;
+		if (k < e && s[k] == '@')
+			name = true;
+		while (k < e && s[k] != ' ')
+			k++;
+		if (name || !definition_only(s + w, k - w))
+			irs_buf_append(b, s + i, k - i);
+		i = k;
+	}
+	irs_buf_puts(b, "\n");
+}
+
+// Each "define ... {" to its "}" line: a span whose replacement is the
+// function's declaration.
+static void
+bodies(const char *s, size_t len, struct reduce_spans *sp)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
+		size_t t = e;
+		while (t > i && isspace((unsigned char)s[t - 1]))
+			t--;
+		size_t end = 0;
+		if (e - i > 7 && !memcmp(s + i, "define ", 7) && t > i &&
+		    s[t - 1] == '{') {
+			for (size_t k = e + 1; k < len && !end;) {
+				const char *kn = memchr(s + k, '\n', len - k);
+				size_t ke = kn ? (size_t)(kn - s) : len;
+				if (s[k] == '}')
+					end = ke < len ? ke + 1 : len;
+				k = ke + 1;
+			}
+		}
+		if (end) {
+			struct irs_buf b;
+			irs_buf_init(&b);
+			declaration(s, i, e, &b);
+			const char *repl = reduce_spans_own(sp, b.oom ? NULL
+							: irs_buf_steal(&b));
+			irs_buf_deinit(&b);
+			if (repl)
+				reduce_span_add(sp, (uint32_t)i, (uint32_t)end,
+						repl);
+			i = end;
+			continue;
+		}
+		i = e + 1;
+	}
+}
+
+static const char *const opt[] = {"opt-14", "opt", NULL};
+static const char *const opt_print[] = {"-S", "{}", "-o", "{out}", NULL};
+static const char *const opt_adds[] = {";", "source_filename = ", NULL};
+
+const struct reduce_lang reduce_lang_llvm = {
+	.name = "llvm",
+	.printer = opt,
+	.print_args = opt_print,
+	.print_strip = opt_adds,
+	.detect = detect,
+	.unit_fixed = terminator,
+	.bodies = bodies,
+	.drop_fixed_tokens = drop_fixed_tokens,
+	.operand_item = operand_item,
+	.range_cut_ok = range_cut_ok,
+	.no_pairs = true,
+};

@@ -1,11 +1,30 @@
 /*
  * reduce/reduce.h — the reduce area (irsnap reduce), linked into the CLI
  * only. May use: launch/, run/ (failure.json, run directories), util/.
- * Its entry point is irs_reduce_run(); the pieces, one per file:
+ * Its entry point is irs_reduce_run(); the pieces, one per file, as
+ * llvm-reduce (Delta.cpp and deltas/) and C-Vise (passes/, pass groups)
+ * keep them:
  *
- *   reduce.c     the pipeline: check the input, then rounds of steps
- *                (delete units level by level, operands to constants)
- *   llvm.c       LLVM IR's syntax: what the text passes may cut there
+ *   reduce.c     the engine: rounds of the passes in passes.c's order,
+ *                the search (chunks at halving granularity over a tree's
+ *                items or a text's spans, the first interesting candidate
+ *                in list order committed), the caches of boring cuts
+ *   passes.c     the table: which passes run, in which order, and the
+ *                syntaxes, in the order they are tried on the input
+ *   pass_*.c     one pass family each: what it cuts (function bodies,
+ *                units, operands, parameters, chains, lines, regions,
+ *                arguments, tokens); adding a pass is a file and a line
+ *                in passes.c
+ *   llvm.c       a syntax (struct reduce_lang): LLVM IR, what its parser
+ *                rejects, so no test is spent on such a candidate, its
+ *                bodies, its printer (opt -S)
+ *   toyc.c       toyc's syntax: its printer (toyc --verify -o)
+ *   tools.c      a syntax's printer: candidates go through it before
+ *                the test (what it rejects is untested), the result is
+ *                written in its form
+ *   spans.c      pieces of a text the text passes cut
+ *   progress.c   the status line, a line per round, reduce.log
+ *   check.c      the input checked at the start, the result at the end
  *   units.c      the unit tree: from a snapshot's JSON (spans, refs) or
  *                from the generic splitter (braces, indentation, labels)
  *   defuse.c     def-use edges of plain text, candidate states, repair of
@@ -14,7 +33,8 @@
  *                groups, retries, crash signatures)
  *   cache.c      candidate hash -> verdict
  *   crashsig.c   reading what libirsnap-crashsig.so wrote
- *   input.c      a run directory's failure.json; the output paths
+ *   input.c      a run directory's failure.json; the output paths; the
+ *                input's tree
  *   verifier.c   a verifier failure's test: the same check fails
  *   snapshot.c   a plain input snapshotted under GDB (--layout)
  *
@@ -25,6 +45,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -80,6 +101,9 @@ struct irs_reduce_config {
 				   failure.json names even when the directory
 				   is not the caller's own or others may
 				   write it */
+	bool no_print;		/* --no-print: candidates are tested as cut,
+				   not through the syntax's printer (which
+				   rejects what does not parse) */
 };
 
 struct irs_reduce_result {
@@ -87,6 +111,9 @@ struct irs_reduce_result {
 	uint64_t bytes_before, bytes_after;
 	uint32_t tests;		/* test runs, all kinds */
 	uint32_t interesting, boring, timeouts, cache_hits;
+	uint32_t invalid;	/* candidates the printer (verifier) rejected,
+				   untested */
+	uint64_t tokens_before, tokens_after;
 	double seconds;
 	char *output;		/* the result's path; free() it */
 	bool fell_back;		/* the last result did not reproduce when
@@ -339,12 +366,40 @@ bool reduce_state_render(const struct reduce_state *s,
 bool reduce_state_consistent(const struct reduce_state *s,
 			     const struct reduce_tree *t);
 
-/* ---- reduce/llvm.c: LLVM IR's syntax for the text passes ---------------- */
+/* ---- reduce/spans.c: pieces of a text the text passes cut ------------- */
 
-/** A byte range [start, end) of a text. */
-struct reduce_range {
+/** Bytes [start, end) of a text, deleted, or replaced by repl. */
+struct reduce_span {
 	uint32_t start, end;
+	const char *repl;
 };
+
+/** A text's spans, sorted by start (the longer first) once found. */
+struct reduce_spans {
+	struct reduce_span *v;
+	uint32_t n, cap;
+	char **own;		/* replacements made for this text, freed
+				   with the spans */
+	uint32_t nown, capown;
+	bool oom;		/* an addition failed: the set is partial */
+};
+
+void reduce_spans_clear(struct reduce_spans *sp);
+void reduce_spans_deinit(struct reduce_spans *sp);
+/** A replacement text the spans own (taken over); NULL on OOM. */
+const char *reduce_spans_own(struct reduce_spans *sp, char *repl);
+void reduce_span_add(struct reduce_spans *sp, uint32_t start, uint32_t end,
+		     const char *repl);
+/** Sorts by start, the longer of two at one start first. */
+void reduce_spans_sort(struct reduce_spans *sp);
+/** The text without spans [lo, hi) of @p sp (keep: without all but
+ *  those), into @p out (reset first). A span overlapping one cut before
+ *  it is skipped. False on OOM. With @p joins, *joins tells whether a
+ *  cut ran two lines into one (text of a line before it and text of
+ *  another after it): a result keeps the input's lines. */
+bool reduce_spans_cut(const char *text, size_t len,
+		      const struct reduce_spans *sp, uint32_t lo, uint32_t hi,
+		      bool keep, struct irs_buf *out, bool *joins);
 
 /** A byte of a token the text passes cut as a whole: a name, a number,
  *  a sigil (%x, @f, ^0, #0). */
@@ -354,26 +409,53 @@ reduce_word_char(char c)
 	return isalnum((unsigned char)c) || strchr("_.$%@^-", c);
 }
 
-/** Whether the input is LLVM IR text (a define or declare naming @f). */
-bool reduce_llvm_text(const char *s, size_t len);
-/** Whether unit @p u of @p t is one line ending a block (ret, br...). */
-bool reduce_llvm_terminator(const struct reduce_tree *t, uint32_t u);
-/** The inside of every define's parameter list, in text order; freed
- *  with free(). NULL with *n = 0 when there is none, or on OOM (*oom). */
-struct reduce_range *reduce_llvm_params(const char *s, size_t len,
-					uint32_t *n, bool *oom);
-/** Whether token [a, e) of @p s is one LLVM IR cannot lose alone (a
- *  type, opcode, number, operand, punctuation); @p params as above. */
-bool reduce_llvm_fixed(const char *s, const struct reduce_range *params,
-		       uint32_t nparams, uint32_t a, uint32_t e);
-/** Whether the item after the comma at @p comma is an operand, which an
- *  instruction cannot lose (but a getelementptr's index). */
-bool reduce_llvm_operand_item(const char *s, size_t len, size_t comma);
-/** Whether the whole lines [cs, ce) of @p s may go together and leave
- *  LLVM IR that still parses (braces balance, no numbered or used value
- *  defined there, no terminator without its block). */
-bool reduce_llvm_range_cut_ok(const char *s, size_t len, uint32_t cs,
-			      uint32_t ce);
+/* ---- reduce/llvm.c ...: syntaxes ---------------------------------------- */
+
+/**
+ * What a syntax tells the passes, so that no test is spent on a candidate
+ * its parser rejects. Found once, in the input (reduce_langs[] in
+ * passes.c, tried in order); a hook left NULL allows every cut.
+ */
+struct reduce_lang {
+	const char *name;
+	/** Whether the input is in this syntax. */
+	bool (*detect)(const char *s, size_t len);
+	/** Whether unit @p u cannot go alone (a block's terminator). */
+	bool (*unit_fixed)(const struct reduce_tree *t, uint32_t u);
+	/** Drops from @p sp the tokens no cut may take alone. */
+	void (*drop_fixed_tokens)(const char *s, size_t len,
+				  struct reduce_spans *sp);
+	/** Whether the trailing item after the comma at @p comma is an
+	 *  operand, which an instruction cannot lose. */
+	bool (*operand_item)(const char *s, size_t len, size_t comma);
+	/** Adds to @p sp each function's body as a span whose replacement
+	 *  is the function's declaration (its uses stay valid). */
+	void (*bodies)(const char *s, size_t len, struct reduce_spans *sp);
+	/** Whether the whole lines [cs, ce) may go together. */
+	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
+			     uint32_t ce);
+	/** Programs the printer may be (tried in order; see tools.c), and
+	 *  its arguments: {} the input, {out} the file it writes. It parses
+	 *  and verifies too: exit 0 only for a text the compiler accepts. */
+	const char *const *printer;
+	const char *const *print_args;
+	/** Prefixes of the lines it adds that a result does without
+	 *  ("; ModuleID", comments); NULL-terminated, or NULL. */
+	const char *const *print_strip;
+	bool no_pairs;		/* tokens are not cut two at a time (what
+				   goes only with another word is a
+				   trailing item) */
+};
+
+/** Plain text: every cut allowed. */
+extern const struct reduce_lang reduce_lang_text;
+/** LLVM IR text: a define or declare naming @f. */
+extern const struct reduce_lang reduce_lang_llvm;
+/** toyc's text: its own verifier and printer. */
+extern const struct reduce_lang reduce_lang_toyc;
+
+/** The syntax of @p s: the first of reduce_langs[] that detects it. */
+const struct reduce_lang *reduce_lang_detect(const char *s, size_t len);
 
 /* ---- reduce/cache.c: candidate hash -> verdict --------------------------- */
 
@@ -568,8 +650,208 @@ struct reduce_job {
 struct irs_error *reduce_job_init(struct reduce_job *job,
 				  const struct irs_reduce_config *cfg);
 void reduce_job_deinit(struct reduce_job *job);
-/** Writes repro.sh for @p job with the reduced file @p output. */
+/** Writes repro.sh for @p job: the test on a copy of the reduced file
+ *  named @p name (the candidates' name), as the reducer ran it. */
 struct irs_error *reduce_write_repro(const struct reduce_job *job,
-				     const struct reduce_crashsig *sig);
+				     const struct reduce_crashsig *sig,
+				     const char *name);
+
+/** The tree of the job's input: its snapshot's units and edges (a stale
+ *  or unusable snapshot warns and falls back to the text), else the
+ *  text's, cut with the command line's syntax; *ret destroyed by the
+ *  caller with reduce_tree_destroy(). */
+struct irs_error *reduce_job_tree(struct reduce_job *job,
+				  const struct irs_reduce_config *cfg,
+				  struct reduce_tree **ret);
+/** --layout: the input as the compiler parsed it, snapshotted under GDB
+ *  at its first pass boundary into a scratch directory
+ *  (job->snapshot_dir), whose files then stand for the input's. */
+struct irs_error *reduce_job_snapshot(struct reduce_job *job,
+				      const struct irs_reduce_config *cfg,
+				      volatile sig_atomic_t *interrupted);
+
+/* ---- reduce/reduce.c: the engine, as the passes see it ------------------- */
+
+enum { REDUCE_MAX_PASSES = 32 };
+
+/** One reduction: the best candidate so far, in its tree and as text. */
+struct reducer {
+	const struct irs_reduce_config *cfg;
+	struct reduce_job job;
+	struct reduce_tree *tree;
+	struct reduce_state best;	/* the smallest interesting candidate */
+	struct irs_buf best_text;
+	struct reduce_cache cache;
+	struct reduce_cache failed;	/* single-span cuts found boring, by
+					   their line's text (text passes) */
+	struct reduce_cache classes;	/* token class -> boring cuts of it,
+					   CLASS_WON once one was not */
+	struct reduce_exec exec;
+	struct irs_reduce_result res;
+	FILE *log;
+	const char *step;
+	uint32_t round;
+	bool progress;		/* the current round changed something */
+	bool as_is;		/* uses left without a definition stay as
+				   they are (learned per input) */
+	uint32_t dangle_tries[2], dangle_wins[2];	/* [as_is] */
+	const struct reduce_lang *lang;	/* the input's syntax */
+	uint32_t pair_tries, pair_wins;	/* cuts of two tokens */
+	bool stale;		/* best_text changed by a text pass: the
+				   tree is rebuilt from it before the next
+				   tree step */
+	uint32_t pass_tests[REDUCE_MAX_PASSES];	/* tests per pass, for the
+						   log */
+	bool done[REDUCE_MAX_PASSES];	/* the pass found nothing, and the
+					   text has changed only cosmetically
+					   since: it is not run again */
+	bool cosmetic;		/* the commit being made only drops optional
+				   words (cosmetic_cut) */
+	uint32_t *other;	/* per use: what other_operands() names
+				   instead, RU_NONE */
+	char *printer;		/* the syntax's printer program, or NULL:
+				   candidates are tested as cut */
+	uint32_t ncommits;	/* results so far, each kept in
+				   exec.tmpdir/commit-N for the re-check */
+	bool progress_shown;	/* a progress line is on the terminal */
+	double t0, last_shown;
+};
+
+/** Whether Ctrl-C stopped the search: passes end their loops. */
+bool reduce_interrupted(void);
+/** Result N (0: the input) kept in the scratch directory; free()d. */
+char *reduce_commit_path(const struct reducer *r, uint32_t n);
+
+/** Verdicts of texts[0..n): from the cache when known, else tested. */
+struct irs_error *reduce_evaluate(struct reducer *r, char **texts,
+				  size_t *lens, uint32_t n,
+				  uint8_t *verdicts);
+/** *text (swapped in) is the best text now: kept, written, and the tree
+ *  is cut from it again before the next tree pass. */
+struct irs_error *reduce_commit_text(struct reducer *r, struct irs_buf *text);
+
+/** What a tree sweep removes: units (deleted, uses repaired), blocks'
+ *  headers and the terminators before them (merging blocks), uses
+ *  (replaced by the constant), or uses' definitions (the use names
+ *  r->other[use] instead, and the definition goes when that was its last
+ *  use). */
+enum reduce_item { ITEM_UNIT, ITEM_MERGE, ITEM_USE, ITEM_OTHER };
+
+bool reduce_item_live(const struct reducer *r, enum reduce_item kind,
+		      uint32_t item);
+/** Removes chunks of @p items[0..n) (reordered) while the test stays
+ *  interesting: halves, quarters, down to single items. */
+struct irs_error *reduce_sweep(struct reducer *r, enum reduce_item kind,
+			       uint32_t *items, uint32_t n);
+
+/** How a text pass's wins teach the engine about the others of a class. */
+enum reduce_classes {
+	CLASSES_NONE,
+	CLASSES_TOKENS,		/* a token class cut often and never
+				   interesting is given up; a class that
+				   went is cut at once everywhere */
+	CLASSES_ITEMS,		/* trailing items: the second half only */
+};
+
+/** A text pass: what its spans are, and what the search may cut. */
+struct reduce_text_pass {
+	int key;		/* salts the keys of cuts found boring */
+	void (*find)(const struct reducer *r, const char *s, size_t len,
+		     struct reduce_spans *sp);
+	/** NULL, or whether cutting spans [lo, hi) (keep: all but those)
+	 *  may leave a text the syntax accepts. */
+	bool (*cut_ok)(const struct reducer *r, const char *s, size_t len,
+		       const struct reduce_spans *sp, uint32_t lo,
+		       uint32_t hi, bool keep);
+	enum reduce_classes classes;
+	/** NULL, or whether to give the sweep up after a boring batch of
+	 *  @p nt candidates at chunk size @p size (@p boring in all, after
+	 *  @p wins wins); */
+	bool (*give_up)(struct reducer *r, uint32_t size, uint32_t nt,
+			uint32_t boring, uint32_t wins);
+	/** NULL, or told of a win at chunk size @p size. */
+	void (*won)(struct reducer *r, uint32_t size);
+};
+
+/** Delta debugging over @p tp's spans of the best text (ddmin): halves
+ *  down to single spans, with complements at the coarse granularities;
+ *  chunks of at most @p max_size spans (0: no limit; 1: one at a
+ *  time). */
+struct irs_error *reduce_text_sweep(struct reducer *r,
+				    const struct reduce_text_pass *tp,
+				    uint32_t max_size);
+
+/* ---- reduce/progress.c: what a reduction shows while it runs ----------- */
+
+/** Seconds on the monotonic clock. */
+double reduce_clock(void);
+uint64_t reduce_count_lines(const char *s, size_t len);
+/** Tokens as the text passes see them: a word (reduce_word_char), a
+ *  string, or one other character, blanks apart. */
+uint64_t reduce_count_tokens(const char *s, size_t len);
+/** A line in reduce.log (and on stderr with IRSNAP_DEBUG=R). */
+void reduce_note(struct reducer *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** The status line on a terminal, at most ten times a second unless
+ *  @p force. */
+void reduce_progress_show(struct reducer *r, bool force);
+/** Clears the status line before other output. */
+void reduce_progress_clear(struct reducer *r);
+/** Without a terminal: a line on stderr at the end of a round. */
+void reduce_progress_round(struct reducer *r);
+
+/* ---- reduce/tools.c: the syntax's printer ------------------------------ */
+
+/** Finds the syntax's printer (r->printer), used only when it accepts the
+ *  input and the printed input is interesting (one test). */
+struct irs_error *reduce_tools_init(struct reducer *r);
+void reduce_tools_deinit(struct reducer *r);
+/** The printed forms of texts[0..n), out[i] (free()d by the caller) or
+ *  NULL where the printer rejects it (or was interrupted). */
+struct irs_error *reduce_tools_canon(struct reducer *r,
+				     const char *const *texts,
+				     const size_t *lens, uint32_t n,
+				     char **out, size_t *outlen);
+/** The best text as the printer writes it, less the lines print_strip
+ *  names, committed when interesting (though it may be larger). */
+struct irs_error *reduce_tools_print(struct reducer *r);
+
+/* ---- reduce/passes.c: the passes, in order ------------------------------- */
+
+struct reduce_pass {
+	const char *name;
+	struct irs_error *(*run)(struct reducer *r);
+	bool generic;		/* works on the text, not the tree: runs
+				   once the tree passes find nothing */
+};
+
+extern const struct reduce_pass reduce_passes[];
+extern const size_t reduce_npasses;
+extern const struct reduce_lang *const reduce_langs[];
+
+/* One file each, pass_*.c. */
+struct irs_error *reduce_pass_bodies(struct reducer *r);
+struct irs_error *reduce_pass_fold_chains(struct reducer *r);
+struct irs_error *reduce_pass_delete_units(struct reducer *r);
+struct irs_error *reduce_pass_blank_lines(struct reducer *r);
+struct irs_error *reduce_pass_other_operands(struct reducer *r);
+struct irs_error *reduce_pass_const_operands(struct reducer *r);
+struct irs_error *reduce_pass_drop_params(struct reducer *r);
+struct irs_error *reduce_pass_lines(struct reducer *r);
+struct irs_error *reduce_pass_balanced(struct reducer *r);
+struct irs_error *reduce_pass_arguments(struct reducer *r);
+struct irs_error *reduce_pass_tokens(struct reducer *r);
+
+/* ---- reduce/check.c: is it interesting -------------------------------- */
+
+/** The input: interesting, else an error saying how the test ended (and
+ *  whether it is flaky); in crash mode its signature is learnt. */
+struct irs_error *reduce_check_input(struct reducer *r);
+/** repro.sh's check in --crash mode: one run on the input, the crash
+ *  signature compared with @p want. */
+struct irs_error *reduce_check_crash(struct reducer *r, const char *want);
+/** The result re-run before it is reported; when it does not reproduce,
+ *  the last result that does replaces it, with a warning. */
+struct irs_error *reduce_recheck(struct reducer *r);
 
 #endif
