@@ -72,7 +72,7 @@ endif
 # a file there may add to ALL.
 -include $(wildcard mk/*.mk)
 
-.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real
+.PHONY: all test demo bench install uninstall man clean deps fuzz 80 check-layers real donors installed FORCE
 # Keep intermediate objects: unit-test objects would otherwise be deleted
 # and rebuilt on every make.
 .SECONDARY:
@@ -86,6 +86,18 @@ deps:
 real:
 	@BUILD=$(BUILD) scripts/real-compilers
 
+# The type donors of the shipped layouts that declare one (llvm14.lua),
+# built with the system C++ compiler against the installed headers into
+# irsnap's donor cache (irsnap donor LAYOUT; LLVM's private IR headers from
+# scripts/real-compilers llvm-14-headers). Run again after a header
+# upgrade: ir-layout load says when a donor is stale.
+donors: $(BUILD)/irsnap
+	@BUILD=$(BUILD) scripts/real-compilers llvm-14-headers
+	@for f in common/layouts/*.lua; do \
+		! grep -q '^donor *{' "$$f" || $(BUILD)/irsnap donor "$$f" \
+			-I $${IRSNAP_REAL:-$(BUILD)/real}/llvm-14-headers/lib/IR || exit 1; \
+	done
+
 # No area of common/ includes a header of an area above it (irsnap.h).
 check-layers:
 	@scripts/check-layers
@@ -95,7 +107,7 @@ $(BUILD)/obj/common/%.o: common/%.c
 	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/libirsnap.so: $(LIB_OBJ)
-	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lm -lpthread
+	$(CC) $(SANFLAGS) -shared -o $@ $^ $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 $(BUILD)/libirsnap.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -105,7 +117,7 @@ $(TOOLS_LIB): $(TOOLS_OBJ)
 
 $(BUILD)/irsnap: $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lstdc++ -lm -lpthread
 
 # toyc is the debuggee: -O1 -g so debuggers see its types and locals, never
 # sanitized (ASan's shadow memory would confuse the debugger tests).
@@ -130,7 +142,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
 
 # The LLDB plugin: one object per lldb/*.cpp (its header dependencies
 # tracked), so editing common/ relinks the plugin instead of recompiling it.
@@ -142,16 +154,27 @@ $(BUILD)/obj/lldb/%.o: lldb/%.cpp
 
 $(BUILD)/libirsnap-lldb.so: $(LLDB_OBJ) $(BUILD)/libirsnap.a
 	$(CXX_LLDB) -shared -o $@ $(LLDB_OBJ) $(BUILD)/libirsnap.a \
-		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lm -lpthread
+		-L/usr/lib/llvm-14/lib -llldb $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 test: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
 	@BUILD=$(BUILD) scripts/real-compilers
 	@BUILD=$(BUILD) tests/run
 
+# make demo tells its story, not the compiler's: the build's commands go to
+# $(BUILD)/build.log (V=1 prints them). DEMO is the story's script.
+DEMO ?= scripts/demo
 demo: deps
+ifeq ($(V),1)
 	@$(MAKE) --no-print-directory $(JOBS) all
-	@BUILD=$(BUILD) scripts/demo
+else
+	@mkdir -p $(BUILD); \
+	printf 'building irsnap (the commands: %s/build.log, or make demo V=1) ... ' '$(BUILD)'; \
+	if $(MAKE) --no-print-directory $(JOBS) all >$(BUILD)/build.log 2>&1; \
+	then echo done; \
+	else echo failed; tail -n 30 $(BUILD)/build.log; exit 1; fi
+endif
+	@BUILD=$(BUILD) $(DEMO)
 
 bench:
 	@scripts/install-deps --bench
@@ -167,15 +190,56 @@ fuzz:
 # reducer's crash-signature preload library (irsnap looks in ../lib), and
 # the schemas and prelude as files to read, and the shipped layouts of real
 # compilers (common/layouts/, loaded by path). mk/gdb.mk adds the GDB shim.
-# irsnap(1), from the --help texts (scripts/gen-man).
-$(BUILD)/irsnap.1: $(BUILD)/irsnap scripts/gen-man
-	scripts/gen-man $(BUILD)/irsnap $@
+# irsnap(1) and irsnap-commands(7), the ir-* commands and settings, from
+# the help texts irsnap prints (scripts/gen-man), with the installed paths.
+$(BUILD)/man/irsnap.1: $(BUILD)/irsnap scripts/gen-man $(BUILD)/prefix
+	scripts/gen-man $(BUILD)/irsnap $(@D) $(PREFIX)
+$(BUILD)/man/irsnap-commands.7: $(BUILD)/man/irsnap.1
 
-man: $(BUILD)/irsnap.1
+man: $(BUILD)/man/irsnap.1
 
-install: all $(BUILD)/irsnap.1
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(BUILD)/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+# The pkg-config file of libirsnap (irsnap.h), for the installed prefix.
+# The PREFIX the files naming installed paths were made for: they are made
+# again when it changes.
+$(BUILD)/prefix: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+FORCE:
+
+$(BUILD)/irsnap.pc: scripts/irsnap.pc.in common/irsnap.h $(BUILD)/prefix
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n \
+		's/^#define IRS_VERSION \"\(.*\)\"/\1/p' common/irsnap.h)|" \
+		scripts/irsnap.pc.in >$@
+
+# What install installs, and nothing else of `all` (the unit tests and
+# toyc stay in the build tree): a package build makes just these.
+INSTALLED = $(BUILD)/libirsnap.so $(BUILD)/libirsnap.a $(BUILD)/irsnap \
+	    $(BUILD)/libirsnap-crashsig.so $(BUILD)/libirsnap-gdb-xstate.so \
+	    $(BUILD)/man/irsnap.1 $(BUILD)/man/irsnap-commands.7 \
+	    $(BUILD)/irsnap.pc
+ifneq ($(LLDB_SRC),)
+INSTALLED += $(BUILD)/libirsnap-lldb.so
+endif
+# The guides, as share/doc/irsnap/NAME.
+DOCS = README.md:README.md gdb/README.md:gdb.md lldb/README.md:lldb.md \
+       docs/layout.md:layout.md docs/formats.md:formats.md \
+       docs/reduce.md:reduce.md docs/hunts.md:hunts.md
+installed: $(INSTALLED)
+
+install: $(INSTALLED)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/doc/irsnap \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(BUILD)/man/irsnap.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/man/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/
+	for d in $(DOCS); do install -m 644 "$${d%%:*}" \
+		"$(DESTDIR)$(PREFIX)/share/doc/irsnap/$${d##*:}"; done
+	install -m 644 scripts/irsnap-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap
+	install -m 644 $(BUILD)/irsnap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/irsnap/gdb \
 		$(DESTDIR)$(PREFIX)/share/irsnap/prelude/irsnap $(DESTDIR)$(PREFIX)/share/irsnap/schema \
@@ -190,6 +254,9 @@ install: all $(BUILD)/irsnap.1
 	install -m 644 common/schema/*.json $(DESTDIR)$(PREFIX)/share/irsnap/schema/
 	for f in common/layouts/*.lua; do [ ! -f "$$f" ] || \
 		install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/irsnap/layouts/; done
+	for f in common/layouts/*/donor.cpp; do [ ! -f "$$f" ] || { \
+		d=$(DESTDIR)$(PREFIX)/share/irsnap/layouts/$$(basename $$(dirname "$$f")); \
+		install -d "$$d" && install -m 644 "$$f" "$$d/"; }; done
 	if [ -f $(BUILD)/libirsnap-lldb.so ]; then \
 		install -m 755 $(BUILD)/libirsnap-lldb.so $(DESTDIR)$(PREFIX)/lib/; fi
 
@@ -202,9 +269,16 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/libirsnap-gdb-xstate.so \
 		$(DESTDIR)$(PREFIX)/include/irsnap.h \
 		$(DESTDIR)$(PREFIX)/bin/irsnap \
-		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap
-	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/man/man1/irsnap.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/irsnap-commands.7 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/irsnap \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/irsnap.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/irsnap $(DESTDIR)$(PREFIX)/share/doc/irsnap
+	-rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/bash-completion \
+		$(DESTDIR)$(PREFIX)/share/doc $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/share $(DESTDIR)$(PREFIX)/include \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX) 2>/dev/null

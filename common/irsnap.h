@@ -342,12 +342,24 @@ typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
 typedef struct irs_error *(*irs_elf_symbol_fn)(void *arg, const char *name,
 					       uint64_t *address);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
- *  its instruction @p at (from disassemble). When it is hit, the front end
- *  calls irs_console_hit(c, id, ...) and stops only if told to. */
+ *  its instruction @p at (from disassemble), or when @p function is NULL
+ *  at the address @p at of this process (a return address). When it is
+ *  hit, the front end calls irs_console_hit(c, id, ...) and stops only if
+ *  told to. */
 typedef struct irs_error *(*irs_set_break_fn)(void *arg, uint32_t id,
 					      const char *function,
 					      bool entry, uint64_t at);
 typedef void (*irs_delete_break_fn)(void *arg, uint32_t id);
+/** The file path of the @p index-th module (executable or library) the
+ *  debugger has loaded, into @p path (cut to @p len); IRS_ERROR_NOT_FOUND
+ *  past the last. The core reads their symbols itself. */
+typedef struct irs_error *(*irs_module_fn)(void *arg, uint32_t index,
+					   char *path, uint64_t len);
+/** Loads the types of object file @p path (a type donor: DWARF only, its
+ *  code and data at address 0) so that type_lookup finds them; its symbols
+ *  must never answer symbol, disassemble or a breakpoint. Loading the same
+ *  path again does nothing. */
+typedef struct irs_error *(*irs_load_types_fn)(void *arg, const char *path);
 
 /**
  * The questions the core asks a debugger. A front end fills this in and
@@ -382,6 +394,9 @@ struct irs_target {
 	irs_delete_break_fn delete_break;
 	irs_global_fn global;		/* a question, like field */
 	irs_symbol_fn symbol;		/* its fact */
+	irs_module_fn module;
+	irs_load_types_fn load_types;
+	/* last: the front ends' structs (GDB's ctypes one) end before it */
 	irs_elf_symbol_fn elf_symbol;
 };
 
@@ -468,6 +483,22 @@ struct irs_boundary_info {
 	   frame is the IR root (ir_expr is ir_exprs[0]) */
 	uint32_t nir;
 	const char *ir_exprs[IRS_BOUNDARY_MAX_IR];
+	/* functions = { match = RE }: every function of the debuggee's
+	   modules whose name (demangled) RE (POSIX extended) finds; then
+	   function is NULL until the console picks one, and the pass is
+	   named by RE's first group, else the function's name */
+	const char *match;
+	bool sret;		/* sret = true: the result comes back through a
+				   hidden pointer, so $argN counts from the
+				   register after it (x86-64) */
+	bool after_caller;	/* after = "caller": the after snapshot at the
+				   return address, not the return
+				   instructions (no debug info needed, and
+				   tail calls return there too) */
+	const char *pass_len_expr; /* pass = { data = E, len = L }: the name
+				   is L bytes at E (a StringRef); pass_expr
+				   is E */
+	uint32_t index;		/* its place among the layout's */
 };
 IRS_API uint32_t irs_layout_nboundaries(const struct irs_layout *lo);
 /** Fills @p ret with strings borrowed from @p lo. */
@@ -483,6 +514,16 @@ struct irs_verifier_info {
 				   becomes "(T *)0xADDR"), or NULL
 				   for a Lua verifier */
 	int64_t ok_value;	/* value of `call` meaning "no problems" */
+	const char *rerun;	/* the same check run offline on a file, a
+				   template as irs_layout_rerun()'s
+				   ("{exe} {flags} --verify --passes={pass}
+				   {input}"), or NULL */
+	const char *problem;	/* extended regex of a line of rerun's
+				   output reporting a problem; its first
+				   group names the check; or NULL */
+	const char *broken;	/* extended regex of the line saying the
+				   pass's output (not its input) is broken,
+				   or NULL */
 };
 IRS_API uint32_t irs_layout_nverifiers(const struct irs_layout *lo);
 IRS_API struct irs_error *irs_layout_verifier(const struct irs_layout *lo,
@@ -515,7 +556,9 @@ struct irs_limits {
 struct irs_snapshot_stats {
 	uint64_t nodes;		/* distinct nodes visited */
 	uint64_t bytes;		/* debuggee bytes read */
-	uint64_t text_bytes;	/* bytes of text written */
+	uint64_t text_bytes;	/* bytes of text rendered (and written, when
+				   a text file was asked for) */
+	uint64_t text_lines;	/* ... and its lines */
 	uint64_t json_bytes;	/* bytes of JSON written */
 	uint32_t nerrors;	/* walk errors recorded */
 	bool truncated;		/* a limit stopped the walk */
@@ -664,10 +707,13 @@ struct irs_verifier_result {
 	const char *call;	/* call verifiers: the expression called */
 	bool has_value;		/* call verifiers that ran: what it returned */
 	int64_t value;
+	bool none;		/* verification was asked for and the layout
+				   declares no verifier: status "none" */
 };
 /**
  * Attaches @p r to event @p seq as
- * {name, status ("ok", "failed" or "not run"), problems, output, ...}.
+ * {name, status ("ok", "failed", "not run" or "none"), problems, output,
+ * ...}.
  */
 IRS_API struct irs_error *irs_session_verifier_result(
 	struct irs_session *s, uint32_t seq,
@@ -680,6 +726,10 @@ struct irs_failure_info {
 	const char *signame;	/* "SIGSEGV", or NULL */
 	const char *pass;	/* NULL: the pass of the open event, if any */
 	const char *message;	/* verifier output or extra detail, or NULL */
+	const char *verifier;	/* kind "verifier": the layout's verifier
+				   that failed (its offline rerun makes the
+				   reduce command), or NULL */
+	uint32_t problems;	/* ... and how many problems it found */
 	uint64_t ir_root;	/* IR at the crash for a best-effort
 				   snapshot, or 0 */
 };

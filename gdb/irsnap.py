@@ -125,7 +125,9 @@ class _Target(ctypes.Structure):
         ("set_break", _fn(_U32, ctypes.c_char_p, _BOOL, _U64)),
         ("delete_break", ctypes.CFUNCTYPE(None, _P, _U32)),
         ("global", _P),
-        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64)))]
+        ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64))),
+        ("module", _fn(_U32, _P, _U64)),
+        ("load_types", _fn(ctypes.c_char_p))]
 
 
 class IrsError(Exception):
@@ -309,15 +311,32 @@ def _cb_type_lookup(name, ret):
     name = _text(name)
     t = _type_cache.get(name)
     if t is None:
-        try:
-            t = gdb.lookup_type(name)
-        except gdb.error:
+        # A C++ name is parsed and printed as C++ even where the frame is
+        # C or has no debug info (a type donor's types in a release
+        # build): "llvm::Function", not "class llvm::Function".
+        with _language("c++" if "::" in name else None):
             try:
-                t = gdb.parse_and_eval("(%s *)0" % name).type.target()
+                t = gdb.lookup_type(name)
             except gdb.error:
-                raise IrsError(E_NOT_FOUND, "no type '%s'" % name)
+                try:
+                    t = gdb.parse_and_eval("(%s *)0" % name).type.target()
+                except gdb.error:
+                    raise IrsError(E_NOT_FOUND, "no type '%s'" % name)
         _type_cache[name] = t
     ret[0] = _handle(t)
+
+
+@contextlib.contextmanager
+def _language(lang):
+    """GDB's language set to @lang (None: left alone) while inside."""
+    old = gdb.parameter("language") if lang else None
+    if old is not None and old != lang:
+        gdb.execute("set language " + lang, to_string=True)
+    try:
+        yield
+    finally:
+        if old is not None and old != lang:
+            gdb.execute("set language " + old, to_string=True)
 
 
 @_guarded
@@ -328,6 +347,9 @@ def _cb_symbol(name, address, ret):
     sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
     # An extern declaration (LOC_UNRESOLVED, LuaJIT's lj_ir_mode in lj_ir.h)
     # has its value through the definition's minimal symbol.
+    if sym is not None and sym.symtab is not None and \
+            _from_donor(sym.symtab.objfile):
+        sym = None      # a type donor's globals sit at address 0
     if sym is None or not (sym.is_variable or
                            sym.addr_class == gdb.SYMBOL_LOC_UNRESOLVED):
         raise IrsError(E_NOT_FOUND, "no global variable '%s'" % name)
@@ -336,6 +358,48 @@ def _cb_symbol(name, address, ret):
     except gdb.error as e:
         raise IrsError(E_TARGET, _one_line(e))
     ret[0] = _handle(sym.type)
+
+
+_donors = set()     # type donors loaded: their symbols are never used
+
+
+def _from_donor(objfile):
+    return objfile is not None and objfile.filename in _donors
+
+
+@_guarded
+def _cb_module(index, path, length):
+    files = [o.filename for o in gdb.objfiles()
+             if o.owner is None and o.filename and
+             o.filename not in _donors]
+    if index >= len(files):
+        raise IrsError(E_NOT_FOUND, "no module #%d" % index)
+    _put(path, length, files[index])
+
+
+@_guarded
+def _cb_load_types(path):
+    path = os.path.realpath(_text(path))
+    if path in _donors:
+        return
+    # A relocatable object: its sections at address 0, where no code of
+    # the debuggee is; only its DWARF types are ever asked for.
+    with _quiet_confirm():
+        gdb.execute("add-symbol-file %s" % path, to_string=True)
+    _donors.add(path)
+    _type_cache.clear()
+
+
+@contextlib.contextmanager
+def _quiet_confirm():
+    old = gdb.parameter("confirm")
+    if old:
+        gdb.execute("set confirm off")
+    try:
+        yield
+    finally:
+        if old:
+            gdb.execute("set confirm on")
 
 
 @_guarded
@@ -566,6 +630,9 @@ def _cb_disassemble(function, sink):
         gdb.lookup_static_symbol(function)
     if sym is None:
         sym = gdb.lookup_symbol(function)[0]
+    if sym is not None and sym.symtab is not None and \
+            _from_donor(sym.symtab.objfile):
+        sym = None
     if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
         raise IrsError(E_NOT_FOUND, "no function '%s' in the debug info" %
                        function)
@@ -611,10 +678,28 @@ class _Break(gdb.Breakpoint):
 
 @_guarded
 def _cb_set_break(id_, function, entry, at):
-    # "*fn+off" is re-evaluated when a PIE executable is relocated.
-    function = _text(function)
-    _breakpoints[id_] = _Break(function if entry else
-                               "*%s+%d" % (function, at), id_)
+    # "*fn+off" is re-evaluated when a PIE executable is relocated; no
+    # function: an address of this process (a return address).
+    function = _text(function) if function else None
+    spec = "*0x%x" % at if not function else \
+        function if entry else "*%s+%d" % (function, at)
+    if not function or (entry and "(" in function):
+        # A C++ function a pattern found (a hundred of them in a library
+        # not loaded yet): GDB's "not defined ... pending" lines for each
+        # would bury the output.
+        _quiet_break[:] = [spec, id_]
+        gdb.execute("python import irsnap_gdb; "
+                    "irsnap_gdb._make_quiet_break()", to_string=True)
+        return
+    _breakpoints[id_] = _Break(spec, id_)
+
+
+_quiet_break = []
+
+
+def _make_quiet_break():
+    spec, id_ = _quiet_break
+    _breakpoints[id_] = _Break(spec, id_)
 
 
 def _cb_delete_break(_arg, id_):
@@ -649,7 +734,8 @@ _target = _Target(**{name: dict(_Target._fields_)[name](fn) for name, fn in {
     "type_enumerator": _cb_type_enumerator, "eval_value": _cb_eval_value,
     "cfa": _cb_cfa, "stop_signal": _cb_stop_signal, "args": _cb_args,
     "disassemble": _cb_disassemble, "set_break": _cb_set_break,
-    "delete_break": _cb_delete_break, "symbol": _cb_symbol}.items()})
+    "delete_break": _cb_delete_break, "symbol": _cb_symbol,
+    "module": _cb_module, "load_types": _cb_load_types}.items()})
 _console = _P()
 _state = {"core": None, "core_conn": None}
 

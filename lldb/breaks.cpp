@@ -159,6 +159,19 @@ set_break_cb(void *arg, uint32_t id, const char *function, bool entry,
 	return guard([&]() -> struct irs_error * {
 		glue *gl = static_cast<glue *>(arg);
 		lldb::SBTarget target = break_target(gl);
+		if (!function) {	// an address of this process
+			lldb::SBBreakpoint bp =
+				target.BreakpointCreateByAddress(at);
+			if (!bp.IsValid())
+				return irs_error_format(IRS_ERROR_TARGET,
+					"LLDB refused a breakpoint at 0x%"
+					PRIx64, at);
+			bp.SetCallback(on_hit, (void *)(uintptr_t)id);
+			bp.AddName("irsnap");
+			gl->break_target = target;
+			gl->breaks[id] = bp.GetID();
+			return NULL;
+		}
 		if (!entry && at >= gl->insns.size())
 			return irs_error_format(IRS_ERROR_TARGET, "no "
 						"instruction #%" PRIu64, at);

@@ -62,6 +62,12 @@ struct glue {
 	bool proc_end_reported = false;
 	uint32_t reported_signal_stop = 0;	/* SBProcess::GetStopID() */
 	bool batch = false;	/* lldb -b */
+	std::vector<std::string> donors;	/* type donors added: their
+						   symbols are never used */
+	// the donors' class types by the name LLDB prints (find_donor_type),
+	// built when donor_types_of, the donors indexed, falls behind
+	std::map<std::string, lldb::SBType> donor_types;
+	size_t donor_types_of = 0;
 };
 
 /** Held while the console works, which writes snapshots and manifests: a

@@ -250,6 +250,47 @@ no_type(uint64_t h)
 				h);
 }
 
+static bool is_donor(glue *gl, const std::string &path);
+static std::string module_path(lldb::SBModule m);
+
+// LLDB 14 finds no class template specialization that g++ described: its
+// index keeps g++'s DW_AT_name (StringMapEntry<llvm::Value*>) and a match
+// must equal the name clang's printer gives (StringMapEntry<llvm::Value
+// *>), so no spelling finds it. A type donor's types are looked up here
+// by the name LLDB prints them with, indexed once per donor added.
+static lldb::SBType
+find_donor_type(glue *gl, lldb::SBTarget target, const std::string &name)
+{
+	if (gl->donors.empty())
+		return lldb::SBType();
+	if (gl->donor_types_of != gl->donors.size()) {
+		gl->donor_types.clear();
+		for (uint32_t i = 0; i < target.GetNumModules(); i++) {
+			lldb::SBModule m = target.GetModuleAtIndex(i);
+			if (!is_donor(gl, module_path(m)))
+				continue;
+			lldb::SBTypeList all = m.GetTypes(
+				lldb::eTypeClassClass | lldb::eTypeClassStruct |
+				lldb::eTypeClassUnion);
+			for (uint32_t k = 0; k < all.GetSize(); k++) {
+				lldb::SBType t = all.GetTypeAtIndex(k);
+				const char *n = t.GetName();
+				if (!n)
+					continue;
+				// a declaration gives way to the definition
+				auto it = gl->donor_types.find(n);
+				if (it == gl->donor_types.end())
+					gl->donor_types.emplace(n, t);
+				else if (!it->second.IsTypeComplete())
+					it->second = t;
+			}
+		}
+		gl->donor_types_of = gl->donors.size();
+	}
+	auto it = gl->donor_types.find(name);
+	return it == gl->donor_types.end() ? lldb::SBType() : it->second;
+}
+
 static struct irs_error *
 type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 {
@@ -258,6 +299,9 @@ type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 		gl->types.clear();
 		lldb::SBType ty = find_base(gl->dbg.GetSelectedTarget(), name);
 		if (!ty.IsValid())
+			ty = find_donor_type(gl, gl->dbg.GetSelectedTarget(),
+					     name);
+		if (!ty.IsValid())
 			return irs_error_format(IRS_ERROR_NOT_FOUND,
 						"no type '%s'", name);
 		*ret = handle(gl, ty);
@@ -265,6 +309,7 @@ type_lookup_cb(void *arg, const char *name, uint64_t *ret)
 	});
 }
 
+static std::string module_path(lldb::SBModule m);
 static struct irs_error *
 symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 {
@@ -274,6 +319,10 @@ symbol_cb(void *arg, const char *name, uint64_t *address, uint64_t *type)
 			.FindGlobalVariables(name, 1);
 		lldb::SBValue v = vars.GetSize() ? vars.GetValueAtIndex(0)
 						 : lldb::SBValue();
+		// a type donor's globals sit at address 0
+		if (v.IsValid() && is_donor(gl, module_path(
+			v.GetAddress().GetModule())))
+			v = lldb::SBValue();
 		if (!v.IsValid())
 			return irs_error_format(IRS_ERROR_NOT_FOUND, "no "
 						"global variable '%s'", name);
@@ -340,7 +389,8 @@ type_facts_cb(void *arg, uint64_t h, struct irs_type_facts *ret)
 			ret->nmembers = canon.GetEnumMembers().GetSize();
 		else if (ret->kind == IRS_TYPE_STRUCT ||
 			 ret->kind == IRS_TYPE_UNION)
-			ret->nmembers = canon.GetNumberOfFields();
+			ret->nmembers = canon.GetNumberOfDirectBaseClasses() +
+					canon.GetNumberOfFields();
 		ret->complete = ty.IsTypeComplete();
 		copy_name(ret->name, sizeof(ret->name), gdb_spelling(ty));
 		return NULL;
@@ -353,11 +403,18 @@ type_member_cb(void *arg, uint64_t h, uint32_t index,
 {
 	return guard([&]() -> struct irs_error * {
 		glue *gl = from(arg);
-		lldb::SBTypeMember m = type_at(gl, h).GetCanonicalType()
-			.GetUnqualifiedType().GetFieldAtIndex(index);
+		lldb::SBType ty = type_at(gl, h).GetCanonicalType()
+			.GetUnqualifiedType();
+		// A C++ base class first, as a member named by its type, as
+		// GDB's fields() give it: the core reaches its members.
+		uint32_t nbases = ty.GetNumberOfDirectBaseClasses();
+		lldb::SBTypeMember m = index < nbases ?
+			ty.GetDirectBaseClassAtIndex(index) :
+			ty.GetFieldAtIndex(index - nbases);
 		if (!m.IsValid())
 			return no_type(h);
-		copy_name(ret->name, sizeof(ret->name), str(m.GetName()));
+		copy_name(ret->name, sizeof(ret->name), index < nbases ?
+			  str(m.GetType().GetName()) : str(m.GetName()));
 		ret->bit_offset = m.GetOffsetInBits();
 		ret->bit_size = m.IsBitfield() ? m.GetBitfieldSizeInBits() : 0;
 		ret->type = handle(gl, m.GetType());
@@ -625,6 +682,64 @@ args_cb(void *arg, char *buf, uint64_t len)
 	});
 }
 
+static std::string
+module_path(lldb::SBModule m)
+{
+	char path[4096] = "";
+	m.GetFileSpec().GetPath(path, sizeof(path));
+	return path;
+}
+
+static bool
+is_donor(glue *gl, const std::string &path)
+{
+	for (const std::string &d : gl->donors)
+		if (d == path)
+			return true;
+	return false;
+}
+
+static struct irs_error *
+module_cb(void *arg, uint32_t index, char *path, uint64_t len)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		lldb::SBTarget target = gl->dbg.GetSelectedTarget();
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < target.GetNumModules(); i++) {
+			std::string p = module_path(target.GetModuleAtIndex(i));
+			if (p.empty() || is_donor(gl, p) || k++ != index)
+				continue;
+			copy_name(path, len, p);
+			return NULL;
+		}
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no module #%"
+					PRIu32, index);
+	});
+}
+
+static struct irs_error *
+load_types_cb(void *arg, const char *path)
+{
+	return guard([&]() -> struct irs_error * {
+		glue *gl = from(arg);
+		char real[4096];
+		std::string p = realpath(path, real) ? real : path;
+		if (is_donor(gl, p))
+			return NULL;
+		// A relocatable object, never loaded at an address: LLDB
+		// takes types from it all the same.
+		lldb::SBModule m = gl->dbg.GetSelectedTarget().AddModule(
+			p.c_str(), nullptr, nullptr);
+		if (!m.IsValid())
+			return irs_error_format(IRS_ERROR_TARGET, "LLDB could "
+						"not add the type donor %s",
+						p.c_str());
+		gl->donors.push_back(p);
+		return NULL;
+	});
+}
+
 void
 target_init(glue *gl)
 {
@@ -643,6 +758,8 @@ target_init(glue *gl)
 	gl->t.stop_signal = stop_signal_cb;
 	gl->t.args = args_cb;
 	gl->t.symbol = symbol_cb;
+	gl->t.module = module_cb;
+	gl->t.load_types = load_types_cb;
 }
 
 }  // namespace irsnap_lldb

@@ -14,4 +14,4 @@ $(BUILD)/bench/walk_bench: $(BUILD)/obj/tests/bench/walk_bench.o \
 		$(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) $(PKG_LIBS) $(TOOLS_PKG_LIBS) \
-		$(CMOCKA_LIBS) -lm -lpthread
+		$(CMOCKA_LIBS) -lstdc++ -lm -lpthread

@@ -17,7 +17,7 @@ ALL += $(BUILD)/plain/libirsnap.so
 
 $(BUILD)/plain/libirsnap.so: $(GDB_PLAIN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $^ $(PKG_LIBS) -lm -lpthread
+	$(CC) -shared -o $@ $^ $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 $(BUILD)/obj-plain/common/%.o: common/%.c
 	@mkdir -p $(@D)

@@ -23,22 +23,30 @@ int cmd_show(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_donor(int argc, char **argv);
 
 /**
- * The start of a subcommand of one operand, argv[1]: with -h or --help
- * alone it prints @p help to stdout and *ret is EXIT_OK; with no operand,
- * more, or an option, it prints @p usage (one line) to stderr and *ret is
- * EXIT_USAGE. Returns true then: the subcommand is done.
+ * Option @p name of argv[*i], given as "NAME VALUE" or "NAME=VALUE" (as
+ * GNU getopt_long takes a long option): the value, *i advanced past it;
+ * NULL when argv[*i] is not this option, or is it without a value, when
+ * *missing is set.
  */
-bool cli_one_operand(int argc, char **argv, const char *help,
-		     const char *usage, int *ret);
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
+			  bool *missing);
 /** Prints "irsnap @p cmd: " and @p fmt with @p arg (cli_shown()) to
  *  stderr, then @p after; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, const char *arg,
 		    const char *after);
-/** The run directory @p arg names: itself when it holds manifest.json,
- *  else the run beside it its `latest` link points at (as irsnap makes
- *  it). *ret freed with free(), written on success only. */
+/**
+ * What @p arg names: a run directory (it holds manifest.json) or a replay
+ * directory (replay.json, from irsnap replay or merge), or a folder whose
+ * `latest` link names one beside it (as irsnap makes it). *ret (freed with
+ * free()) and *replay_ret written on success only.
+ */
+struct irs_error *cli_resolve(const char *arg, char **ret, bool *replay_ret);
+/** The run directory @p arg names (cli_resolve()); for a replay, the run of
+ *  its first failure, else of its last attempt. *ret freed with free(),
+ *  written on success only. */
 struct irs_error *cli_run_dir(const char *arg, char **ret);
 /** Prints "irsnap: <message>" for @p err, frees it, returns EXIT_USAGE. */
 int cli_fail(struct irs_error *err);

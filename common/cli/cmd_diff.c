@@ -179,6 +179,58 @@ run_doc(const char *dir, const char *rel, json_t **ret)
 	return err;
 }
 
+// The passes of @p evs whose name is @p which with a suffix (LuaJIT's
+// lj_opt_sink#3, an instance's cse@f1) or, when none is, holds it, as
+// "NAME (seq N), ..." in @p b (at most 10); false when there is none.
+static bool
+similar_passes(const json_t *evs, const char *which, struct irs_buf *b)
+{
+	size_t n = strlen(which), nfound = 0, i;
+	const json_t *ev;
+	for (int pass = 0; pass < 2 && !nfound; pass++) {
+		json_array_foreach(evs, i, ev) {
+			const char *name = json_string_value(
+				json_object_get(ev, "pass"));
+			const char *ph = json_string_value(
+				json_object_get(ev, "phase"));
+			if (!name || !ph || strcmp(ph, "before"))
+				continue;
+			bool like = pass == 0
+				? !strncmp(name, which, n) && name[n] &&
+				  !isalnum((unsigned char)name[n]) &&
+				  name[n] != '_'
+				: strstr(name, which) != NULL;
+			if (!like || nfound++ >= 10)
+				continue;
+			irs_buf_printf(b, "%s%s (seq %lld)", nfound > 1 ? ", "
+				       : "", cli_shown(name),
+				       (long long)json_integer_value(
+					       json_object_get(ev, "seq")));
+		}
+	}
+	if (nfound > 10)
+		irs_buf_printf(b, ", ... %zu more", nfound - 10);
+	return nfound > 0;
+}
+
+// "no pass 'X' in the manifest", with the passes named like it.
+static struct irs_error *
+no_such_pass(const char *dir, const json_t *evs, const char *which)
+{
+	struct irs_buf b;
+	irs_buf_init(&b);
+	struct irs_error *err = similar_passes(evs, which, &b)
+		? irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no pass '%s' in "
+				   "the manifest; passes named like it: %s "
+				   "(give one of those names, or a SEQ)", dir,
+				   which, b.data)
+		: irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no pass '%s' in "
+				   "the manifest (irsnap show lists its "
+				   "passes)", dir, which);
+	irs_buf_deinit(&b);
+	return err;
+}
+
 // Side @p s is snapshot @p snap ({text, json}) of run @p dir: both paths
 // checked to stay inside the run.
 static struct irs_error *
@@ -249,7 +301,9 @@ run_final_side(const char *run, const char *which, struct side *s)
 		if (fseq == seq || !which)	// the crash is the last IR
 			snap = json_object_get(fail, "crash_snapshot");
 	}
-	if (!err && !json_is_object(snap))
+	if (!err && !json_is_object(snap) && which && !number && seq < 0)
+		err = no_such_pass(dir, evs, which);
+	else if (!err && !json_is_object(snap))
 		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s%s%s has "
 				       "no snapshot to compare", dir,
 				       which ? "pass '" : "the run",
@@ -312,8 +366,7 @@ run_sides(const char *run, const char *which, struct side *a, struct side *b)
 				       which, nfound, seqs.data ? seqs.data
 				       : "", nfound > 10 ? ", ..." : "");
 	else if (!number && !nfound)
-		err = irs_error_format(IRS_ERROR_NOT_FOUND, "%s: no pass '%s' "
-				       "in the manifest", dir, which);
+		err = no_such_pass(dir, evs, which);
 	if (err) {
 		irs_buf_deinit(&seqs);
 		goto out;
@@ -441,39 +494,70 @@ count_type(struct type_count *t, size_t *nt, const char *type, bool after)
 		t[i].before++;
 }
 
+// The first line of what the text shows of node @p nd, trimmed, into *p
+// and *len; false when the text does not show it.
+static bool
+node_line(const struct node *nd, const struct side *s, const char **p_ret,
+	  size_t *len_ret)
+{
+	if (!s->text || nd->start < 0 || nd->end <= nd->start ||
+	    (size_t)nd->end > s->text_len)
+		return false;
+	const char *p = s->text + nd->start;
+	size_t len = (size_t)(nd->end - nd->start);
+	while (len && (*p == ' ' || *p == '\n' || *p == '\t'))
+		p++, len--;
+	const char *nl = memchr(p, '\n', len);
+	if (nl)
+		len = (size_t)(nl - p);
+	while (len && p[len - 1] == ' ')
+		len--;
+	*p_ret = p;
+	*len_ret = len;
+	return len > 0;
+}
+
+// {id, type, text} of a node, text its line (null when not shown).
+static json_t *
+node_json(const struct node *nd, const struct side *s)
+{
+	const char *p;
+	size_t len;
+	bool shown = node_line(nd, s, &p, &len);
+	return json_pack("{s:s, s:s, s:o}", "id", nd->id, "type", nd->type,
+			 "text", shown ? json_stringn_nocheck(p, len)
+			 : json_null());
+}
+
 // A node by what the text shows of it (the first line of its span, as
 // "Instr '%2 = shr %x, 9'"), else by address.
 static void
 put_node(const struct node *nd, const struct side *s)
 {
-	if (s->text && nd->start >= 0 && nd->end > nd->start &&
-	    (size_t)nd->end <= s->text_len) {
-		const char *p = s->text + nd->start;
-		size_t len = (size_t)(nd->end - nd->start);
-		while (len && (*p == ' ' || *p == '\n' || *p == '\t'))
-			p++, len--;
-		const char *nl = memchr(p, '\n', len);
-		if (nl)
-			len = (size_t)(nl - p);
-		while (len && p[len - 1] == ' ')
-			len--;
-		if (len) {
-			char shown[64];
-			snprintf(shown, sizeof(shown), "%.*s%s",
-				 (int)(len > 48 ? 48 : len), p,
-				 len > 48 ? "..." : "");
-			printf(" %s '", cli_shown(nd->type));
-			printf("%s'", cli_shown(shown));
-			return;
-		}
+	const char *p;
+	size_t len;
+	if (node_line(nd, s, &p, &len)) {
+		char shown[64];
+		snprintf(shown, sizeof(shown), "%.*s%s",
+			 (int)(len > 48 ? 48 : len), p, len > 48 ? "..." : "");
+		printf(" %s '", cli_shown(nd->type));
+		printf("%s'", cli_shown(shown));
+		return;
 	}
 	printf(" %s %s", cli_shown(nd->id), cli_shown(nd->type));
 }
 
 static void
 list_nodes(const char *what, const struct node **v, size_t n,
-	   const struct side *s)
+	   const struct side *s, json_t *j)
 {
+	if (j) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(a, node_json(v[i], s));
+		json_object_set_new(j, what, a);
+		return;
+	}
 	printf("%s (%zu):", what, n);
 	for (size_t i = 0; i < n && i < LIST_NODES; i++) {
 		if (i)
@@ -486,9 +570,11 @@ list_nodes(const char *what, const struct node **v, size_t n,
 }
 
 // Merges the two sorted node lists; a node is the same node when its
-// address and type both match. Returns true when anything changed.
+// address and type both match. Returns true when anything changed. With
+// @p j, fills its "nodes" member instead of printing.
 static bool
-node_changes(const struct side *sa, const struct side *sb, bool *oom)
+node_changes(const struct side *sa, const struct side *sb, bool *oom,
+	     json_t *doc)
 {
 	const json_t *ga = sa->graph, *gb = sb->graph;
 	size_t na = 0, nb = 0, nt = 0, nadd = 0, nrem = 0;
@@ -520,14 +606,33 @@ node_changes(const struct side *sa, const struct side *sb, bool *oom)
 			j++;
 		}
 	}
-	printf("\nnodes: %zu -> %zu\n", na, nb);
-	printf("  %-24s %9s %9s %9s\n", "type", "before", "after", "change");
-	for (size_t i = 0; i < nt; i++)
-		printf("  %-24s %9lld %9lld %+9lld\n", cli_shown(types[i].type),
-		       types[i].before, types[i].after,
-		       types[i].after - types[i].before);
-	list_nodes("removed", removed, nrem, sa);
-	list_nodes("added", added, nadd, sb);
+	json_t *jn = doc ? json_pack("{s:I, s:I, s:[]}", "before",
+				     (json_int_t)na, "after", (json_int_t)nb,
+				     "types") : NULL;
+	if (doc && (!jn || json_object_set_new(doc, "nodes", jn))) {
+		*oom = true;
+		goto out;
+	}
+	if (!doc) {
+		printf("\nnodes: %zu -> %zu\n", na, nb);
+		printf("  %-24s %9s %9s %9s\n", "type", "before", "after",
+		       "change");
+	}
+	for (size_t i = 0; i < nt; i++) {
+		if (jn)
+			json_array_append_new(json_object_get(jn, "types"),
+				json_pack("{s:s, s:I, s:I}", "type",
+					  types[i].type, "before",
+					  (json_int_t)types[i].before,
+					  "after", (json_int_t)types[i].after));
+		else
+			printf("  %-24s %9lld %9lld %+9lld\n",
+			       cli_shown(types[i].type), types[i].before,
+			       types[i].after,
+			       types[i].after - types[i].before);
+	}
+	list_nodes("removed", removed, nrem, sa, jn);
+	list_nodes("added", added, nadd, sb, jn);
 	changed = nadd || nrem;
 out:
 	free(a);
@@ -586,75 +691,159 @@ print_diff(const char *text)
 static int
 usage(FILE *fp, int rc)
 {
-	fprintf(fp, "usage: irsnap diff A B | irsnap diff RUN PASS|SEQ |\n"
-		"       irsnap diff RUN1 RUN2 [PASS|SEQ]\n"
+	fprintf(fp, "usage: irsnap diff [--json] A B | irsnap diff [--json] "
+		"RUN PASS|SEQ |\n"
+		"       irsnap diff [--json] RUN1 RUN2 [PASS|SEQ]\n"
 		"A and B are snapshots: .ir text or .json graph files (each "
 		"finds its twin\nbeside it). Prints a unified diff of the "
 		"texts and, when both graphs are\nthere, node counts per type "
 		"and the nodes added and removed by address.\n"
 		"With a run directory: the before and after (or crash) "
-		"snapshots of the pass\nwith that sequence number, or of the "
-		"pass of that name when it ran once.\n"
+		"snapshots of the pass\nwith that seq (its sequence number in "
+		"the run, irsnap show's first column),\nor of the pass of that "
+		"name when it ran once.\n"
 		"With two run directories: the IR that pass left in each (its "
 		"after snapshot,\nelse its crash snapshot, else its before), "
 		"or without PASS|SEQ each run's last.\n"
 		"Hunk headers name the enclosing function, as diff -p does; "
 		"on a terminal the\ndiff is coloured (NO_COLOR turns it off, "
 		"IRSNAP_COLOR=always|never decides).\n"
+		"  --json   one irsnap.diff/1 document on stdout instead: the "
+		"hunks, each with\n"
+		"           its function, and the node changes (docs/"
+		"formats.md)\n"
 		"Exit status: 0 same, 1 different, 2 trouble.\n"
 		"Example: irsnap diff snapshots/0003-cse.before.ir "
 		"snapshots/0003-cse.after.ir\n");
 	return rc;
 }
 
+// {text, json} of a side, for --json.
+static json_t *
+side_json(const struct side *s)
+{
+	return json_pack("{s:o, s:o}", "text", s->text_path ?
+			 json_string(s->text_path) : json_null(), "json",
+			 s->json_path ? json_string(s->json_path)
+			 : json_null());
+}
+
+// "-A[,B]" or "+A[,B]" of a hunk header at *p: A and B (1 when absent).
+static bool
+range(const char **p, char sign, unsigned long *start, unsigned long *n)
+{
+	char *end;
+	if (**p != sign)
+		return false;
+	*start = strtoul(*p + 1, &end, 10);
+	*n = 1;
+	if (*end == ',')
+		*n = strtoul(end + 1, &end, 10);
+	*p = end;
+	return true;
+}
+
+// The unified diff @p d as hunks: {header, function, old_start,
+// old_lines, new_start, new_lines, lines}, lines as diff writes them
+// ("-x", "+y", " z", "\\ No newline at end of file").
+static json_t *
+hunks_json(const char *d)
+{
+	json_t *hunks = json_array(), *cur = NULL;
+	for (const char *p = d; hunks && p && *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		unsigned long a, b, c, e;
+		const char *q = p + 3;
+		if (!strncmp(p, "@@ ", 3) && range(&q, '-', &a, &b) &&
+		    *q++ == ' ' && range(&q, '+', &c, &e) &&
+		    !strncmp(q, " @@", 3)) {
+			const char *fn = q + 3;
+			while (*fn == ' ')
+				fn++;
+			size_t fl = len - (size_t)(fn - p);
+			cur = json_pack("{s:o, s:o, s:I, s:I, s:I, s:I, s:[]}",
+					"header", json_stringn_nocheck(p, len),
+					"function", fl ? json_stringn_nocheck(
+						fn, fl) : json_null(),
+					"old_start", (json_int_t)a,
+					"old_lines", (json_int_t)b,
+					"new_start", (json_int_t)c,
+					"new_lines", (json_int_t)e, "lines");
+			if (json_array_append_new(hunks, cur))
+				cur = NULL;
+		} else if (cur) {
+			json_array_append_new(json_object_get(cur, "lines"),
+					      json_stringn_nocheck(p, len));
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return hunks;
+}
+
 int
 cmd_diff(int argc, char **argv)
 {
 	struct irs_error *err = NULL;
-	struct side a = { .arg = argc > 1 ? argv[1] : NULL };
-	struct side b = { .arg = argc > 2 ? argv[2] : NULL };
 	struct irs_textdiff_stats st = {0};
 	struct irs_buf out;
-	bool differ = false, oom = false;
+	bool differ = false, oom = false, json = false;
+	char *ops[4];
+	int nops = 0;
 
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return usage(stdout, EXIT_OK);
-	if (argc < 3 || argc > 4 || argv[1][0] == '-' || argv[2][0] == '-')
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return usage(stdout, EXIT_OK);
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-' || nops == 3)
+			return usage(stderr, EXIT_USAGE);
+		else
+			ops[nops++] = argv[i];
+	}
+	if (nops < 2)
 		return usage(stderr, EXIT_USAGE);
+	struct side a = { .arg = ops[0] };
+	struct side b = { .arg = ops[1] };
+	json_t *doc = json ? json_pack("{s:s}", "schema", "irsnap.diff/1")
+		      : NULL;
+	if (json && !doc)
+		return cli_fail(&irs_enomem);
 	irs_buf_init(&out);
 	struct stat sa, sb;
-	bool adir = stat(argv[1], &sa) == 0 && S_ISDIR(sa.st_mode);
-	bool bdir = stat(argv[2], &sb) == 0 && S_ISDIR(sb.st_mode);
-	if (argc == 4 && !(adir && bdir)) {
+	bool adir = stat(ops[0], &sa) == 0 && S_ISDIR(sa.st_mode);
+	bool bdir = stat(ops[1], &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (nops == 3 && !(adir && bdir)) {
 		irs_buf_deinit(&out);
+		json_decref(doc);
 		return usage(stderr, EXIT_USAGE);
 	}
+	const char *which = NULL;
 	if (adir && bdir) {
 		// two runs: the same pass (or the end) in each
 		a.arg = b.arg = NULL;
-		for (int k = 1; k <= 2; k++) {
+		which = nops == 3 ? ops[2] : NULL;
+		for (int k = 0; k < 2; k++) {
 			char *d = NULL;
-			if ((err = cli_run_dir(argv[k], &d))) {
+			if ((err = cli_run_dir(ops[k], &d))) {
 				struct irs_error *e = irs_error_format(
 					err->code, "%s: a directory, but not a "
 					"run directory: give two snapshot "
 					"files, a run directory and a pass, "
-					"or two run directories", argv[k]);
+					"or two run directories", ops[k]);
 				irs_error_destroy(err);
 				err = e;
 				goto out;
 			}
 			free(d);
 		}
-		if ((err = run_final_side(argv[1], argc == 4 ? argv[3] : NULL,
-					  &a)) ||
-		    (err = run_final_side(argv[2], argc == 4 ? argv[3] : NULL,
-					  &b)))
+		if ((err = run_final_side(ops[0], which, &a)) ||
+		    (err = run_final_side(ops[1], which, &b)))
 			goto out;
 	} else if (adir) {
 		a.arg = b.arg = NULL;
-		if ((err = run_sides(argv[1], argv[2], &a, &b)))
+		which = ops[1];
+		if ((err = run_sides(ops[0], ops[1], &a, &b)))
 			goto out;
 	} else if ((err = side_load(&a)) || (err = side_load(&b))) {
 		goto out;
@@ -672,24 +861,54 @@ cmd_diff(int argc, char **argv)
 					     3, true, &out, &st);
 		if (err)
 			goto out;
-		print_diff(out.len ? out.data : "");	// IR text
 		differ = st.added || st.removed;
-		printf("%s%llu line%s removed, %llu added%s\n",
-		       out.len ? "" : "texts are identical: ",
-		       (unsigned long long)st.removed,
-		       st.removed == 1 ? "" : "s",
-		       (unsigned long long)st.added,
-		       st.gave_up ? " (a region too different to align "
-		       "is shown whole)" : "");
+		if (!json) {
+			print_diff(out.len ? out.data : "");	// IR text
+			printf("%s%llu line%s removed, %llu added%s\n",
+			       out.len ? "" : "texts are identical: ",
+			       (unsigned long long)st.removed,
+			       st.removed == 1 ? "" : "s",
+			       (unsigned long long)st.added,
+			       st.gave_up ? " (a region too different to "
+			       "align is shown whole)" : "");
+		}
 	}
 	if (a.graph && b.graph)
-		differ |= node_changes(&a, &b, &oom);
+		differ |= node_changes(&a, &b, &oom, doc);
+	if (doc && !oom && (json_object_set_new(doc, "a", side_json(&a)) ||
+			    json_object_set_new(doc, "b", side_json(&b)) ||
+			    json_object_set_new(doc, "which", which ?
+				json_string(which) : json_null()) ||
+			    json_object_set_new(doc, "same",
+						json_boolean(!differ)) ||
+			    json_object_set_new(doc, "lines_removed",
+						json_integer((json_int_t)
+							     st.removed)) ||
+			    json_object_set_new(doc, "lines_added",
+						json_integer((json_int_t)
+							     st.added)) ||
+			    json_object_set_new(doc, "gave_up",
+						json_boolean(st.gave_up)) ||
+			    json_object_set_new(doc, "hunks", hunks_json(
+				    out.len ? out.data : "")) ||
+			    (!json_object_get(doc, "nodes") &&
+			     json_object_set_new(doc, "nodes", json_null()))))
+		oom = true;
+	if (doc && !oom) {
+		char *text = json_dumps(doc, JSON_INDENT(2) |
+					JSON_PRESERVE_ORDER);
+		if (text)
+			puts(text);
+		oom = !text;
+		free(text);
+	}
 	if (oom)
 		err = &irs_enomem;
 out:
 	irs_buf_deinit(&out);
 	side_deinit(&a);
 	side_deinit(&b);
+	json_decref(doc);
 	if (err)
 		return cli_fail(err);
 	return differ ? EXIT_BAD : EXIT_OK;

@@ -43,20 +43,22 @@ cmd_merge(int argc, char **argv)
 			printf("%s%s", merge_usage, merge_help);
 			free(dirs);
 			return EXIT_OK;
-		} else if ((!strcmp(a, "-o") || !strcmp(a, "--reduce")) &&
-			   i + 1 < argc) {
-			if (a[1] == 'o')
-				cfg.output = argv[++i];
-			else
-				cfg.reduce = argv[++i];
-		} else if (!strncmp(a, "--reduce=", 9)) {
-			cfg.reduce = a + 9;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--reduce") ||
-			   (a[0] == '-' && a[1])) {
+		}
+		bool missing = false;
+		const char *o = cli_opt_value(argc, argv, &i, "-o", &missing);
+		if (!o && !missing)
+			o = cli_opt_value(argc, argv, &i, "--output", &missing);
+		const char *r = o || missing ? NULL
+				: cli_opt_value(argc, argv, &i, "--reduce",
+						&missing);
+		if (o) {
+			cfg.output = o;
+		} else if (r) {
+			cfg.reduce = r;
+		} else if (missing || (a[0] == '-' && a[1])) {
 			fprintf(stderr, "irsnap merge: %s '%s'\n%s",
-				a[1] == 'o' || !strcmp(a, "--reduce")
-				? "a value is needed after" : "unknown option",
-				a, merge_usage);
+				missing ? "a value is needed after"
+				: "unknown option", a, merge_usage);
 			free(dirs);
 			return EXIT_USAGE;
 		} else {

@@ -61,25 +61,6 @@ replay_fail_usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-// "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if not
-// this option. *missing is set when the option has no value.
-static const char *
-opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (*i + 1 == argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static bool
 parse_number(const char *s, double min, double *ret)
 {
@@ -113,7 +94,7 @@ cmd_replay(int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--all")) {
 			cfg.all = true;
-		} else if ((v = opt_value(argc, argv, &i, "--runs",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--runs",
 					  &missing))) {
 			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
 				return replay_fail_usage("--runs needs a "
@@ -125,14 +106,15 @@ cmd_replay(int argc, char **argv)
 				return replay_fail_usage("-j needs a positive "
 					"whole number, not '%s'", argv[i] + 2);
 			cfg.jobs = (uint32_t)num;
-		} else if ((v = opt_value(argc, argv, &i, "-j", &missing)) ||
-			   (v = opt_value(argc, argv, &i, "--jobs",
+		} else if ((v = cli_opt_value(argc, argv, &i, "-j",
+					      &missing)) ||
+			   (v = cli_opt_value(argc, argv, &i, "--jobs",
 					  &missing))) {
 			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
 				return replay_fail_usage("-j needs a positive "
 					"whole number, not '%s'", v);
 			cfg.jobs = (uint32_t)num;
-		} else if ((v = opt_value(argc, argv, &i, "--shard",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--shard",
 					  &missing))) {
 			unsigned k, n;
 			char end;
@@ -142,7 +124,7 @@ cmd_replay(int argc, char **argv)
 					"with 0 <= K < N, not '%s'", v);
 			cfg.shard = k;
 			cfg.nshards = n;
-		} else if ((v = opt_value(argc, argv, &i,
+		} else if ((v = cli_opt_value(argc, argv, &i,
 					  "--stop-after-failures",
 					  &missing))) {
 			if (!parse_number(v, 1, &num) || num != (uint32_t)num)
@@ -150,24 +132,24 @@ cmd_replay(int argc, char **argv)
 					" needs a positive whole number, not "
 					"'%s'", v);
 			cfg.stop_after_failures = (uint32_t)num;
-		} else if ((v = opt_value(argc, argv, &i, "--timeout",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--timeout",
 					  &missing))) {
 			if (!parse_number(v, 0.001, &cfg.timeout))
 				return replay_fail_usage("--timeout needs "
 					"seconds, not '%s'", v);
-		} else if ((v = opt_value(argc, argv, &i, "--debugger",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--debugger",
 					  &missing))) {
 			cfg.debugger = v;
-		} else if ((v = opt_value(argc, argv, &i, "--layout",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--layout",
 					  &missing))) {
 			cfg.layout = v;
-		} else if ((v = opt_value(argc, argv, &i, "--trace",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--trace",
 					  &missing))) {
 			cfg.trace = v;
-		} else if ((v = opt_value(argc, argv, &i, "--reduce",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--reduce",
 					  &missing))) {
 			cfg.reduce = v;
-		} else if ((v = opt_value(argc, argv, &i, "--dir",
+		} else if ((v = cli_opt_value(argc, argv, &i, "--dir",
 					  &missing))) {
 			cfg.dir = v;
 		} else {

@@ -37,6 +37,9 @@ irs_console_destroy(struct irs_console *c)
 	console_clear_events(c);
 	console_clear_after(c);
 	console_frontend_deinit(c);
+	console_boundaries_deinit(c);
+	console_modules_deinit(c);
+	free(c->donor_path);
 	free(c->events);
 	console_filter_deinit(&c->break_filter);
 	console_filter_deinit(&c->trace_filter);
@@ -290,11 +293,21 @@ has_param(const struct irs_target *t, const char *name)
 }
 
 struct irs_error *
+console_eval_arg(struct irs_console *c, const struct irs_boundary_info *bi,
+		 const char *expr, uint64_t *ret)
+{
+	char regs[1024];
+	struct irs_error *err = console_abi_expr(c, bi->sret, expr, regs,
+						 sizeof(regs));
+	return err ? err : console_eval(c, regs, EVAL_READ, ret);
+}
+
+struct irs_error *
 console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 		uint64_t *ret)
 {
 	if (bi->nir <= 1)
-		return console_eval(c, bi->ir_expr, EVAL_READ, ret);
+		return console_eval_arg(c, bi, bi->ir_expr, ret);
 	for (uint32_t k = 0; k < bi->nir; k++)
 		if (has_param(c->t, bi->ir_exprs[k]))
 			return console_eval(c, bi->ir_exprs[k], EVAL_READ, ret);
@@ -348,8 +361,26 @@ console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 	if (bi->pass_name) {
 		if (!(pass = strdup(bi->pass_name)))
 			return &irs_enomem;
+	} else if (bi->pass_len_expr) {
+		// a pointer and a length (llvm::StringRef): no NUL after it
+		uint64_t n;
+		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)) ||
+		    (err = console_eval_arg(c, bi, bi->pass_len_expr, &n)) ||
+		    (err = console_memory(c, &mem)))
+			return err;
+		if (n > 4096)
+			return irs_error_format(IRS_ERROR_TARGET, "the pass "
+				"name at %s is %llu bytes long (%s)",
+				bi->pass_expr, (unsigned long long)n,
+				bi->pass_len_expr);
+		if (!(pass = calloc(1, n + 1)))
+			return &irs_enomem;
+		if ((err = irs_memory_read(mem, addr, pass, n))) {
+			free(pass);
+			return irs_error_prefix(err, bi->pass_expr);
+		}
 	} else {
-		if ((err = console_eval(c, bi->pass_expr, EVAL_READ, &addr)))
+		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)))
 			return err;
 		if ((err = console_memory(c, &mem)))
 			return err;
@@ -391,48 +422,44 @@ console_note_pass(struct irs_console *c, const char *pass)
 ** Finding the boundary in the backtrace
 ** ===================================================================== */
 
-// A frame's function is boundary @p fn: the same name, or the name with a
-// parameter list (C++ frames may print as "ns::run(Module&)").
-static bool
-frame_is(const char *frame_fn, const char *fn)
-{
-	size_t n = strlen(fn);
-	return !strncmp(frame_fn, fn, n) &&
-	       (frame_fn[n] == 0 || frame_fn[n] == '(');
-}
-
-static bool
-frame_boundary(const struct irs_layout *lo, const char *frame_fn,
-	       struct irs_boundary_info *ret)
-{
-	uint32_t n = irs_layout_nboundaries(lo);
-	for (uint32_t i = 0; i < n; i++) {
-		struct irs_boundary_info bi;
-		struct irs_error *err = irs_layout_boundary(lo, i, &bi);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
-		}
-		if (bi.function && frame_is(frame_fn, bi.function)) {
-			*ret = bi;
-			return true;
-		}
-	}
-	return false;
-}
-
 // Evaluates the pass name and IR root of boundary @p bi in the selected
 // frame. *pass_ret freed with free().
 static struct irs_error *
 site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
-	  char **pass_ret, uint64_t *root_ret)
+	  uint32_t frame, char **pass_ret, uint64_t *root_ret)
 {
 	struct irs_error *err;
-	uint64_t root;
+	uint64_t root = 0;
 	char *pass;
+	char where[32];
 
-	if ((err = console_eval_ir(c, bi, &root)))
-		return err;
+	// Below the innermost frame the argument registers are the callees'
+	// by the ABI (a release build's root in %rdx is long gone): where the
+	// layout says how to tell a root, look where it was saved first.
+	const struct lbcheck *ck = irs_layout_boundary_check(c->layout,
+							     bi->index);
+	bool searched = false;
+	if (frame > 0 && ck && ck->n) {
+		struct irs_error *e = console_root_search(c, bi->index, &root,
+							  where,
+							  sizeof(where));
+		searched = !e;
+		irs_error_destroy(e);
+	}
+	if (!searched) {
+		if ((err = console_eval_ir(c, bi, &root)))
+			return err;
+		if (ck && ck->n && !console_root_plausible(c, bi->index, root))
+			return irs_error_format(IRS_ERROR_NOT_FOUND, "the IR "
+				"root %s gives here, 0x%llx, fails the "
+				"boundary's check, and %s", bi->ir_expr,
+				(unsigned long long)root, frame ? "no saved "
+				"register or stack word passes it" : "the "
+				"frame is the innermost");
+	} else if (irs_debug('S')) {
+		fprintf(stderr, "irsnap: IR root 0x%llx from %s of frame %u\n",
+			(unsigned long long)root, where, frame);
+	}
 	if ((err = console_eval_pass(c, bi, &pass)))
 		return err;
 	*pass_ret = pass;
@@ -473,7 +500,7 @@ console_find_site(struct irs_console *c, const char *cmd,
 			return err;
 		}
 		fi.function[sizeof(fi.function) - 1] = 0;
-		if (frame_boundary(c->layout, fi.function, &bi))
+		if (console_boundary_of(c, fi.function, &bi))
 			break;
 		if (!strcmp(fi.function, "main"))	// as failure.c's
 			return irs_error_format(IRS_ERROR_NOT_FOUND,
@@ -487,7 +514,7 @@ console_find_site(struct irs_console *c, const char *cmd,
 	snprintf(ret->function, sizeof(ret->function), "%s", fi.function);
 	ret->type = (char *)(bi.ir_type ? bi.ir_type :
 			     irs_layout_root_type(c->layout));
-	err = site_eval(c, &bi, &ret->pass, &ret->root);
+	err = site_eval(c, &bi, i, &ret->pass, &ret->root);
 	struct irs_error *back = t->select_frame(t->arg, 0);
 	irs_error_destroy(back);	// frame 0 always exists
 	if (err)
@@ -556,10 +583,92 @@ describe_layout(const struct irs_console *c, struct irs_buf *out)
 			irs_error_destroy(err);
 			continue;
 		}
-		irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
-			       bi.function);
+		if (bi.match)
+			irs_buf_printf(out, "%sfunctions matching /%s/",
+				       i ? ", " : ", boundaries: ", bi.match);
+		else
+			irs_buf_printf(out, "%s%s", i ? ", " : ", boundaries: ",
+				       bi.function);
 	}
 	irs_buf_printf(out, ", %u verifiers\n", irs_layout_nverifiers(lo));
+}
+
+// The value the type donor recorded for @p fact (an enumerator of its
+// enum irsnap_donor_facts).
+static bool
+donor_fact(struct irs_console *c, const char *fact, int64_t *ret)
+{
+	for (uint32_t i = 0; c->lt.enumerator && i < 4096; i++) {
+		char name[128];
+		struct irs_error *err = c->lt.enumerator(
+			c->lt.arg, "irsnap_donor_facts", i, name, sizeof(name),
+			ret);
+		if (err) {
+			irs_error_destroy(err);
+			return false;
+		}
+		const char *bare = strrchr(name, ':');
+		if (!strcmp(bare ? bare + 1 : name, fact))
+			return true;
+	}
+	return false;
+}
+
+// A donor built against other headers than the debuggee's library (another
+// LLVM, another LLVM_ENABLE_ABI_BREAKING_CHECKS) lays out some classes
+// differently: it is refused, in one line naming both. A fact the
+// debuggee does not tell (no such library or symbol loaded or needed) is
+// not checked.
+static struct irs_error *
+check_fits(struct irs_console *c, const struct irs_layout *lo)
+{
+	const char *obj;
+	const struct irs_donor_spec *d = irs_layout_donor(lo, &obj);
+	if (!d || !d->nfits)
+		return NULL;
+	console_modules_refresh(c);
+	for (uint32_t i = 0; i < d->nfits; i++) {
+		const struct irs_donor_fit *f = &d->fits[i];
+		int64_t want, have;
+		char why[400] = "";
+		if (!donor_fact(c, f->fact, &want))
+			return irs_error_format(IRS_ERROR_LAYOUT, "ir-layout: "
+				"the type donor %s records no fact '%s' (enum "
+				"irsnap_donor_facts): rebuild it with `irsnap "
+				"donor %s`", obj, f->fact, d->layout_file);
+		if (*f->library) {
+			regex_t re;
+			char cap[64];
+			if (regcomp(&re, f->library, REG_EXTENDED))
+				return irs_error_format(IRS_ERROR_LAYOUT,
+					"ir-layout: donor fits: bad library "
+					"pattern '%s'", f->library);
+			const char *lib = console_modules_library(c, &re, cap,
+								  sizeof(cap));
+			regfree(&re);
+			if (!lib)
+				continue;
+			have = strtoll(cap, NULL, 10);
+			snprintf(why, sizeof(why), "%s says %lld", lib,
+				 (long long)have);
+		} else {
+			const char *lib = console_modules_symbol(c, f->symbol);
+			if (!lib)
+				continue;
+			have = f->value;
+			snprintf(why, sizeof(why), "%s has %lld (it defines "
+				 "%s)", lib, (long long)have, f->symbol);
+		}
+		if (have != want)
+			return irs_error_format(IRS_ERROR_LAYOUT, "ir-layout: "
+				"the type donor of layout '%s' does not fit "
+				"the debuggee: it was built with %s %lld (%s) "
+				"and %s: build it against the debuggee's "
+				"headers with `irsnap donor %s`",
+				d->layout_name, f->fact, (long long)want, obj,
+				why, d->layout_file);
+	}
+	return NULL;
 }
 
 static struct irs_error *
@@ -576,6 +685,10 @@ layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 			irs_error_prefix(err, "ir-layout");
 		return err;
 	}
+	if ((err = check_fits(c, lo))) {
+		irs_layout_destroy(lo);
+		return err;
+	}
 	char *abs = realpath(path, NULL);
 	if (!abs && !(abs = strdup(path))) {
 		irs_layout_destroy(lo);
@@ -586,11 +699,46 @@ layout_load(struct irs_console *c, const char *path, struct irs_buf *out)
 	free(c->layout_path);
 	c->layout = lo;
 	c->layout_path = abs;
-	if ((err = console_update_breaks(c)))
+	if ((err = console_boundaries_init(c)) ||
+	    (err = console_update_breaks(c)))
 		return err;
 	irs_buf_puts(out, "irsnap: loaded ");
 	describe_layout(c, out);
 	return NULL;
+}
+
+static void
+list_match(void *arg, const char *function)
+{
+	irs_buf_printf(arg, "  %s\n", function);
+}
+
+// The functions each match = RE finds in the debuggee's modules now.
+static void
+show_matches(struct irs_console *c, struct irs_buf *out)
+{
+	if (!c->nmatches)
+		return;
+	console_modules_refresh(c);
+	for (size_t i = 0; i < c->nmatches; i++) {
+		struct irs_boundary_info bi;
+		struct irs_error *err = irs_layout_boundary(
+			c->layout, c->matches[i].boundary, &bi);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		struct irs_buf list;
+		irs_buf_init(&list);
+		irs_buf_puts(&list, "");
+		uint32_t n = console_modules_functions(c, &c->matches[i].re,
+						       list_match, &list);
+		irs_buf_printf(out, "functions matching /%s/ in the debuggee's "
+			       "modules: %u%s\n%s", bi.match, n,
+			       n ? "" : " (none loaded yet, or none "
+			       "matches)", list.data ? list.data : "");
+		irs_buf_deinit(&list);
+	}
 }
 
 static struct irs_error *
@@ -617,6 +765,7 @@ cmd_layout(struct irs_console *c, const struct console_args *a,
 			return irs_error_prefix(err, "ir-layout");
 		irs_buf_puts(out, text);
 		irs_free(text);
+		show_matches(c, out);
 		return NULL;
 	}
 	return irs_error_format(IRS_ERROR_USAGE,
@@ -746,7 +895,10 @@ static const struct command {
 	 "it, where the pass boundaries are and what to verify. A bad layout\n"
 	 "gives FILE:LINE: message and keeps the previous layout. 'show'\n"
 	 "lists the types with their resolved sizes and offsets, the\n"
-	 "boundaries and the verifiers.\n"
+	 "boundaries (and the functions a pattern finds) and the verifiers.\n"
+	 "A layout for a release build names a type donor: build it first\n"
+	 "with `irsnap donor FILE.lua`; load never compiles it, and says so\n"
+	 "when it is missing, stale or built against other headers.\n"
 	 "Example: ir-layout load tests/fixtures/toyc/toyc.lua"},
 	{"ir-dump", console_cmd_dump,
 	 "Snapshot the IR rooted at an expression.\n"
@@ -782,9 +934,11 @@ static const struct command {
 	 "stopping, a before and an after snapshot of each matching pass,\n"
 	 "its CPU time, and with --verify the layout's verifiers after it, in\n"
 	 "a run directory under the 'dir' setting (made at the first pass).\n"
-	 "--changed-only skips an after snapshot identical to its before one;\n"
-	 "--stop-on-verify stops after the pass whose output fails a verifier\n"
-	 "and writes failure.json. A fatal signal writes failure.json.\n"
+	 "--changed-only skips an after snapshot identical to its before one.\n"
+	 "The first pass whose output fails a verifier gets failure.json (a\n"
+	 "verifier failure, reducible with the verifier's offline check);\n"
+	 "--stop-on-verify also stops after it. A fatal signal writes\n"
+	 "failure.json.\n"
 	 "The files follow the 'format' setting: auto (the default) writes\n"
 	 "the text, and the JSON graph only of a failing pass's input and of\n"
 	 "the crash; both writes the graph of every snapshot.\n"

@@ -169,6 +169,19 @@ struct console_settings {
 	bool call_timeout_set;
 };
 
+/** The debuggee's modules and their symbols (modules.c). */
+struct module;
+struct console_modules {
+	struct module *list;
+	size_t n;
+};
+
+/** A functions = { match = RE } boundary's RE, compiled (boundaries.c). */
+struct console_match {
+	uint32_t boundary;	/* its index in the layout */
+	regex_t re;
+};
+
 struct irs_console {
 	const struct irs_target *t;
 	struct irs_target lt;		/* what layouts ask: c->t's answers, or
@@ -229,12 +242,26 @@ struct irs_console {
 		char broken[320];	/* the first of them */
 	} check;
 
+	/* modules.c, boundaries.c */
+	struct console_modules modules;
+	char *donor_path;		/* the type donor loaded, realpath */
+	struct console_match *matches;	/* of c->layout's boundaries */
+	size_t nmatches;
+	char match_pass[256];		/* a matched boundary's pass name */
+	char match_function[512];
+
 	/* frontend.c */
 	struct console_event returning;	/* the call just returned from, for
 					   eval of its arguments there */
 	struct console_bpfn *bpfns;	/* breakpoints set, per function */
 	size_t nbpfns;
 	uint32_t next_bp;		/* the last breakpoint id handed out */
+	struct console_caller_bp {	/* after = "caller": at return
+					   addresses, kept per process */
+		uint64_t address;
+		uint32_t id;
+	} *callers;
+	size_t ncallers;
 	bool in_call;			/* calling into the debuggee */
 	char *signal_core;		/* core whose signal was reported */
 };
@@ -352,14 +379,23 @@ struct irs_error *console_boundary_enter(struct irs_console *c,
 					 bool *stop_ret, char **out_ret);
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
+/** What the verifiers said of one IR. */
+struct console_verdict {
+	uint32_t nbad;		/* verifiers that found problems */
+	char *bad_name;		/* the first of them and its problems */
+	char *bad_output;	/* (output), or NULL; freed by _deinit() */
+	uint32_t bad_problems;	/* how many it found */
+};
 /** Runs every verifier of the layout on @p root; one line per verifier
- *  into @p out; *nbad_ret counts the verifiers that found problems. When
- *  @p seq is non-zero the results are recorded in the session. */
+ *  into @p out; *ret says which found problems (console_verdict_deinit()
+ *  it). When @p seq is non-zero the results are recorded in the session,
+ *  a layout without verifiers as "none". */
 struct irs_error *console_run_verifiers(struct irs_console *c,
 					struct irs_memory *mem,
 					uint64_t root, const char *type,
 					uint32_t seq, struct irs_buf *out,
-					uint32_t *nbad_ret);
+					struct console_verdict *ret);
+void console_verdict_deinit(struct console_verdict *v);
 
 /* ---- vcall.c: a call verifier's call ------------------------------------- */
 
@@ -386,6 +422,9 @@ void console_frontend_deinit(struct irs_console *c);
 void console_frontend_refresh(struct irs_console *c, struct irs_buf *out);
 /** After a command: the target's breakpoints follow c->breaks. */
 void console_frontend_sync(struct irs_console *c, struct irs_buf *out);
+/** Deletes the breakpoints at return addresses (after = "caller"): the
+ *  process they were set in is gone. */
+void console_frontend_forget_callers(struct irs_console *c);
 /** Records frame 0's integer and pointer arguments into @p ev. */
 void console_frontend_save_args(struct irs_console *c,
 				struct console_event *ev);
@@ -396,6 +435,69 @@ bool console_frontend_entry_arg(struct irs_console *c, const char *name,
 /** The debuggee's arguments for the manifest: the target's, else the
  *  "args" setting; *ret freed with free(), NULL for none. */
 char *console_frontend_args(struct irs_console *c);
+
+/* ---- abi.c: boundary arguments by the calling convention ----------------- */
+
+/** @p expr with each $argN made the register the N-th integer argument
+ *  word is passed in (after the hidden result pointer when @p sret), for
+ *  the debuggee's machine (x86-64 System V, AArch64). */
+struct irs_error *console_abi_expr(const struct irs_console *c, bool sret,
+				   const char *expr, char *out, size_t len);
+/** console_eval() of a boundary expression (reads only, $argN as above). */
+struct irs_error *console_eval_arg(struct irs_console *c,
+				   const struct irs_boundary_info *bi,
+				   const char *expr, uint64_t *ret);
+
+/* ---- rootsearch.c: a boundary's IR root in a core ----------------------- */
+
+/** Whether @p root holds what boundary @p boundary's check says a root
+ *  holds (no check: any non-NULL root). */
+bool console_root_plausible(struct irs_console *c, uint32_t boundary,
+			    uint64_t root);
+/** Searches the selected frame (a boundary's) for a plausible root: its
+ *  callee-saved registers, then its stack; @p where gets which. */
+struct irs_error *console_root_search(struct irs_console *c,
+				      uint32_t boundary, uint64_t *ret,
+				      char *where, size_t len);
+
+/* ---- modules.c: the debuggee's modules and their symbols ----------------- */
+
+/** Reads the modules the debugger has loaded and, from the executable's
+ *  DT_NEEDED, those it will load (each ELF file once while unchanged). */
+void console_modules_refresh(struct irs_console *c);
+void console_modules_deinit(struct irs_console *c);
+/** Calls @p each with every defined function (demangled) of the modules
+ *  that @p re finds; returns how many. */
+uint32_t console_modules_functions(struct irs_console *c, const regex_t *re,
+				   void (*each)(void *arg,
+						const char *function),
+				   void *arg);
+/** The soname of a module defining symbol @p name (demangled), or NULL. */
+const char *console_modules_symbol(const struct irs_console *c,
+				   const char *name);
+/** The first module soname (or DT_NEEDED name) @p re finds, its first
+ *  group (else the whole match) into @p capture; NULL when none. */
+const char *console_modules_library(const struct irs_console *c,
+				    const regex_t *re, char *capture,
+				    size_t len);
+
+/* ---- boundaries.c: which boundary a function is -------------------------- */
+
+/** Compiles the match = RE of c->layout's boundaries (after a load). */
+struct irs_error *console_boundaries_init(struct irs_console *c);
+void console_boundaries_deinit(struct irs_console *c);
+/** The boundary @p function (a symbol, or a frame's function, which may
+ *  add a parameter list) is, if any: a listed function, or one a match
+ *  finds, then with function and pass_name filled (borrowed from @p c
+ *  until the next call). */
+bool console_boundary_of(struct irs_console *c, const char *function,
+			 struct irs_boundary_info *ret);
+/** Adds every function a match boundary finds in the modules to c->breaks
+ *  (@p wanted filters them by pass name). */
+struct irs_error *console_boundaries_expand(
+	struct irs_console *c,
+	bool (*wanted)(const struct irs_console *c,
+		       const struct irs_boundary_info *bi));
 
 /* ---- dump.c: ir-dump, ir-verify, ir-report ------------------------------- */
 

@@ -310,9 +310,10 @@ summary(const struct dump_req *r, const struct irs_snapshot *snap,
 
 	irs_snapshot_get_stats(snap, &st);
 	irs_buf_printf(out, "ir-dump: %s%s at 0x%" PRIx64 ": %" PRIu64
-		       " nodes, %" PRIu64 " bytes read, %u walk error%s%s, "
+		       " node%s, %" PRIu64 " bytes read, %u walk error%s%s, "
 		       "hash %s, %.3f s\n", r->where, r->type, r->root,
-		       st.nodes, st.bytes, st.nerrors,
+		       st.nodes, st.nodes == 1 ? "" : "s", st.bytes,
+		       st.nerrors,
 		       st.nerrors == 1 ? "" : "s",
 		       st.truncated ? " (truncated by a limit)" : "", st.hash,
 		       secs);
@@ -545,7 +546,7 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 	char *expr, *pass = NULL;
 	const char *type;
 	uint64_t root;
-	uint32_t nbad;
+	struct console_verdict v = {0};
 
 	if ((err = console_need_layout(c, "ir-verify")))
 		return err;
@@ -569,7 +570,7 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 	}
 	uint32_t failed = c->verify_failed;
 	if (!(err = console_memory(c, &mem)))
-		err = console_run_verifiers(c, mem, root, type, 0, out, &nbad);
+		err = console_run_verifiers(c, mem, root, type, 0, out, &v);
 	// A verifier that could not run (a runaway Lua check) found nothing,
 	// which is not the same as the IR being clean.
 	if (!err)
@@ -577,11 +578,12 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 			       ": %s\n",
 			       pass ? "pass '" : "", pass ? pass : "",
 			       pass ? "', " : "", type, root,
-			       nbad ? "problems found" :
+			       v.nbad ? "problems found" :
 			       c->verify_failed > failed ? "no problem found, "
 			       "but a verifier could not run" :
 			       "no problem found");
 	free(pass);
+	console_verdict_deinit(&v);
 	return err ? irs_error_prefix(err, "ir-verify") : NULL;
 }
 

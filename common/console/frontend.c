@@ -63,7 +63,7 @@ static struct irs_error *
 lookup_base(const struct irs_target *t, const char *name, uint64_t *ret)
 {
 	struct irs_error *err;
-	char alt[300];
+	char alt[600];
 
 	if (!t->type_lookup)
 		return no_answer("types");
@@ -83,6 +83,25 @@ lookup_base(const struct irs_target *t, const char *name, uint64_t *ret)
 		} else {
 			continue;
 		}
+		irs_error_destroy(err);
+		if (!(err = t->type_lookup(t->arg, alt, ret)))
+			return NULL;
+	}
+	if (err->code != IRS_ERROR_NOT_FOUND)
+		return err;
+	// A C++ name as the compiler that wrote the DWARF spelt it: LLDB
+	// finds a type by that spelling only (`4U`, `const T *`).
+	static const enum irs_cxx_style styles[] = {
+		IRS_CXX_CLANG, IRS_CXX_CLANG_UNSIGNED, IRS_CXX_GCC,
+		IRS_CXX_GDB,
+	};
+	for (size_t i = 0; irs_cxx_is_template(name) &&
+	     i < ARRAY_SIZE(styles); i++) {
+		if (err->code != IRS_ERROR_NOT_FOUND)
+			return err;
+		if (!irs_cxx_spell(name, styles[i], alt, sizeof(alt)) ||
+		    !strcmp(alt, name))
+			continue;
 		irs_error_destroy(err);
 		if (!(err = t->type_lookup(t->arg, alt, ret)))
 			return NULL;
@@ -205,8 +224,41 @@ fill_field(const struct irs_target *t, uint64_t type, uint64_t bitpos,
 	return NULL;
 }
 
+// Whether member @p m of a C++ class is a base class: the front ends
+// report a base as a member named by its type (GDB's fields() do).
+static bool
+is_base(const struct irs_target *t, const struct irs_member_facts *m)
+{
+	struct irs_type_facts f;
+	if (!m->name[0] || !strpbrk(m->name, ":<"))
+		return false;
+	struct irs_error *err = facts(t, m->type, &f);
+	bool base = !err && is_aggregate(f.kind) && !strcmp(bare(f.name),
+							     m->name);
+	irs_error_destroy(err);
+	return base;
+}
+
+// Whether path component @p name names member @p m: by its name, or, for
+// a base class, by its short name too ("ilist_node_base" for
+// "llvm::ilist_node_base<false>").
+static bool
+names(const struct irs_target *t, const struct irs_member_facts *m,
+      const char *name)
+{
+	char short_name[sizeof(m->name)];
+	if (!strcmp(m->name, name))
+		return true;
+	if (!strpbrk(m->name, ":<") || strpbrk(name, ":<") || !is_base(t, m))
+		return false;
+	irs_cxx_short_name(m->name, short_name, sizeof(short_name));
+	return !strcmp(short_name, name);
+}
+
 // Finds member @p name of struct or union @p type, looking inside its
-// anonymous members too; adds its offset in bits to *bits.
+// anonymous members and then its base classes (depth first, in
+// declaration order: C++ lookup, less its ambiguity errors); adds its
+// offset in bits to *bits.
 static struct irs_error *
 find_member(const struct irs_target *t, uint64_t type, const char *name,
 	    int depth, uint64_t *bits, struct irs_member_facts *ret,
@@ -222,7 +274,7 @@ find_member(const struct irs_target *t, uint64_t type, const char *name,
 	for (uint32_t i = 0; i < f.nmembers; i++) {
 		if ((err = member(t, type, i, &m)))
 			return err;
-		if (!strcmp(m.name, name)) {
+		if (names(t, &m, name)) {
 			*bits += m.bit_offset;
 			*ret = m;
 			*found = true;
@@ -232,7 +284,8 @@ find_member(const struct irs_target *t, uint64_t type, const char *name,
 	for (uint32_t i = 0; i < f.nmembers; i++) {
 		if ((err = member(t, type, i, &m)))
 			return err;
-		if (m.name[0] || (err = facts(t, m.type, &inner)))
+		if ((m.name[0] && !is_base(t, &m)) ||
+		    (err = facts(t, m.type, &inner)))
 			continue;
 		if (!is_aggregate(inner.kind))
 			continue;
@@ -407,6 +460,22 @@ lt_global(void *arg, const char *name, uint64_t *address,
 	return irs_frontend_global(t, name, address, ret);
 }
 
+static struct irs_error *
+lt_load_types(void *arg, const char *path)
+{
+	struct irs_console *c = arg;
+	struct irs_error *err = c->t->load_types(c->t->arg, path);
+	if (!err) {
+		// its symbols are never the debuggee's (modules.c)
+		char *copy = realpath(path, NULL);
+		if (copy) {
+			free(c->donor_path);
+			c->donor_path = copy;
+		}
+	}
+	return err;
+}
+
 void
 console_frontend_init(struct irs_console *c)
 {
@@ -419,6 +488,7 @@ console_frontend_init(struct irs_console *c)
 	c->lt.field = t->field || facts_only ? lt_field : NULL;
 	c->lt.enumerator = t->enumerator || facts_only ? lt_enumerator : NULL;
 	c->lt.global = t->global || t->symbol ? lt_global : NULL;
+	c->lt.load_types = t->load_types ? lt_load_types : NULL;
 }
 
 /* }====================================================================
@@ -638,8 +708,11 @@ resolve_returns(struct irs_console *c, struct console_bpfn *fn, bool at_hit,
 	const struct irs_target *t = c->t;
 	struct irs_insns sink = {0};
 
+	struct irs_boundary_info bi;
 	if (fn->resolved || fn->warned || !t->disassemble)
 		return;
+	if (console_boundary_of(c, fn->function, &bi) && bi.after_caller)
+		return;		// its after is at the caller (hit_caller)
 	struct irs_error *err = t->disassemble(t->arg, fn->function, &sink);
 	if (!err && sink.oom)
 		err = &irs_enomem;
@@ -741,6 +814,7 @@ irs_console_forget_breaks(struct irs_console *c)
 	free(c->bpfns);
 	c->bpfns = NULL;
 	c->nbpfns = 0;
+	console_frontend_forget_callers(c);
 }
 
 void
@@ -753,6 +827,9 @@ console_frontend_deinit(struct irs_console *c)
 	free(c->bpfns);
 	c->bpfns = NULL;
 	c->nbpfns = 0;
+	free(c->callers);
+	c->callers = NULL;
+	c->ncallers = 0;
 	console_event_deinit(&c->returning);
 	free(c->signal_core);
 	c->signal_core = NULL;
@@ -781,10 +858,12 @@ append(struct irs_buf *b, char *text)
 
 // At a return instruction: the return of the call with this CFA, and of
 // the calls above it that never returned (a longjmp out of them).
+static struct irs_error *pop_returns(struct irs_console *c, uint64_t cfa,
+				     bool *stop_ret, struct irs_buf *out);
+
 static struct irs_error *
 hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 {
-	struct irs_error *first = NULL;
 	uint64_t cfa = frame_cfa(c);
 	bool known = false;
 
@@ -793,6 +872,16 @@ hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 			c->events[i].cfa == CONSOLE_NO_CFA;
 	if (!known)
 		return NULL;	// a call entered before we broke on it
+	return pop_returns(c, cfa, stop_ret, out);
+}
+
+// The returns of the open calls down to the one with CFA @p cfa.
+static struct irs_error *
+pop_returns(struct irs_console *c, uint64_t cfa, bool *stop_ret,
+	    struct irs_buf *out)
+{
+	struct irs_error *first = NULL;
+
 	while (c->nevents) {
 		struct console_event *top = &c->events[c->nevents - 1];
 		uint64_t top_cfa = top->cfa;
@@ -821,6 +910,78 @@ hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
 	return first;
 }
 
+// after = "caller": a breakpoint at the return address of the call just
+// entered (frame 1's pc), one per address, kept while the process lives,
+// so a release build's pass, without debug info or with a tail call at
+// its end, still returns through a stop irsnap sees.
+static void
+break_at_caller(struct irs_console *c, const char *function,
+		struct irs_buf *out)
+{
+	const struct irs_target *t = c->t;
+	struct irs_boundary_info bi;
+	struct irs_frame_info fi;
+
+	if (!c->nevents || !t->set_break || !t->frame ||
+	    !console_boundary_of(c, function, &bi) || !bi.after_caller)
+		return;
+	struct irs_error *err = t->frame(t->arg, 1, &fi);
+	if (!err && !fi.pc)
+		err = irs_error_format(IRS_ERROR_TARGET, "no return address");
+	for (size_t i = 0; !err && i < c->ncallers; i++)
+		if (c->callers[i].address == fi.pc)
+			return;
+	void *p = err ? NULL : realloc(c->callers, (c->ncallers + 1) *
+				       sizeof(*c->callers));
+	if (!err && !p)
+		err = &irs_enomem;
+	if (!err) {
+		c->callers = p;
+		uint32_t id = ++c->next_bp;
+		if (!(err = t->set_break(t->arg, id, NULL, false, fi.pc))) {
+			c->callers[c->ncallers].address = fi.pc;
+			c->callers[c->ncallers++].id = id;
+		}
+	}
+	if (err) {
+		irs_buf_printf(out, "irsnap: %s: cannot break at its caller: "
+			       "%s; no after snapshot\n", function,
+			       irs_error_get_message(err));
+		irs_error_destroy(err);
+	}
+}
+
+void
+console_frontend_forget_callers(struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	for (size_t i = 0; t->delete_break && i < c->ncallers; i++)
+		t->delete_break(t->arg, c->callers[i].id);
+	free(c->callers);
+	c->callers = NULL;
+	c->ncallers = 0;
+}
+
+// At a return address: the return of the open call whose CFA is the
+// stack pointer now (a return pops the return address: sp = the callee's
+// CFA), and of the calls above it that never returned.
+static struct irs_error *
+hit_caller(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
+{
+	uint64_t sp;
+	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
+	if (err) {
+		irs_error_destroy(err);
+		return NULL;
+	}
+	bool known = false;
+	for (size_t i = 0; i < c->nevents; i++)
+		known = known || c->events[i].cfa == sp;
+	if (!known)
+		return NULL;	// a call entered before we broke on it
+	return pop_returns(c, sp, stop_ret, out);
+}
+
 struct irs_error *
 irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 		char **out_ret)
@@ -842,16 +1003,22 @@ irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 		if (entry)
 			fn = &c->bpfns[i];
 	}
+	bool caller = false;
+	for (size_t i = 0; !fn && id && i < c->ncallers; i++)
+		caller = caller || c->callers[i].id == id;
 	if (fn && entry) {
 		console_event_deinit(&c->returning);
 		char *text = NULL;
 		err = console_boundary_enter(c, fn->function, frame_cfa(c),
 					     stop_ret, &text);
 		append(&out, text);
+		break_at_caller(c, fn->function, &out);
 		// a library loaded since the sync: its returns now
 		resolve_returns(c, fn, true, &out);
 	} else if (fn) {
 		err = hit_return(c, stop_ret, &out);
+	} else if (caller) {
+		err = hit_caller(c, stop_ret, &out);
 	}
 	if (out.oom) {
 		irs_buf_deinit(&out);
@@ -1048,6 +1215,7 @@ static const struct irs_abi_field abi[] = {
 	ROW(irs_target, args), ROW(irs_target, disassemble),
 	ROW(irs_target, set_break), ROW(irs_target, delete_break),
 	ROW(irs_target, global), ROW(irs_target, symbol),
+	ROW(irs_target, module), ROW(irs_target, load_types),
 	{NULL, NULL, 0, 0},
 };
 

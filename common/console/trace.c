@@ -117,7 +117,7 @@ console_update_breaks(struct irs_console *c)
 			return &irs_enomem;
 		c->nbreaks++;
 	}
-	return NULL;
+	return console_boundaries_expand(c, boundary_wanted);
 }
 
 uint32_t
@@ -137,6 +137,12 @@ list_breaks(const struct irs_console *c, struct irs_buf *out)
 {
 	if (!c->nbreaks) {
 		irs_buf_puts(out, "no boundary function matches");
+		return;
+	}
+	// a pattern may find a hundred functions: ir-layout show lists them
+	if (c->nbreaks > 8) {
+		irs_buf_printf(out, "breakpoints at %u functions; ir-layout "
+			       "show lists them", c->nbreaks);
 		return;
 	}
 	irs_buf_puts(out, "breakpoint at ");
@@ -248,6 +254,11 @@ trace_on(struct irs_console *c, const char *pattern, bool changed,
 		irs_buf_printf(out, ") into a new run directory under %s\n",
 			       dir);
 	irs_free(dir);
+	if (c->verify && !irs_layout_nverifiers(c->layout))
+		irs_buf_printf(out, "irsnap: layout '%s' declares no "
+			       "verifier: --verify has nothing to run (each "
+			       "pass is recorded as \"no verifier\")\n",
+			       irs_layout_name(c->layout));
 	return NULL;
 }
 
@@ -356,7 +367,9 @@ lua_names(const struct irs_layout *lo, char **names_ret)
 		irs_buf_deinit(&b);
 		return &irs_enomem;
 	}
-	*names_ret = irs_buf_steal(&b);	// NULL when there is none
+	// NULL when there is none: "" would run no check and be called ok
+	*names_ret = b.len ? irs_buf_steal(&b) : NULL;
+	irs_buf_deinit(&b);
 	return NULL;
 }
 
@@ -369,7 +382,22 @@ struct verify_state {
 	struct irs_buf *out;
 	uint32_t nbad, nfailed;
 	bool interrupted;	// Ctrl-C stopped a Lua check: run no more
+	char *bad_name;		// the first verifier finding problems,
+	char *bad_output;	// what it said (both ours), and how
+	uint32_t bad_problems;	// many problems
 };
+
+// Remembers the first verifier that found problems: the failure is its.
+static void
+note_bad(struct verify_state *v, const char *name, const char *output,
+	 uint32_t problems)
+{
+	if (v->bad_name)
+		return;
+	v->bad_problems = problems;
+	v->bad_name = strdup(name);
+	v->bad_output = output ? strdup(output) : NULL;
+}
 
 static void
 record(struct verify_state *v, const struct irs_verifier_result *r)
@@ -436,6 +464,8 @@ verify_lua(struct verify_state *v)
 		};
 		record(v, &r);
 		v->nbad += count != 0;
+		if (count)
+			note_bad(v, names, problems, count);
 		irs_free(problems);
 	}
 	free(names);
@@ -531,6 +561,8 @@ verify_call(struct verify_state *v, const struct irs_verifier_info *vi)
 	};
 	record(v, &r);
 	v->nbad += problems != 0;
+	if (problems)
+		note_bad(v, vi->name, output, problems);
 	free(expr);
 	free(output);
 	free(nocapture);
@@ -539,24 +571,43 @@ verify_call(struct verify_state *v, const struct irs_verifier_info *vi)
 struct irs_error *
 console_run_verifiers(struct irs_console *c, struct irs_memory *mem,
 		      uint64_t root, const char *type, uint32_t seq,
-		      struct irs_buf *out, uint32_t *nbad_ret)
+		      struct irs_buf *out, struct console_verdict *ret)
 {
-	struct irs_error *err;
-	struct verify_state v = {c, mem, root, type, seq, out, 0, 0, false};
+	struct irs_error *err = NULL;
+	struct verify_state v = {c, mem, root, type, seq, out, 0, 0, false,
+				 NULL, NULL, 0};
 
+	if (!irs_layout_nverifiers(c->layout)) {
+		// Asked for and nothing to run: "no verifier", never "ok".
+		struct irs_verifier_result r = {.none = true};
+		record(&v, &r);
+	}
 	// Lua first: it only reads, while a call runs debuggee code.
 	verify_lua(&v);
-	for (uint32_t i = 0; !v.interrupted &&
+	for (uint32_t i = 0; !err && !v.interrupted &&
 	     i < irs_layout_nverifiers(c->layout); i++) {
 		struct irs_verifier_info vi;
-		if ((err = irs_layout_verifier(c->layout, i, &vi)))
-			return err;
-		if (vi.call)
+		if (!(err = irs_layout_verifier(c->layout, i, &vi)) &&
+		    vi.call)
 			verify_call(&v, &vi);
 	}
 	c->verify_failed += v.nfailed;
-	*nbad_ret = v.nbad;
+	if (err) {
+		free(v.bad_name);
+		free(v.bad_output);
+		return err;
+	}
+	*ret = (struct console_verdict){v.nbad, v.bad_name, v.bad_output,
+					v.bad_problems};
 	return NULL;
+}
+
+void
+console_verdict_deinit(struct console_verdict *v)
+{
+	free(v->bad_name);
+	free(v->bad_output);
+	memset(v, 0, sizeof(*v));
 }
 
 /* }====================================================================
@@ -607,22 +658,6 @@ push_event(struct irs_console *c)
 	memset(ev, 0, sizeof(*ev));
 	ev->cfa = CONSOLE_NO_CFA;
 	return ev;
-}
-
-static bool
-find_boundary(const struct irs_layout *lo, const char *function,
-	      struct irs_boundary_info *ret)
-{
-	for (uint32_t i = 0; i < irs_layout_nboundaries(lo); i++) {
-		struct irs_error *err = irs_layout_boundary(lo, i, ret);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
-		}
-		if (ret->function && !strcmp(ret->function, function))
-			return true;
-	}
-	return false;
 }
 
 // Fills @p ev's pass, type and root from boundary @p bi in frame 0.
@@ -724,7 +759,7 @@ console_boundary_enter(struct irs_console *c, const char *function,
 		function = "";
 	if ((err = console_need_layout(c, "irsnap")))
 		return err;
-	if (!find_boundary(c->layout, function, &bi))
+	if (!console_boundary_of(c, function, &bi))
 		return irs_error_format(IRS_ERROR_NOT_FOUND,
 			"irsnap: %s is not a pass boundary of layout '%s'",
 			function, irs_layout_name(c->layout));
@@ -756,14 +791,20 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	return hand_out(&out, out_ret, err);
 }
 
+// failure.json for the verifier failure @p v after @p ev's pass: the
+// failing verifier's own problems, and its name, whose offline rerun
+// makes the reduce command.
 static struct irs_error *
 verify_failure(struct irs_console *c, struct irs_memory *mem,
-	       const struct console_event *ev, const char *report)
+	       const struct console_event *ev,
+	       const struct console_verdict *v)
 {
 	struct irs_failure_info info = {
 		.kind = "verifier",
 		.pass = ev->pass,
-		.message = report,
+		.message = v->bad_output,
+		.verifier = v->bad_name,
+		.problems = v->bad_problems,
 		.ir_root = ev->root,
 	};
 	return irs_session_failure(c->session, c->t, mem, &info);
@@ -777,7 +818,8 @@ trace_end(struct irs_console *c, const struct console_event *ev,
 	struct irs_error *err;
 	struct irs_memory *mem;
 	struct irs_buf report;
-	uint32_t nbad = 0, failed = c->verify_failed;
+	struct console_verdict v = {0};
+	uint32_t failed = c->verify_failed;
 
 	if ((err = console_memory(c, &mem)))
 		return err;
@@ -788,37 +830,40 @@ trace_end(struct irs_console *c, const struct console_event *ev,
 	irs_buf_init(&report);
 	irs_buf_puts(&report, "");
 	err = console_run_verifiers(c, mem, ev->root, ev->type, ev->seq,
-				    &report, &nbad);
-	if (!err && nbad && c->ir_broken && !c->stop_on_verify) {
+				    &report, &v);
+	if (!err && v.nbad && c->ir_broken && !c->stop_on_verify) {
 		// Name the pass that broke it once, not every pass after.
 		irs_buf_printf(out, "irsnap: the IR is still broken after "
-			       "pass '%s' (event %u)\n", ev->pass, ev->seq);
-	} else if (!err && nbad) {
+			       "pass '%s' (seq %u)\n", ev->pass, ev->seq);
+	} else if (!err && v.nbad) {
 		c->ir_broken = true;
 		if (!c->check.nbroken++)
 			snprintf(c->check.broken, sizeof(c->check.broken),
-				 "pass '%s' (event %u of %s) broke the IR",
+				 "pass '%s' (seq %u of %s) broke the IR",
 				 ev->pass, ev->seq,
 				 irs_session_dir(c->session));
-		irs_buf_printf(out, "irsnap: pass '%s' (event %u) broke the "
+		irs_buf_printf(out, "irsnap: pass '%s' (seq %u) broke the "
 			       "IR:\n", ev->pass, ev->seq);
 		indent_lines(out, report.data, 40);
-		if (c->stop_on_verify) {
-			err = verify_failure(c, mem, ev, report.data);
-			if (!err)
-				irs_buf_printf(out, "irsnap: stopped after "
-					       "pass '%s'; failure report: "
-					       "%s/failure.json\n", ev->pass,
-					       irs_session_dir(c->session));
+		// The report is written with or without a stop: a broken IR
+		// is the run's failure, and reducible as one.
+		err = verify_failure(c, mem, ev, &v);
+		if (!err)
+			irs_buf_printf(out, "irsnap: %s pass '%s'; failure "
+				       "report: %s/failure.json\n",
+				       c->stop_on_verify ? "stopped after"
+				       : "a verifier failed after", ev->pass,
+				       irs_session_dir(c->session));
+		if (c->stop_on_verify)
 			*stop_ret = true;
-		}
 	} else if (!err && failed == 0 && c->verify_failed) {
 		// Say once that a verifier cannot run, not at every pass.
 		irs_buf_printf(out, "irsnap: after pass '%s':\n", ev->pass);
 		indent_lines(out, report.data, 40);
 	}
-	if (!err && !nbad)
+	if (!err && !v.nbad)
 		c->ir_broken = false;
+	console_verdict_deinit(&v);
 	irs_buf_deinit(&report);
 	return err;
 }
@@ -995,5 +1040,6 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 struct irs_error *
 irs_console_exited(struct irs_console *c, int32_t status, char **out_ret)
 {
+	console_frontend_forget_callers(c);
 	return printable_out(out_ret, exit_event(c, status, out_ret));
 }

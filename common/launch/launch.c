@@ -4,6 +4,7 @@
 // `irsnap replay` and `irsnap reduce --layout`.
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -140,24 +141,59 @@ irs_debugger_cmd(const char *cmd, const char *arg)
 
 /* {==== Running a child ================================================== */
 
+char *
+irs_lldb_python_dir(void)
+{
+	glob_t g;
+	char *dir = NULL;
+	if (glob("/usr/lib/llvm-14/lib/python3*/dist-packages/lldb/"
+		 "embedded_interpreter.py", 0, NULL, &g) == 0 && g.gl_pathc) {
+		const char *p = g.gl_pathv[g.gl_pathc - 1];	// the newest
+		dir = strndup(p, strlen(p) - strlen("/lldb/"
+						    "embedded_interpreter.py"));
+	}
+	globfree(&g);
+	return dir;
+}
+
+// PYTHONPATH=DIR[:$PYTHONPATH] for LLDB 14 (irs_lldb_python_dir()), or
+// NULL when there is no such directory. Freed with free().
+static char *
+lldb_pythonpath(void)
+{
+	char *dir = irs_lldb_python_dir(), *env = NULL;
+	const char *old = getenv("PYTHONPATH");
+	if (dir && asprintf(&env, "PYTHONPATH=%s%s%s", dir,
+			    old && *old ? ":" : "", old ? old : "") < 0)
+		env = NULL;
+	free(dir);
+	return env;
+}
+
 // The child's environment: ours, with IRSNAP_DIR set to @p irsnap_dir
-// (when not NULL), the entries of @p extra, and without DEBUGINFOD_URLS.
+// (when not NULL), the entries of @p extra, LLDB's Python module for an
+// LLDB (@p lldb), and without DEBUGINFOD_URLS.
 static char **
-child_env(const char *irsnap_dir, const char *const *extra)
+child_env(const char *irsnap_dir, const char *const *extra, bool lldb)
 {
 	const char *set[16];
 	size_t n = 0;
-	char *dir = NULL;
-	if (irsnap_dir && asprintf(&dir, "IRSNAP_DIR=%s", irsnap_dir) < 0)
+	char *dir = NULL, *py = lldb ? lldb_pythonpath() : NULL;
+	if (irsnap_dir && asprintf(&dir, "IRSNAP_DIR=%s", irsnap_dir) < 0) {
+		free(py);
 		return NULL;
+	}
 	if (dir)
 		set[n++] = dir;
+	if (py)
+		set[n++] = py;
 	for (size_t i = 0; extra && extra[i] && n < ARRAY_SIZE(set) - 1; i++)
 		set[n++] = extra[i];
 	set[n] = NULL;
 	static const char *const unset[] = {"DEBUGINFOD_URLS", NULL};
 	char **env = irs_env_edit(set, unset);
 	free(dir);
+	free(py);
 	return env;
 }
 
@@ -166,7 +202,10 @@ irs_child_start(char *const *argv, const char *log, const char *irsnap_dir,
 		const char *const *extra_env, double timeout,
 		struct irs_child *ret)
 {
-	char **envp = child_env(irsnap_dir, extra_env);
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	char **envp = child_env(irsnap_dir, extra_env,
+				!strncmp(base, "lldb", 4));
 	if (!envp)
 		return &irs_enomem;
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

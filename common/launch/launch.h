@@ -38,6 +38,16 @@ struct irs_error *irs_debugger_find(const char *debugger, char **ret);
 struct irs_error *irs_frontend_find(const char *debugger, const char *self,
 				    char **ret);
 
+/**
+ * The directory holding LLDB 14's Python module (lldb/__init__.py and
+ * embedded_interpreter.py), or NULL. Debian's python3-lldb-14 puts it in
+ * /usr/lib/llvm-14/lib/python3.X/dist-packages, where `lldb-14 -P` does
+ * not look (it names /usr/lib/local/...), and its /usr/lib/python3 link
+ * holds only the shared objects, so LLDB starts with "ModuleNotFoundError:
+ * No module named 'lldb.embedded_interpreter'" unless PYTHONPATH names
+ * this directory; irsnap sets it for the LLDB it starts. Freed with free().
+ */
+char *irs_lldb_python_dir(void);
 /** "CMD 'ARG'" (ARG shell-quoted, as the console splits it), one argument
  *  of the debugger's -ex or -o; @p arg NULL gives CMD. NULL on OOM. */
 char *irs_debugger_cmd(const char *cmd, const char *arg);

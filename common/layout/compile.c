@@ -778,6 +778,124 @@ boundary_ir(struct irs_cc *c, int b, uint32_t line,
 	lua_pop(L, 1);
 }
 
+// pass = EXPR (a C string), or pass = { data = EXPR, len = EXPR }
+static void
+boundary_pass(struct irs_cc *c, int b, uint32_t line,
+	      struct irs_boundary_info *bi)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, b, "pass") == LUA_TTABLE) {
+		int p = lua_gettop(L);
+		bi->pass_expr = irs_cc_strdup(c, irs_cc_str(c, p, "data", line,
+							    "boundary"));
+		bi->pass_len_expr = irs_cc_strdup(c, irs_cc_str(c, p, "len",
+								line,
+								"boundary"));
+		check_reads(c, "pass", bi->pass_len_expr, line);
+	} else if (lua_isstring(L, -1)) {
+		bi->pass_expr = irs_cc_strdup(c, lua_tostring(L, -1));
+	}
+	lua_pop(L, 1);
+	check_reads(c, "pass", bi->pass_expr, line);
+}
+
+// functions = { match = RE }: RE must compile here, not at the first run.
+static void
+boundary_match(struct irs_cc *c, const char *re, uint32_t line)
+{
+	regex_t rx;
+	int rc = regcomp(&rx, re, REG_EXTENDED);
+	if (rc) {
+		char why[160];
+		regerror(rc, &rx, why, sizeof(why));
+		irs_lua_raisef(c->L, line, "boundary: functions = { match = "
+			       "\"%s\" }: %s", re, why);
+	}
+	regfree(&rx);
+}
+
+// check = { PATH = VALUE, ... }: what makes an address a plausible IR
+// root (a core's search for one): each member PATH of the root's C type
+// holds VALUE, an integer or an enumerator of its enum type.
+static void
+boundary_check(struct irs_cc *c, int b, uint32_t line, const struct ltype *t,
+	       struct lbcheck *ret)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, b, "check") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	int tab = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, tab)) {
+		if (ret->n == ARRAY_SIZE(ret->items))
+			irs_lua_raisef(L, line, "boundary: check holds at most "
+				       "%zu members", ARRAY_SIZE(ret->items));
+		if (lua_type(L, -2) != LUA_TSTRING)
+			irs_lua_raisef(L, line, "boundary: check = { PATH = "
+				       "VALUE }: a key is not a member path");
+		const char *path = lua_tostring(L, -2);
+		struct lbcheck_item *it = &ret->items[ret->n++];
+		struct irs_error *err = c->t && c->t->field ?
+			c->t->field(c->t->arg, t->ctype, path, &it->fi) :
+			irs_error_format(IRS_ERROR_TARGET, "no debug info");
+		if (err) {
+			char msg[300];
+			snprintf(msg, sizeof(msg), "%s", err->message);
+			irs_error_destroy(err);
+			irs_lua_raisef(L, line, "boundary: check '%s' of %s: "
+				       "%s", path, t->ctype, msg);
+		}
+		if (lua_isinteger(L, -1)) {
+			it->value = lua_tointeger(L, -1);
+		} else if (lua_type(L, -1) == LUA_TSTRING) {
+			const char *want = lua_tostring(L, -1);
+			// "llvm::Value::ValueTy::FunctionVal": an enumerator
+			// of that enum, for a member that is a plain integer
+			char etype[256];
+			snprintf(etype, sizeof(etype), "%s", it->fi.type_name);
+			const char *sep = strrchr(want, ':');
+			if (sep && sep - want >= 2 && sep[-1] == ':') {
+				snprintf(etype, sizeof(etype), "%.*s",
+					 (int)(sep - 1 - want), want);
+				want = sep + 1;
+			}
+			bool found = false;
+			for (uint32_t i = 0; !found && c->t->enumerator &&
+			     i < 100000; i++) {
+				char name[128];
+				int64_t v;
+				err = c->t->enumerator(c->t->arg, etype, i,
+						       name, sizeof(name), &v);
+				if (err) {
+					irs_error_destroy(err);
+					break;
+				}
+				if (!strcmp(name, want) ||
+				    (strlen(name) > strlen(want) &&
+				     !strcmp(name + strlen(name) -
+					     strlen(want), want) &&
+				     name[strlen(name) - strlen(want) - 1] ==
+				     ':')) {
+					it->value = v;
+					found = true;
+				}
+			}
+			if (!found)
+				irs_lua_raisef(L, line, "boundary: check '%s': "
+					       "no enumerator '%s' in %s",
+					       path, want, etype);
+		} else {
+			irs_lua_raisef(L, line, "boundary: check '%s': the "
+				       "value must be an integer or an "
+				       "enumerator's name", path);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
 static void
 compile_boundaries(struct irs_cc *c, int decls)
 {
@@ -788,12 +906,17 @@ compile_boundaries(struct irs_cc *c, int decls)
 	uint32_t n = (uint32_t)lua_rawlen(L, list), total = 0;
 	for (uint32_t i = 1; i <= n; i++) {
 		lua_rawgeti(L, list, i);
-		if (lua_getfield(L, -1, "functions") == LUA_TTABLE)
+		if (lua_getfield(L, -1, "functions") == LUA_TTABLE) {
 			total += (uint32_t)lua_rawlen(L, -1);
-		else
+			lua_getfield(L, -1, "match");
+			total += !lua_isnil(L, -1);
+			lua_pop(L, 1);
+		} else {
 			total++;
+		}
 		lua_pop(L, 2);
 	}
+	lo->bchecks = irs_cc_alloc(c, (total + 1) * sizeof(*lo->bchecks));
 	lo->boundaries = irs_cc_alloc(c, (total + 1) * sizeof(*lo->boundaries));
 	for (uint32_t i = 1; i <= n; i++) {
 		lua_rawgeti(L, list, i);
@@ -803,15 +926,20 @@ compile_boundaries(struct irs_cc *c, int decls)
 		if (type)
 			irs_cc_type(c, type, line, "boundary");
 		struct irs_boundary_info proto = {
-			.pass_expr = irs_cc_str(c, b, "pass", line, "boundary"),
 			.instance_expr = irs_cc_str(c, b, "instance", line,
 						    "boundary"),
 			.ir_type = irs_cc_strdup(c, type ? type : lo->root),
 		};
+		boundary_pass(c, b, line, &proto);
+		lua_getfield(L, b, "sret");
+		proto.sret = lua_toboolean(L, -1);
+		lua_pop(L, 1);
+		const char *after = irs_cc_str(c, b, "after", line, "boundary");
+		proto.after_caller = after && !strcmp(after, "caller");
+		struct lbcheck check = {0};
+		boundary_check(c, b, line, irs_cc_type(c, proto.ir_type, line,
+						       "boundary"), &check);
 		boundary_ir(c, b, line, &proto);
-		if (proto.pass_expr)
-			proto.pass_expr = irs_cc_strdup(c, proto.pass_expr);
-		check_reads(c, "pass", proto.pass_expr, line);
 		if (proto.instance_expr)
 			proto.instance_expr = irs_cc_strdup(c,
 							    proto.instance_expr);
@@ -821,6 +949,7 @@ compile_boundaries(struct irs_cc *c, int decls)
 			for (uint32_t j = 1; j <= m; j++) {
 				lua_rawgeti(L, -1, j);
 				const char *fn = lua_tostring(L, -1);
+				lo->bchecks[lo->nboundaries] = check;
 				struct irs_boundary_info *bi =
 					&lo->boundaries[lo->nboundaries++];
 				*bi = proto;
@@ -829,7 +958,18 @@ compile_boundaries(struct irs_cc *c, int decls)
 					bi->pass_name = bi->function;
 				lua_pop(L, 1);
 			}
+			const char *re = irs_cc_str(c, -1, "match", line,
+						    "boundary");
+			if (re) {
+				boundary_match(c, re, line);
+				lo->bchecks[lo->nboundaries] = check;
+				struct irs_boundary_info *bi =
+					&lo->boundaries[lo->nboundaries++];
+				*bi = proto;
+				bi->match = irs_cc_strdup(c, re);
+			}
 		} else {
+			lo->bchecks[lo->nboundaries] = check;
 			struct irs_boundary_info *bi =
 				&lo->boundaries[lo->nboundaries++];
 			*bi = proto;
@@ -840,6 +980,29 @@ compile_boundaries(struct irs_cc *c, int decls)
 		lua_pop(L, 2);
 	}
 	lua_pop(L, 1);
+}
+
+// A verifier's offline form: the command that runs the same check on a
+// file, and the regexes the reducer reads its output with, compiled here
+// so that a typo is FILE:LINE at load, not a reducer that finds nothing.
+static void
+compile_verifier_rerun(struct irs_cc *c, int v, struct lverifier *lv)
+{
+	const char *keys[] = {"rerun", "problem", "broken"};
+	const char **dst[] = {&lv->rerun, &lv->problem, &lv->broken};
+	for (size_t k = 0; k < 3; k++) {
+		const char *s = irs_cc_str(c, v, keys[k], lv->line,
+					   "verifier");
+		regex_t re;
+		int rc = k && s ? regcomp(&re, s, REG_EXTENDED) : 0;
+		if (k && s && !rc)
+			regfree(&re);
+		if (rc)
+			irs_lua_raisef(c->L, lv->line, "verifier '%s': %s "
+				       "'%s' is no extended regular "
+				       "expression", lv->name, keys[k], s);
+		*dst[k] = s ? irs_cc_strdup(c, s) : NULL;
+	}
 }
 
 static void
@@ -873,6 +1036,7 @@ compile_verifiers(struct irs_cc *c, int decls)
 				       "variable name", lv->name, call);
 		lv->call = call ? irs_cc_strdup(c, call) : NULL;
 		irs_cc_int(c, v, "ok", lv->line, "verifier", &lv->ok);
+		compile_verifier_rerun(c, v, lv);
 		lv->fn = LUA_NOREF;
 		if (lua_getfield(L, v, "check") == LUA_TFUNCTION)
 			lv->fn = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -950,6 +1114,23 @@ compile_reduce_syntax(struct irs_cc *c, int r, uint32_t line)
 			       "characters (a whole label line)");
 	regfree(&re);
 	c->lo->reduce_label = irs_cc_strdup(c, label);
+}
+
+static void
+compile_cfg(struct irs_cc *c, int decls)
+{
+	lua_State *L = c->L;
+	if (lua_getfield(L, decls, "cfg") == LUA_TTABLE) {
+		int t = lua_gettop(L);
+		uint32_t line = irs_cc_line(c, t);
+		c->lo->cfg_func = irs_cc_type(c, irs_cc_str(c, t, "func", line,
+							     "cfg"),
+					      line, "cfg")->name;
+		c->lo->cfg_block = irs_cc_type(c, irs_cc_str(c, t, "block",
+							      line, "cfg"),
+					       line, "cfg")->name;
+	}
+	lua_pop(L, 1);
 }
 
 static void
@@ -1078,6 +1259,33 @@ check_no_json(struct irs_cc *c)
 	}
 }
 
+// donor { ... }: the cached donor's DWARF, loaded before any type is
+// looked up. Building it is `irsnap donor`'s: a layout runs no command.
+static void
+compile_donor(struct irs_cc *c)
+{
+	struct irs_layout *lo = c->lo;
+	if (!irs_decl_donor(c->L, lo->file, &lo->donor))
+		return;
+	char *obj = NULL;
+	struct irs_error *err = irs_donor_find(&lo->donor, &obj);
+	if (!err && (!c->t || !c->t->load_types))
+		err = irs_error_format(IRS_ERROR_TARGET, "the debugger loads "
+				       "no type donor here");
+	if (!err)
+		err = c->t->load_types(c->t->arg, obj);
+	if (err) {
+		free(obj);
+		if (err == &irs_enomem)
+			irs_lua_raise(c->L, err);
+		char msg[1200];
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		irs_error_destroy(err);
+		irs_lua_raisef(c->L, lo->donor.line, "donor: %s", msg);
+	}
+	lo->donor_obj = obj;
+}
+
 void
 irs_layout_compile(lua_State *L, struct irs_layout *lo)
 {
@@ -1094,6 +1302,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 	const char *root = irs_cc_str(&c, top, "root", line, "layout");
 	lua_pop(L, 1);
 
+	compile_donor(&c);
 	compile_types(&c, decls);
 	if (lo->ntypes == 0)
 		irs_lua_raisef(L, line, "layout declares no struct");
@@ -1136,6 +1345,7 @@ irs_layout_compile(lua_State *L, struct irs_layout *lo)
 
 	compile_boundaries(&c, decls);
 	compile_verifiers(&c, decls);
+	compile_cfg(&c, decls);
 	compile_reduce(&c, decls, irs_layout_find_type(lo, lo->root));
 	if (!lo->defs)
 		derive_defs(lo);

@@ -2,6 +2,8 @@
 // reduce. Each checks its table's shape on the spot (so a mistake is
 // reported at its line) and records it in one registry table; the compiler
 // (compile.c) reads that table once the file has run.
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -197,20 +199,51 @@ l_struct(lua_State *L)
 }
 
 // boundary { at = F, pass = EXPR, ir = EXPR [, type = T] }
-// boundary { functions = { F1, F2 }, ir = EXPR [, type = T] }
+// boundary { functions = { F1, F2, match = RE }, ir = EXPR [, type = T] }
+// sret = true, after = "caller"|"return", check = { PATH = VALUE },
+// pass = { data = EXPR, len = EXPR }
 // ir = { "fn", "f" }: the first of these its parameters has
 // instance = EXPR: an integer telling one run of a pass from another
 static int
 l_boundary(lua_State *L)
 {
 	static const char *const keys[] = {
-		"at", "pass", "ir", "type", "functions", "instance", NULL,
+		"at", "pass", "ir", "type", "functions", "instance", "sret",
+		"after", "check", NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "boundary", keys);
 	opt_string(L, 1, "instance", "boundary");
 	const char *at = opt_string(L, 1, "at", "boundary");
-	const char *pass = opt_string(L, 1, "pass", "boundary");
+	const char *pass = NULL;
+	if (lua_getfield(L, 1, "pass") == LUA_TTABLE) {
+		static const char *const pkeys[] = { "data", "len", NULL };
+		check_keys(L, lua_gettop(L), "boundary: pass", pkeys);
+		if (!opt_string(L, -1, "data", "boundary: pass") ||
+		    !opt_string(L, -1, "len", "boundary: pass"))
+			return luaL_error(L, "boundary: pass = { data = EXPR, "
+					  "len = EXPR } (a pointer and a "
+					  "length) needs both");
+		pass = "";
+	}
+	lua_pop(L, 1);
+	if (!pass)
+		pass = opt_string(L, 1, "pass", "boundary");
+	int st = lua_getfield(L, 1, "sret");
+	lua_pop(L, 1);
+	if (st != LUA_TNIL && st != LUA_TBOOLEAN)
+		return luaL_error(L, "boundary: 'sret' must be true or false");
+	const char *after = opt_string(L, 1, "after", "boundary");
+	if (after && strcmp(after, "caller") && strcmp(after, "return"))
+		return luaL_error(L, "boundary: after = \"return\" (at the "
+				  "function's return instructions) or "
+				  "\"caller\" (at the return address), not "
+				  "'%s'", after);
+	if (lua_getfield(L, 1, "check") != LUA_TNIL &&
+	    lua_type(L, -1) != LUA_TTABLE)
+		return luaL_error(L, "boundary: 'check' must be a table "
+				  "{ PATH = VALUE, ... }");
+	lua_pop(L, 1);
 	int irt = lua_getfield(L, 1, "ir");	// compile.c checks a list
 	lua_pop(L, 1);
 	if (irt != LUA_TTABLE && !opt_string(L, 1, "ir", "boundary"))
@@ -229,7 +262,21 @@ l_boundary(lua_State *L)
 		return luaL_error(L, "boundary: 'pass' (the pass name "
 				  "expression) is required with 'at'");
 	if (t == LUA_TTABLE) {
-		if (lua_rawlen(L, -1) == 0)
+		static const char *const fkeys[] = { "match", NULL };
+		lua_pushnil(L);
+		while (lua_next(L, -2)) {	// list items, or match = RE
+			lua_pop(L, 1);
+			if (lua_type(L, -1) == LUA_TSTRING) {
+				const char *k = lua_tostring(L, -1);
+				if (strcmp(k, fkeys[0]))
+					return luaL_error(L, "boundary: "
+						"'functions' has an unknown "
+						"key '%s' (a list of names, "
+						"and match = REGEX)", k);
+			}
+		}
+		bool match = opt_string(L, -1, "match", "boundary: functions");
+		if (lua_rawlen(L, -1) == 0 && !match)
 			return luaL_error(L, "boundary: 'functions' is empty");
 		check_strings(L, "boundary: 'functions'", "strings");
 	}
@@ -241,11 +288,14 @@ l_boundary(lua_State *L)
 
 // verifier { name = N, check = function(snap) ... end }
 // verifier { name = N, call = EXPR, ok = V }
+// either with rerun = CMD, problem = REGEX, broken = REGEX: the same check
+// offline, for the reducer
 static int
 l_verifier(lua_State *L)
 {
 	static const char *const keys[] = {
-		"name", "check", "call", "ok", NULL,
+		"name", "check", "call", "ok", "rerun", "problem", "broken",
+		NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "verifier", keys);
@@ -265,6 +315,11 @@ l_verifier(lua_State *L)
 	if (t != LUA_TNIL && (!call || t != LUA_TNUMBER))
 		return luaL_error(L, "verifier: 'ok' is the integer a 'call' "
 				  "returns when all is well");
+	bool rerun = opt_string(L, 1, "rerun", "verifier") != NULL;
+	if (!rerun && (opt_string(L, 1, "problem", "verifier") ||
+		       opt_string(L, 1, "broken", "verifier")))
+		return luaL_error(L, "verifier: 'problem' and 'broken' read "
+				  "the output of 'rerun', which is missing");
 	copy_table(L, 1);
 	record(L, "verifiers");
 	return 0;
@@ -300,10 +355,166 @@ l_reduce(lua_State *L)
 	return 0;
 }
 
+// donor { source = "llvm14/donor.cpp", include = { DIR, ... },
+//         flags = { "-std=c++17", ... }, fits = { { fact = F, library = RE }
+//         | { fact = F, symbol = NAME, value = V }, ... } }
+static int
+l_donor(lua_State *L)
+{
+	static const char *const keys[] = { "source", "include", "flags",
+					    "fits", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "donor", keys);
+	const char *src = opt_string(L, 1, "source", "donor");
+	if (!src)
+		return luaL_error(L, "donor: 'source' (the donor's C++ file, "
+				  "beside the layout) is required");
+	// beside the layout: a layout never points irsnap elsewhere
+	if (src[0] == '/' || !strncmp(src, "../", 3) || strstr(src, "/../") ||
+	    !strcmp(src, ".."))
+		return luaL_error(L, "donor: 'source' is a path beside the "
+				  "layout, without '..', not '%s'", src);
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "flags" : "include";
+		int t = lua_getfield(L, 1, key);
+		if (t != LUA_TNIL && t != LUA_TTABLE)
+			return luaL_error(L, "donor: '%s' must be a list of "
+					  "strings", key);
+		if (t == LUA_TTABLE)
+			check_strings(L, k ? "donor: 'flags'" :
+				      "donor: 'include'", "strings");
+		lua_pop(L, 1);
+	}
+	int t = lua_getfield(L, 1, "fits");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		return luaL_error(L, "donor: 'fits' must be a list of "
+				  "{ fact = F, library = RE } or { fact = F, "
+				  "symbol = NAME, value = V }");
+	for (lua_Integer i = 1; t == LUA_TTABLE &&
+	     i <= (lua_Integer)lua_rawlen(L, -1); i++) {
+		static const char *const fkeys[] = { "fact", "library",
+						     "symbol", "value", NULL };
+		if (lua_rawgeti(L, -1, i) != LUA_TTABLE)
+			return luaL_error(L, "donor: fits[%d] must be a table",
+					  (int)i);
+		check_keys(L, lua_gettop(L), "donor: fits", fkeys);
+		const char *lib = opt_string(L, -1, "library", "donor: fits");
+		const char *sym = opt_string(L, -1, "symbol", "donor: fits");
+		if (!opt_string(L, -1, "fact", "donor: fits") || !lib == !sym)
+			return luaL_error(L, "donor: fits[%d] needs a 'fact' "
+					  "and either 'library' or 'symbol'",
+					  (int)i);
+		lua_getfield(L, -1, "value");
+		if (sym && !lua_isinteger(L, -1))
+			return luaL_error(L, "donor: fits[%d]: 'symbol' needs "
+					  "an integer 'value'", (int)i);
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	declare_once(L, "donor");
+	return 0;
+}
+
+static char *
+dup_or_raise(lua_State *L, const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		luaL_error(L, "out of memory");
+	return p;
+}
+
+// The strings of list @p key of the table at -1 into *v (caller-owned).
+static void
+donor_list(lua_State *L, const char *key, char ***v, uint32_t *n)
+{
+	lua_getfield(L, -1, key);
+	lua_Integer len = lua_istable(L, -1) ?
+		(lua_Integer)lua_rawlen(L, -1) : 0;
+	if (len > 0 && !(*v = calloc((size_t)len, sizeof(**v))))
+		luaL_error(L, "out of memory");
+	for (lua_Integer i = 1; i <= len; i++) {
+		lua_rawgeti(L, -1, i);
+		(*v)[(*n)++] = dup_or_raise(L, lua_tostring(L, -1));
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+bool
+irs_decl_donor(lua_State *L, const char *file, struct irs_donor_spec *ret)
+{
+	irs_decl_push(L);
+	if (lua_getfield(L, -1, "donor") != LUA_TTABLE) {
+		lua_pop(L, 2);
+		return false;
+	}
+	lua_getfield(L, -2, "layout");
+	lua_getfield(L, -1, "name");
+	ret->layout_name = dup_or_raise(L, lua_isstring(L, -1) ?
+					lua_tostring(L, -1) : "layout");
+	lua_pop(L, 2);
+	lua_getfield(L, -1, "line");
+	ret->line = (uint32_t)lua_tointeger(L, -1);
+	lua_pop(L, 1);
+	ret->layout_file = dup_or_raise(L, file);
+	lua_getfield(L, -1, "source");
+	const char *src = lua_tostring(L, -1);
+	const char *slash = strrchr(file, '/');
+	size_t dirlen = slash ? (size_t)(slash - file) + 1 : 0;
+	if (!(ret->source = malloc(dirlen + strlen(src) + 1)))
+		luaL_error(L, "out of memory");
+	memcpy(ret->source, file, dirlen);
+	strcpy(ret->source + dirlen, src);
+	lua_pop(L, 1);
+	donor_list(L, "include", &ret->include, &ret->ninclude);
+	donor_list(L, "flags", &ret->flags, &ret->nflags);
+	lua_getfield(L, -1, "fits");
+	lua_Integer n = lua_istable(L, -1) ? (lua_Integer)lua_rawlen(L, -1)
+					    : 0;
+	if (n > 0 && !(ret->fits = calloc((size_t)n, sizeof(*ret->fits))))
+		luaL_error(L, "out of memory");
+	for (lua_Integer i = 1; i <= n; i++) {
+		struct irs_donor_fit *f = &ret->fits[ret->nfits++];
+		lua_rawgeti(L, -1, i);
+		const char *s;
+		if ((s = opt_string(L, -1, "fact", "donor")))
+			snprintf(f->fact, sizeof(f->fact), "%s", s);
+		if ((s = opt_string(L, -1, "library", "donor")))
+			snprintf(f->library, sizeof(f->library), "%s", s);
+		if ((s = opt_string(L, -1, "symbol", "donor")))
+			snprintf(f->symbol, sizeof(f->symbol), "%s", s);
+		lua_getfield(L, -1, "value");
+		f->value = lua_tointeger(L, -1);
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 3);
+	return true;
+}
+
+// cfg { func = F, block = B }: the IR's control-flow graph, for pictures
+// of it: the blocks (type B) of each function (type F), an edge from block
+// A to every block its last child (the terminator) refers to.
+static int
+l_cfg(lua_State *L)
+{
+	static const char *const keys[] = { "func", "block", NULL };
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_keys(L, 1, "cfg", keys);
+	if (!opt_string(L, 1, "func", "cfg") ||
+	    !opt_string(L, 1, "block", "cfg"))
+		return luaL_error(L, "cfg: 'func' and 'block' (type names) "
+				  "are required");
+	declare_once(L, "cfg");
+	return 0;
+}
+
 void
 irs_decl_register(lua_State *L)
 {
 	static const luaL_Reg fns[] = {
+		{ "cfg", l_cfg },
+		{ "donor", l_donor },
 		{ "layout", l_layout },
 		{ "struct", l_struct },
 		{ "boundary", l_boundary },

@@ -294,16 +294,37 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_puts(&b, "boundaries:\n");
 	for (uint32_t i = 0; i < lo->nboundaries; i++) {
 		const struct irs_boundary_info *bi = &lo->boundaries[i];
-		irs_buf_printf(&b, "  %s: pass %s%s%s%s, ir %s",
-			       bi->function,
-			       bi->pass_expr ? bi->pass_expr : "named ",
-			       bi->pass_expr ? "" : bi->pass_name,
+		if (bi->match)
+			irs_buf_printf(&b, "  functions matching /%s/: pass ",
+				       bi->match);
+		else
+			irs_buf_printf(&b, "  %s: pass ", bi->function);
+		if (bi->pass_len_expr)
+			irs_buf_printf(&b, "%s bytes at %s", bi->pass_len_expr,
+				       bi->pass_expr);
+		else if (bi->pass_expr)
+			irs_buf_puts(&b, bi->pass_expr);
+		else if (bi->match)
+			irs_buf_puts(&b, "named by the match");
+		else
+			irs_buf_printf(&b, "named %s", bi->pass_name);
+		irs_buf_printf(&b, "%s%s, ir %s",
 			       bi->instance_expr ? " #" : "",
 			       bi->instance_expr ? bi->instance_expr : "",
 			       bi->ir_expr);
 		for (uint32_t k = 1; k < bi->nir; k++)	// the first it has
 			irs_buf_printf(&b, " or %s", bi->ir_exprs[k]);
-		irs_buf_printf(&b, " (%s)\n", bi->ir_type);
+		irs_buf_printf(&b, " (%s)%s%s\n", bi->ir_type,
+			       bi->sret ? ", sret" : "",
+			       bi->after_caller ? ", after at the caller" : "");
+		for (uint32_t k = 0; k < lo->bchecks[i].n; k++)
+			irs_buf_printf(&b, "    check: at %llu (%llu bytes) "
+				       "== %lld\n",
+				       (unsigned long long)
+				       lo->bchecks[i].items[k].fi.offset,
+				       (unsigned long long)
+				       lo->bchecks[i].items[k].fi.size,
+				       (long long)lo->bchecks[i].items[k].value);
 	}
 	if (lo->nverifiers)
 		irs_buf_puts(&b, "verifiers:\n");
@@ -315,7 +336,16 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		else
 			irs_buf_printf(&b, "  %s: Lua check (line %u)\n",
 				       v->name, v->line);
+		if (v->rerun)
+			irs_buf_printf(&b, "    offline: %s (problem %s, "
+				       "broken %s)\n", v->rerun,
+				       v->problem ? v->problem : "any line",
+				       v->broken ? v->broken : "-");
 	}
+	if (lo->cfg_func)
+		irs_buf_printf(&b, "cfg: blocks %s of each %s, edges from "
+			       "their terminators\n", lo->cfg_block,
+			       lo->cfg_func);
 	irs_buf_puts(&b, "reduce: units");
 	for (uint32_t i = 0; i < lo->nunits; i++)
 		irs_buf_printf(&b, "%s %s", i ? "," : "", lo->units[i]);

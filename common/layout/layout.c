@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lauxlib.h>
 #include <lua.h>
 
 #include "layout/layout.h"
@@ -188,8 +189,59 @@ irs_layout_destroy(struct irs_layout *lo)
 	if (!lo)
 		return;
 	irs_lua_destroy(lo->lua);
+	irs_donor_spec_deinit(&lo->donor);
+	free(lo->donor_obj);
 	free_allocs(lo);
 	free(lo);
+}
+
+static int
+l_donor_spec(lua_State *L)
+{
+	struct irs_donor_spec *d = lua_touserdata(L, 1);
+	const char *file = d->layout_file;
+	d->layout_file = NULL;		// irs_decl_donor fills it again
+	bool has = irs_decl_donor(L, file, d);
+	free((char *)file);
+	if (!has)
+		luaL_error(L, "declares no donor { ... }");
+	return 0;
+}
+
+struct irs_error *
+irs_layout_donor_spec(const char *path, struct irs_donor_spec *ret)
+{
+	char *src;
+	size_t len;
+	struct irs_lua *x;
+	struct irs_donor_spec d = {0};
+	struct irs_error *err = irs_file_read_max(path, IRS_LAYOUT_MAX_BYTES,
+						  false, &src, &len);
+	if (err)
+		return err;
+	err = irs_lua_create(path, 0, 0, &x);
+	if (!err) {
+		err = irs_lua_run_chunk(x, src, len);
+		if (!err && !(d.layout_file = strdup(path)))
+			err = &irs_enomem;
+		if (!err)
+			err = irs_lua_protect(x, l_donor_spec, &d);
+		irs_lua_destroy(x);
+	}
+	free(src);
+	if (err) {
+		irs_donor_spec_deinit(&d);
+		return err;
+	}
+	*ret = d;
+	return NULL;
+}
+
+const struct irs_donor_spec *
+irs_layout_donor(const struct irs_layout *lo, const char **obj_ret)
+{
+	*obj_ret = lo->donor_obj;
+	return lo->donor_obj ? &lo->donor : NULL;
 }
 
 /* }====================================================== */
@@ -235,7 +287,14 @@ irs_layout_boundary(const struct irs_layout *lo, uint32_t i,
 					"%u boundaries, no boundary %u",
 					lo->name, lo->nboundaries, i);
 	*ret = lo->boundaries[i];
+	ret->index = i;
 	return NULL;
+}
+
+const struct lbcheck *
+irs_layout_boundary_check(const struct irs_layout *lo, uint32_t i)
+{
+	return i < lo->nboundaries && lo->bchecks ? &lo->bchecks[i] : NULL;
 }
 
 uint32_t
@@ -255,6 +314,9 @@ irs_layout_verifier(const struct irs_layout *lo, uint32_t i,
 	ret->name = lo->verifiers[i].name;
 	ret->call = lo->verifiers[i].call;
 	ret->ok_value = lo->verifiers[i].ok;
+	ret->rerun = lo->verifiers[i].rerun;
+	ret->problem = lo->verifiers[i].problem;
+	ret->broken = lo->verifiers[i].broken;
 	return NULL;
 }
 

@@ -551,12 +551,52 @@ struct ltype {
 struct lverifier {
 	const char *name;
 	const char *call;	/* or NULL */
+	const char *rerun, *problem, *broken;	/* the offline check, or
+						   NULL */
 	int64_t ok;
 	int fn;			/* Lua check, or LUA_NOREF */
 	uint32_t line;
 };
 
+/** A boundary's check = { PATH = VALUE }: what a plausible IR root
+ *  holds (a core's search for one validates candidates by it). */
+struct lbcheck_item {
+	struct irs_field_info fi;	/* PATH in the root's C type */
+	int64_t value;
+};
+struct lbcheck {
+	uint32_t n;
+	struct lbcheck_item items[8];
+};
+
 struct irs_lua;
+
+/** One fact a type donor records (an enumerator of its enum
+ *  irsnap_donor_facts) and how the debuggee tells the same: the first
+ *  group of @p library matched against a module's soname or DT_NEEDED
+ *  name, or @p value when a module defines @p symbol. */
+struct irs_donor_fit {
+	char fact[128];
+	char library[256];	/* POSIX ERE, or "" */
+	char symbol[256];	/* a symbol name (demangled), or "" */
+	int64_t value;
+};
+
+/** A layout's donor { source, include, flags, fits }. Owns its strings;
+ *  free with irs_donor_spec_deinit(). */
+struct irs_donor_spec {
+	char *layout_name;
+	char *layout_file;	/* the layout's path, for messages */
+	char *source;		/* the donor source, beside the layout */
+	char **include;		/* -I directories the layout names */
+	uint32_t ninclude;
+	char **flags;		/* more compiler flags */
+	uint32_t nflags;
+	struct irs_donor_fit *fits;
+	uint32_t nfits;
+	uint32_t line;
+};
+void irs_donor_spec_deinit(struct irs_donor_spec *d);
 
 struct irs_layout {
 	const char *name;
@@ -566,6 +606,7 @@ struct irs_layout {
 	struct ltype *types;
 	uint32_t nboundaries;
 	struct irs_boundary_info *boundaries;
+	struct lbcheck *bchecks;	/* boundary i's check */
 	uint32_t nverifiers;
 	struct lverifier *verifiers;
 	uint32_t nunits;
@@ -575,6 +616,8 @@ struct irs_layout {
 	bool reduce_program;	/* reduce { input = "program" } */
 	const char *reduce_comment;	/* the text's line comment marker */
 	const char *reduce_label;	/* POSIX ERE of a label line */
+	const char *cfg_func, *cfg_block;	/* cfg { }: type names, or
+						   NULL */
 	const struct irs_target *target;
 	uint32_t nsyms;
 	struct lsym *syms;		/* the globals it names */
@@ -584,6 +627,8 @@ struct irs_layout {
 	uint32_t nnumberings;
 	struct lnumbering *numberings;
 	struct irs_lua *lua;		/* mutable even in a const layout */
+	struct irs_donor_spec donor;	/* donor { ... }, if declared */
+	char *donor_obj;		/* the cached donor loaded, or NULL */
 	bool walk_lua;			/* a text or field is a Lua function
 					   not declared pure: a walk may
 					   depend on Lua state, not only on
@@ -608,6 +653,16 @@ const char *irs_lenum_name(const struct lenum *en, int64_t value);
 /** The value named @p name in @p en (raw or displayed name). */
 bool irs_lenum_value(const struct lenum *en, const char *name,
 		     int64_t *ret);
+/** Runs the layout file @p path only to read its donor { ... } (no types
+ *  resolved, no debugger: for `irsnap donor`). *ret deinit by the caller. */
+struct irs_error *irs_layout_donor_spec(const char *path,
+					struct irs_donor_spec *ret);
+/** Boundary @p i's check = { PATH = VALUE }, or NULL. */
+const struct lbcheck *irs_layout_boundary_check(const struct irs_layout *lo,
+						uint32_t i);
+/** The donor @p lo loaded (its object in *obj_ret), or NULL. */
+const struct irs_donor_spec *irs_layout_donor(const struct irs_layout *lo,
+					      const char **obj_ret);
 /** The address of global @p sym of @p lo now, asked of its target (each
  *  walk asks once: a process that ran again may have moved it). */
 struct irs_error *irs_layout_global_address(const struct irs_layout *lo,
@@ -726,12 +781,32 @@ void irs_utf8lib_bound(lua_State *L);
  *  tonumber, rawequal). */
 void irs_baselib_bound(lua_State *L);
 
-/* ---- decl.c: layout, struct, boundary, verifier, reduce ------------------ */
+/* ---- decl.c: layout, struct, boundary, verifier, reduce, donor ----------- */
 
 /** Adds the declaration functions to the sandbox table at the stack top. */
 void irs_decl_register(lua_State *L);
 /** Pushes the table of everything declared so far. */
 void irs_decl_push(lua_State *L);
+/** Fills @p ret from the layout's donor { ... } (the layout file @p file
+ *  names its directory); false when it declares none. May raise; @p ret is
+ *  the caller's, to deinit whatever happened. */
+bool irs_decl_donor(lua_State *L, const char *file,
+		    struct irs_donor_spec *ret);
+
+/* ---- donor.c: type donors' cache ----------------------------------------- */
+
+/** The directory donors are cached in (IRSNAP_CACHE, XDG_CACHE_HOME or
+ *  ~/.cache, then irsnap/donors). */
+struct irs_error *irs_donor_cache_dir(char *buf, size_t len);
+/** The hash of what the donor is built from: the layout's name, the
+ *  source's bytes, its include directories and flags. */
+struct irs_error *irs_donor_key(const struct irs_donor_spec *d,
+				char out[17]);
+/** The freshest cached donor.o of @p d whose files are unchanged; else
+ *  IRS_ERROR_NOT_FOUND saying it is missing or stale and the command that
+ *  builds it. *obj_ret freed with free(). Runs nothing. */
+struct irs_error *irs_donor_find(const struct irs_donor_spec *d,
+				 char **obj_ret);
 
 /* ---- fields.c: field constructors ---------------------------------------- */
 

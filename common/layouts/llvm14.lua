@@ -29,6 +29,7 @@ donor {
 }
 
 local llvm = require "irsnap.llvm"
+local std = require "irsnap.std"
 
 -- {====================================================== tables
 
@@ -95,9 +96,9 @@ local ATTRS = {
   WriteOnly = "writeonly", ZExt = "zeroext",
 }
 
--- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def).
--- TODO(h-lang): other kinds' names from CustomMDKindNames, once an
--- attachment can reach its context (an ancestor path, {^Function...}).
+-- Metadata kinds fixed at LLVMContext's creation (FixedMetadataKinds.def);
+-- the others (a front end's !srcloc, !heapallocsite) are numbered by
+-- first use, named in the context's CustomMDKindNames (MD_CUSTOM below).
 local MD_KINDS = {
   [0] = "dbg", "tbaa", "prof", "fpmath", "range", "tbaa.struct",
   "invariant.load", "alias.scope", "noalias", "nontemporal",
@@ -155,9 +156,12 @@ ccs_from(64, { "x86_stdcallcc", "x86_fastcallcc", "arm_apcscc",
 -- Both are DenseMaps keyed by the Value's address (irsnap.llvm.densemap).
 struct "DenseMap" (llvm.densemap_struct())
 
+struct "StringMap" (llvm.stringmap_struct())
+
 struct "LLVMContextImpl" {
   ctype = "llvm::LLVMContextImpl", node = false,
   fields = {
+    CustomMDKindNames = embed("CustomMDKindNames", "StringMap"),
     ValueNames    = embed("ValueNames", "DenseMap"),
     ValueMetadata = embed("ValueMetadata", "DenseMap"),
     GlobalObjectSections = embed("GlobalObjectSections", "DenseMap"),
@@ -372,6 +376,19 @@ struct "UndefValue" { ctype = "llvm::UndefValue", fields = value_fields(), ref =
 struct "PoisonValue" { ctype = "llvm::PoisonValue", fields = value_fields(), ref = "poison" }
 struct "ConstantAggregateZero" { ctype = "llvm::ConstantAggregateZero", fields = value_fields(), ref = "zeroinitializer" }
 struct "ConstantTokenNone" { ctype = "llvm::ConstantTokenNone", fields = value_fields(), ref = "none" }
+-- Inline asm, a call's callee: its text and constraints are std::strings
+-- of the InlineAsm (libstdc++'s layout), printed escaped as AsmWriter does.
+struct "InlineAsm" {
+  ctype = "llvm::InlineAsm",
+  fields = value_fields {
+    asm = std.string "AsmString", constraints = std.string "Constraints",
+    side = scalar "HasSideEffects", alignstack = scalar "IsAlignStack",
+    dialect = scalar "Dialect", unwind = scalar "CanThrow",
+  },
+  ref = "asm {?side}sideeffect {/}{?alignstack}alignstack {/}"
+      .. "{?dialect}inteldialect {/}{?unwind}unwind {/}"
+      .. "\"{asm:escaped}\", \"{constraints:escaped}\"",
+}
 
 -- Aggregates: their elements are their operands, typed.
 struct "ConstantStruct" {
@@ -613,7 +630,7 @@ local DW_OP = {
   [0x1002] = "LLVM_tag_offset", [0x1003] = "LLVM_entry_value",
   [0x1004] = "LLVM_implicit_pointer", [0x1005] = "LLVM_arg",
 }
-local DW_ATE = { [1] = "address", "boolean", "complex_float", "float",
+local DW_ATE = { "address", "boolean", "complex_float", "float",
   "signed", "signed_char", "unsigned", "unsigned_char", "imaginary_float",
   "packed_decimal", "numeric_string", "edited", "signed_fixed",
   "unsigned_fixed", "decimal_float", "UTF", "UCS", "ASCII" }
@@ -664,37 +681,54 @@ struct "MetadataAsValue" {
   ref = "{md}",
 }
 
--- An instruction's attachments but !dbg: a SmallVector of { kind, node },
--- printed sorted by kind.
-struct "Attachment" {
-  ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = { kind = enum("MDKind", { names = MD_KINDS }),
-             md = ref("Node.Ref.MD", "Metadata") },
-  text = ", !{kind} {md}",
+-- A metadata kind past the fixed ones is named by the key of the entry of
+-- CustomMDKindNames (a StringMap<unsigned> from names to kinds) whose value
+-- is the kind; its context is the attached node's: an MDNode's Context is
+-- a PointerUnion<LLVMContext *, ReplaceableMetadataImpl *>, the context
+-- when bit 2 is clear (a uniqued or distinct node, as attached nodes are).
+local MD_FIXED = #MD_KINDS + 1
+struct "MDKindName" {
+  ctype = "llvm::StringMapEntry<unsigned int>", node = false,
+  fields = { key = chars({ at = "after" }, "keyLength") },
+  text = "{key}",
 }
-struct "MDAttachments" {
-  ctype = "llvm::MDAttachments", node = false,
-  fields = {
-    all    = llvm.small_vector("Attachments", "Attachment"),
-    sorted = derived { from = "all", sort = "kind", of = ptr "Attachment" },
-  },
-  text = "{sorted}",
+-- (The donor describes ContextAndReplaceableUses's one member, a
+-- PointerUnion, without the bases that hold its word: read the word.)
+struct "ContextRef" {
+  size = 8, node = false,
+  fields = { ctx = ptr(0, "LLVMContext") { mask = ~7 } },
 }
--- A function's: after its header, each after a blank.
-struct "FnAttachment" {
-  ctype = "llvm::MDAttachments::Attachment", node = false,
-  fields = { kind = enum("MDKind", { names = MD_KINDS }),
-             md = ref("Node.Ref.MD", "Metadata") },
-  text = " !{kind} {md}",
+struct "MDNodeContext" {
+  ctype = "llvm::MDNode", node = false,
+  fields = { ctx = embed("Context", "ContextRef") },
 }
-struct "FnMDAttachments" {
-  ctype = "llvm::MDAttachments", node = false,
-  fields = {
-    all    = llvm.small_vector("Attachments", "FnAttachment"),
-    sorted = derived { from = "all", sort = "kind", of = ptr "FnAttachment" },
-  },
-  text = "{sorted}",
-}
+-- A SmallVector of { kind, node } attachments, NAME's each printed after
+-- `lead` and sorted by kind (a struct LIST for the vector, NAME for one).
+local function attachments(list, name, lead)
+  struct(name) {
+    ctype = "llvm::MDAttachments::Attachment", node = false,
+    fields = {
+      kind = enum("MDKind", { names = MD_KINDS }),
+      md = ref("Node.Ref.MD", "Metadata"),
+      node = ptr("Node.Ref.MD", "MDNodeContext"),
+      custom = llvm.stringmap_find { map = "node.ctx.ctx.pImpl.CustomMDKindNames",
+                                     key = "kind", of = ptr "MDKindName" },
+    },
+    text = lead .. "!{?kind < " .. MD_FIXED .. "}{kind}{:}{custom}{/} {md}",
+  }
+  struct(list) {
+    ctype = "llvm::MDAttachments", node = false,
+    fields = {
+      all    = llvm.small_vector("Attachments", name),
+      sorted = derived { from = "all", sort = "kind", of = ptr(name) },
+    },
+    text = "{sorted}",
+  }
+end
+-- An instruction's attachments but !dbg, each after ", "; a function's,
+-- after its header, each after a blank.
+attachments("MDAttachments", "Attachment", ", ")
+attachments("FnMDAttachments", "FnAttachment", " ")
 
 -- }======================================================
 
@@ -755,29 +789,21 @@ struct "AttributeSetNode" {
   },
   ref = "{@attrs* }",
 }
-struct "AttributeSet" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{node}",
-}
+-- An AttributeSet (a pointer to its node) printed as `text` says.
+local function attribute_set(name, text)
+  struct(name) {
+    ctype = "llvm::AttributeSet", node = false,
+    fields = { node = ref("SetNode", "AttributeSetNode") },
+    text = text,
+  }
+end
+attribute_set("AttributeSet", "{node}")
 -- The pieces a function or a call prints of its attribute sets: the
 -- function's set as "#N" and as the "; Function Attrs:" comment (without
 -- its string attributes), the result's before the result type.
-struct "FnGroup" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node} #{node.n}{/}",
-}
-struct "FnComment" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node.plain}; Function Attrs: {node.plain* }\n{/}",
-}
-struct "RetSet" {
-  ctype = "llvm::AttributeSet", node = false,
-  fields = { node = ref("SetNode", "AttributeSetNode") },
-  text = "{?node}{node} {/}",
-}
+attribute_set("FnGroup", "{?node} #{node.n}{/}")
+attribute_set("FnComment", "{?node.plain}; Function Attrs: {node.plain* }\n{/}")
+attribute_set("RetSet", "{?node}{node} {/}")
 struct "AttributeListImpl" {
   ctype = "llvm::AttributeListImpl",
   fields = {
@@ -1235,6 +1261,7 @@ local value_cases = {
   ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
   ConstantPointerNullVal = "ConstantPointerNull",
   ConstantTokenNoneVal = "ConstantTokenNone",
+  InlineAsmVal = "InlineAsm",
   MetadataAsValueVal = "MetadataAsValue",
 }
 for k, v in pairs(inst_cases) do value_cases[k] = v end

@@ -18,6 +18,9 @@ reduce_job_deinit(struct reduce_job *job)
 	free(job->input);
 	free(job->snapshot);
 	free(job->cmd);
+	free(job->verifier);
+	free(job->problem);
+	free(job->broken);
 	free(job->output);
 	free(job->repro);
 	free(job->log);
@@ -46,7 +49,8 @@ dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-// The --test or --crash argument of a reduce command line.
+// The --test, --crash or --verifier argument of a reduce command line
+// (and a --verifier's --problem and --broken).
 static struct irs_error *
 cmd_from_reduce_command(struct reduce_job *job, const char *line,
 			const char *where)
@@ -56,18 +60,27 @@ cmd_from_reduce_command(struct reduce_job *job, const char *line,
 
 	if ((err = irs_shell_split(line, &w)))
 		return irs_error_prefix(err, where);
-	for (size_t i = 0; w[i] && w[i + 1] && !job->cmd; i++) {
-		if (!strcmp(w[i], "--crash") || !strcmp(w[i], "--test")) {
+	for (size_t i = 0; !err && w[i] && w[i + 1]; i++) {
+		char **dst = !strcmp(w[i], "--verifier") ? &job->verifier
+			     : !strcmp(w[i], "--problem") ? &job->problem
+			     : !strcmp(w[i], "--broken") ? &job->broken
+			     : !strcmp(w[i], "--crash") ||
+			       !strcmp(w[i], "--test") ? &job->cmd : NULL;
+		if (!dst || *dst)
+			continue;
+		if (dst == &job->cmd)
 			job->crash_mode = !strcmp(w[i], "--crash");
-			if (!(job->cmd = strdup(w[i + 1])))
-				err = &irs_enomem;
-		}
+		if (!(*dst = strdup(w[++i])))
+			err = &irs_enomem;
 	}
 	irs_shell_words_free(w);
+	if (!err && job->verifier && !job->cmd)
+		job->cmd = strdup(job->verifier);	// resolved, then made
+							// a test below
 	if (!err && !job->cmd)
 		err = irs_error_format(IRS_ERROR_FORMAT, "%s: reduce_command "
-				       "has no --test or --crash: %s", where,
-				       line);
+				       "has no --test, --crash or --verifier: "
+				       "%s", where, line);
 	return err;
 }
 
@@ -171,7 +184,7 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		free(job->snapshot);
 		job->snapshot = NULL;
 	}
-	if (!cfg->test_cmd && !cfg->crash_cmd) {
+	if (!cfg->test_cmd && !cfg->crash_cmd && !cfg->verifier_cmd) {
 		if (!rc)
 			err = irs_error_format(IRS_ERROR_USAGE, "%s: no "
 				"reduce_command (the layout gives no rerun "
@@ -187,7 +200,8 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		char *shown_path = irs_printable(path, false);
 		char *shown_cmd = irs_printable(job->cmd, false);
 		fprintf(stderr, "irsnap reduce: running the %s command from "
-			"%s: %s\n", job->crash_mode ? "--crash" : "--test",
+			"%s: %s\n", job->verifier ? "--verifier"
+			: job->crash_mode ? "--crash" : "--test",
 			shown_path ? shown_path : "?",
 			shown_cmd ? shown_cmd : "?");
 		free(shown_path);
@@ -375,6 +389,31 @@ resolve_cmd(const char *cmd, const char *input, char **ret)
 
 /* }=== */
 
+// A verifier failure is reduced by a test command: job->cmd (the verifier
+// command, resolved) becomes `irsnap reduce {} --verifier CMD ...
+// --expect-check CHECK`, CHECK what it reports on the input.
+static struct irs_error *
+verifier_test(struct reduce_job *job, double timeout)
+{
+	struct reduce_verifier v = {job->cmd, job->problem, job->broken,
+				    timeout};
+	char *test, *check;
+	struct irs_error *err = reduce_verifier_test(&v, job->input, &test,
+						     &check);
+	if (err)
+		return err;
+	char *shown = irs_printable(check, false);
+	fprintf(stderr, "irsnap reduce: the verifier reports \"%s\" on the "
+		"input; a candidate is interesting when it reports that "
+		"check\n", shown ? shown : "?");
+	free(shown);
+	free(check);
+	free(job->cmd);
+	job->cmd = test;
+	job->crash_mode = false;
+	return NULL;
+}
+
 struct irs_error *
 reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 {
@@ -383,14 +422,17 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	memset(job, 0, sizeof(*job));
 	if (!cfg->input || !*cfg->input)
 		return irs_error_format(IRS_ERROR_USAGE, "no INPUT to reduce");
-	if (cfg->test_cmd && cfg->crash_cmd)
-		return irs_error_format(IRS_ERROR_USAGE,
-					"give --test or --crash, not both");
+	if (!!cfg->test_cmd + !!cfg->crash_cmd + !!cfg->verifier_cmd > 1)
+		return irs_error_format(IRS_ERROR_USAGE, "give one of --test, "
+					"--crash and --verifier");
 	bool run = is_dir(cfg->input);
-	if (!run && !cfg->test_cmd && !cfg->crash_cmd)
+	if (!run && !cfg->test_cmd && !cfg->crash_cmd && !cfg->verifier_cmd)
 		return irs_error_format(IRS_ERROR_USAGE,
-			"%s: --test CMD or --crash CMD is required",
-			cfg->input);
+			"%s: --test CMD, --crash CMD or --verifier CMD is "
+			"required", cfg->input);
+	if (cfg->verifier_cmd && cfg->layout)
+		return irs_error_format(IRS_ERROR_USAGE, "--layout goes with "
+					"--test or --crash");
 	if (run && cfg->layout)
 		return irs_error_format(IRS_ERROR_USAGE,
 			"%s: --layout is for a plain INPUT; a run directory "
@@ -402,13 +444,29 @@ reduce_job_init(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s: %s",
 					cfg->input, strerror(errno));
 	err = run ? job_from_run(job, cfg) : job_from_file(job, cfg);
-	if (!err && (cfg->test_cmd || cfg->crash_cmd)) {
+	if (!err && (cfg->test_cmd || cfg->crash_cmd || cfg->verifier_cmd)) {
 		job->crash_mode = cfg->crash_cmd != NULL;
 		free(job->cmd);
 		job->cmd = NULL;
 		err = resolve_cmd(cfg->crash_cmd ? cfg->crash_cmd
-				  : cfg->test_cmd, job->input, &job->cmd);
+				  : cfg->test_cmd ? cfg->test_cmd
+				  : cfg->verifier_cmd, job->input, &job->cmd);
+		if (!err && cfg->verifier_cmd) {
+			free(job->verifier);
+			free(job->problem);
+			free(job->broken);
+			job->problem = job->broken = NULL;
+			job->verifier = strdup(cfg->verifier_cmd);
+			if (!job->verifier ||
+			    (cfg->problem && !(job->problem =
+					       strdup(cfg->problem))) ||
+			    (cfg->broken && !(job->broken =
+					      strdup(cfg->broken))))
+				err = &irs_enomem;
+		}
 	}
+	if (!err && job->verifier)
+		err = verifier_test(job, cfg->timeout);
 	if (!err && cfg->output && !(job->output = strdup(cfg->output)))
 		err = &irs_enomem;
 	if (!err && !*job->cmd)

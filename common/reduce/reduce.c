@@ -2520,6 +2520,8 @@ irs_reduce_run(const struct irs_reduce_config *cfg,
 	struct reducer r;
 	struct sigaction sa, old;
 
+	if (cfg->expect_check)		// a test run, not a reduction
+		return reduce_verifier_expect(cfg);
 	// Ctrl-C stops the search, not the process: the best so far is kept.
 	interrupted = 0;
 	memset(&sa, 0, sizeof(sa));

@@ -15,6 +15,7 @@
  *   cache.c      candidate hash -> verdict
  *   crashsig.c   reading what libirsnap-crashsig.so wrote
  *   input.c      a run directory's failure.json; the output paths
+ *   verifier.c   a verifier failure's test: the same check fails
  *   snapshot.c   a plain input snapshotted under GDB (--layout)
  *
  * Unit tests include this header to reach the pieces one at a time.
@@ -60,6 +61,18 @@ struct irs_reduce_config {
 				   last); NULL: the --crash or --test
 				   command, whose first word must then be
 				   the compiler */
+	const char *verifier_cmd;	/* --verifier: interesting when this
+				   command ({} = candidate) reports the check
+				   the input's first problem reports */
+	const char *problem;	/* --problem: regex of its problem lines,
+				   group 1 naming the check; NULL: every
+				   non-blank line is one */
+	const char *broken;	/* --broken: regex of a line the output must
+				   hold (the pass's output is broken); NULL */
+	const char *expect_check;	/* repro.sh's check, and the test of
+				   each candidate: run the --verifier command
+				   once on INPUT, succeed when it reports
+				   this check; no reduction */
 	bool trust;		/* --trust: run the command a run directory's
 				   failure.json names even when the directory
 				   is not the caller's own or others may
@@ -482,6 +495,43 @@ struct irs_error *reduce_snapshot_input(const char *input, const char *cmd,
 struct irs_error *reduce_snapshot_check(const char *json_path,
 					const char *json, size_t json_len);
 
+/* ---- reduce/verifier.c: a verifier failure's interestingness ------------- */
+
+/** A --verifier test: the command and how to read its output. */
+struct reduce_verifier {
+	const char *cmd;	/* {} or {input}: the file (else added last) */
+	const char *problem;	/* regex of a problem line, or NULL */
+	const char *broken;	/* regex the output must match, or NULL */
+	double timeout;		/* seconds; 0: 60 */
+};
+
+/** The name of a check from the text @p s (@p len bytes) a problem line
+ *  gave for it: trimmed, numbers as N, %names and @names as %_ and @_,
+ *  so the same check at another place has the same name. free() it. */
+char *reduce_verifier_check_name(const char *s, size_t len);
+/**
+ * Runs @p v on @p file. With @p want NULL, *check_ret is the check of the
+ * first problem its output reports; else @p want (a copy) when one of its
+ * problems is that check. When there is none (or no --broken line, or a
+ * timeout), *check_ret is NULL and *why_ret one line saying what the
+ * output showed. Both freed with free().
+ */
+struct irs_error *reduce_verifier_check(const struct reduce_verifier *v,
+					const char *file, const char *want,
+					char **check_ret, char **why_ret);
+/** cfg->expect_check: NULL when the --verifier command on cfg->input
+ *  reports that check, else IRS_ERROR_STATE saying what it did report. */
+struct irs_error *reduce_verifier_expect(const struct irs_reduce_config *cfg);
+/**
+ * The check @p v reports on @p input (IRS_ERROR_STATE when none), and
+ * the --test command that keeps it: `irsnap reduce {} --verifier ...
+ * --expect-check CHECK`, this executable's path first. Both freed with
+ * free().
+ */
+struct irs_error *reduce_verifier_test(const struct reduce_verifier *v,
+				       const char *input, char **cmd_ret,
+				       char **check_ret);
+
 /* ---- reduce/input.c: what to reduce, with what, into where --------------- */
 
 /** Everything the pipeline needs, resolved from the config. */
@@ -493,6 +543,10 @@ struct reduce_job {
 	char *snapshot_dir;	/* --layout: scratch directory holding them */
 	char *cmd;		/* test or crash command */
 	bool crash_mode;
+	char *verifier;		/* --verifier command (failure.json's, or
+				   the caller's), made into a test command
+				   by reduce_verifier_test(); or NULL */
+	char *problem, *broken;	/* its regexes, or NULL */
 	char *output;		/* reduced file */
 	char *repro;		/* OUT.repro.sh, RUN/repro/repro.sh */
 	bool repro_foreign;	/* a file irsnap did not write is there:

@@ -113,10 +113,12 @@ irs_failure_program(const char *args)
 	return program;
 }
 
-char *
-irs_failure_reduce_command(const char *rerun, const char *exe,
-			   const char *args, const char *pass,
-			   const char *before)
+// "irsnap reduce BEFORE OPT 'RERUN'", RERUN the template filled in, then
+// each of @p extra's pairs (option, value) whose value is set.
+static char *
+reduce_command(const char *rerun, const char *exe, const char *args,
+	       const char *pass, const char *before, const char *opt,
+	       const char *const extra[][2], size_t nextra)
 {
 	struct irs_buf cmd, b;
 
@@ -146,8 +148,14 @@ irs_failure_reduce_command(const char *rerun, const char *exe,
 	irs_buf_init(&b);
 	irs_buf_puts(&b, "irsnap reduce ");
 	irs_shell_quote(&b, before);
-	irs_buf_puts(&b, " --crash ");
+	irs_buf_printf(&b, " %s ", opt);
 	irs_shell_quote(&b, cmd.data ? cmd.data : "");
+	for (size_t i = 0; i < nextra; i++) {
+		if (!extra[i][1])
+			continue;
+		irs_buf_printf(&b, " %s ", extra[i][0]);
+		irs_shell_quote(&b, extra[i][1]);
+	}
 	bool oom = cmd.oom || b.oom;
 	irs_buf_deinit(&cmd);
 	if (oom) {
@@ -155,6 +163,27 @@ irs_failure_reduce_command(const char *rerun, const char *exe,
 		return NULL;
 	}
 	return irs_buf_steal(&b);
+}
+
+char *
+irs_failure_reduce_command(const char *rerun, const char *exe,
+			   const char *args, const char *pass,
+			   const char *before)
+{
+	return reduce_command(rerun, exe, args, pass, before, "--crash",
+			      NULL, 0);
+}
+
+char *
+irs_failure_verify_command(const struct irs_verifier_info *v,
+			   const char *exe, const char *args,
+			   const char *pass, const char *before)
+{
+	const char *const extra[][2] = {
+		{"--problem", v->problem}, {"--broken", v->broken},
+	};
+	return reduce_command(v->rerun, exe, args, pass, before,
+			      "--verifier", extra, 2);
 }
 
 static json_t *
@@ -249,13 +278,21 @@ reduce_json(const struct irs_failure_site *site, const json_t *crash)
 		input = json_string_value(json_object_get(crash, "text"));
 	if (site->reduce_program)
 		input = site->program;
-	if (!site->rerun || !input || !site->pass)
+	// A verifier's failure is reduced with its own offline check, a
+	// crash with the layout's rerun.
+	const struct irs_verifier_info *v = site->verifier;
+	if (v ? !v->rerun : !site->rerun)
+		return json_null();
+	if (!input || !site->pass)
 		return json_null();
 	char *before = irs_path_join(site->dir, input);
 	if (!before)
 		return NULL;
-	char *cmd = irs_failure_reduce_command(site->rerun, site->exe,
-					       site->args, site->pass, before);
+	char *cmd = v ? irs_failure_verify_command(v, site->exe, site->args,
+						   site->pass, before)
+		      : irs_failure_reduce_command(site->rerun, site->exe,
+						   site->args, site->pass,
+						   before);
 	free(before);
 	json_t *j = cmd ? irs_json_text(cmd) : NULL;
 	free(cmd);
@@ -287,6 +324,13 @@ irs_failure_build(const struct irs_failure_site *site,
 		"before_snapshot", before_json(site),
 		"crash_snapshot", crash ? crash : json_null(),
 		"reduce_command", reduce_json(site, crash));
+	if (doc && !is_signal && info->verifier &&
+	    json_object_set_new(doc, "verifier", json_pack("{s:o, s:I}",
+				"name", irs_json_text(info->verifier),
+				"problems", (json_int_t)info->problems))) {
+		json_decref(doc);
+		doc = NULL;
+	}
 	if (doc && site->reduce_program &&
 	    json_object_set_new(doc, "reduce_input",
 				irs_json_text(site->program))) {

@@ -300,8 +300,8 @@ irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
 		if (json)
 			json_object_set_new(snap, "json", json_string(json));
 	}
-	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:b, s:s, "
-			 "s:I, s:n, s:[]}",
+	return json_pack("{s:I, s:o, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:b, "
+			 "s:s, s:I, s:n, s:[]}",
 			 "seq", (json_int_t)seq,
 			 "pass", irs_json_text(pass ? pass : ""),
 			 "phase", phase,
@@ -309,6 +309,7 @@ irs_manifest_event(uint32_t seq, const char *pass, const char *phase,
 			 "nodes", (json_int_t)st->nodes,
 			 "bytes", (json_int_t)st->bytes,
 			 "text_bytes", (json_int_t)st->text_bytes,
+			 "text_lines", (json_int_t)st->text_lines,
 			 "json_bytes", (json_int_t)st->json_bytes,
 			 "truncated", st->truncated,
 			 "hash", st->hash,
@@ -431,8 +432,8 @@ irs_manifest_event_verifier(struct irs_manifest *m, json_t *ev,
 			break;
 		}
 	json_t *list = json_object_get(ev, "verifiers");
-	const char *status = !r->ran ? "not run" : r->problems ? "failed"
-				     : "ok";
+	const char *status = r->none ? "none" : !r->ran ? "not run"
+			     : r->problems ? "failed" : "ok";
 	json_t *v = json_pack("{s:o, s:s, s:I, s:o}", "name",
 			      irs_json_text(r->name ? r->name : ""),
 			      "status", status,
@@ -478,6 +479,10 @@ irs_manifest_verdict(const json_t *ev, struct irs_verdict *v)
 			v->nnotrun++;
 			continue;
 		}
+		if (st && !strcmp(st, "none")) {	// nothing to run
+			v->nnone++;
+			continue;
+		}
 		v->nran++;
 		json_int_t n = json_integer_value(json_object_get(r,
 								  "problems"));
@@ -496,7 +501,9 @@ irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len)
 			 v->problems == 1 ? "" : "s");
 	else if (v->nran)
 		snprintf(ran, sizeof(ran), "ok");
-	if (!v->nnotrun)
+	if (!v->nnotrun && !*ran && v->nnone)
+		snprintf(buf, len, "no verifier");
+	else if (!v->nnotrun)
 		snprintf(buf, len, "%s", *ran ? ran : "-");
 	else if (!*ran)
 		snprintf(buf, len, "not run");

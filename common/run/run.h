@@ -167,13 +167,15 @@ const json_t *irs_manifest_pass_cpu(const json_t *after, json_int_t seq,
 struct irs_verdict {
 	uint32_t nran;		/* results of verifiers that ran */
 	uint32_t nnotrun;	/* "not run" results */
+	uint32_t nnone;		/* "none": asked for, and the layout
+				   declares no verifier */
 	uint64_t problems;	/* found by those that ran */
 };
 /** Adds event @p ev's "verifiers" to @p v (a result without "status",
  *  written before there was one, counts as run). NULL is no event. */
 void irs_manifest_verdict(const json_t *ev, struct irs_verdict *v);
-/** @p v in words into @p buf: "-" (none), "ok", "93 problems", "not run",
- *  "ok, 1 not run", "93 problems, 1 not run". */
+/** @p v in words into @p buf: "-" (no result), "no verifier", "ok", "93
+ *  problems", "not run", "ok, 1 not run", "93 problems, 1 not run". */
 void irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len);
 /** Whether live process @p pid was attached to rather than started by
  *  this debugger (neither its parent, as GDB is, nor its grandparent, as
@@ -249,6 +251,10 @@ struct irs_failure_site {
 	const char *args;		/* its arguments, one shell-quoted
 					   string, for {flags}; or NULL */
 	const char *rerun;		/* the layout's template, or NULL */
+	const struct irs_verifier_info *verifier;	/* the verifier that
+					   failed (kind "verifier"), whose
+					   own rerun the reduce command
+					   uses; or NULL */
 	bool reduce_program;		/* the layout reduces the program: */
 	const char *program;		/* its copy in the run (relative),
 					   or NULL when it could not be read */
@@ -278,6 +284,14 @@ struct irs_error *irs_failure_build(const struct irs_failure_site *site,
 char *irs_failure_reduce_command(const char *rerun, const char *exe,
 				 const char *args, const char *pass,
 				 const char *before);
+/**
+ * The same for a verifier failure: "irsnap reduce BEFORE --verifier 'RERUN'
+ * [--problem RE] [--broken RE]", RERUN from @p v->rerun (which must be
+ * set) as above, the regexes @p v's.
+ */
+char *irs_failure_verify_command(const struct irs_verifier_info *v,
+				 const char *exe, const char *args,
+				 const char *pass, const char *before);
 /**
  * The program the debuggee was given: the first word of @p args (one
  * shell-quoted string) that is neither an option nor an option's value

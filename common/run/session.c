@@ -594,6 +594,19 @@ irs_session_lost(const struct irs_session *s)
 	return s->nlost;
 }
 
+// The IR root the pass was given and its layout type, in its events: a
+// core from a crash deep inside the pass finds it there, when the
+// boundary's registers are long gone (release builds).
+static bool
+set_root(json_t *j, const struct event *ev)
+{
+	char hex[32];
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ev->root);
+	return !json_object_set_new(j, "root", json_string(hex)) &&
+	       (!ev->type || !json_object_set_new(j, "root_type",
+						  json_string(ev->type)));
+}
+
 struct irs_error *
 irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 			  const char *pass, uint64_t root, const char *type,
@@ -634,6 +647,10 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 				       false, &st);
 	if (ev.before && ev.position && json_object_set_new(ev.before,
 			"position", json_integer(ev.position))) {
+		json_decref(ev.before);
+		ev.before = NULL;
+	}
+	if (ev.before && !set_root(ev.before, &ev)) {
 		json_decref(ev.before);
 		ev.before = NULL;
 	}
@@ -704,6 +721,10 @@ after_event(struct irs_session *s, const struct event *ev, struct names *n,
 				       n->json, skipped, st);
 	if (j && ev->position && json_object_set_new(j, "position",
 					json_integer(ev->position))) {
+		json_decref(j);
+		return NULL;
+	}
+	if (j && !set_root(j, ev)) {
 		json_decref(j);
 		return NULL;
 	}
@@ -846,7 +867,10 @@ crash_snapshot(struct irs_session *s, struct irs_memory *mem,
 	struct irs_snapshot *snap = NULL;
 	json_t *errors = json_array();
 
-	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, "crash",
+	// A verifier's failure names the IR it rejected, not a crash's.
+	const char *phase = !strcmp(info->kind, "verifier") ? "broken"
+			    : "crash";
+	if (!errors || names_init_as(n, ev ? ev->seq : 0, pass, phase,
 				     s->cfg.write_text, s->cfg.write_json ||
 				     s->cfg.failure_json)) {
 		json_decref(errors);
@@ -990,6 +1014,21 @@ out:
 	return rel;
 }
 
+// The verifier @p name of layout @p lo into @p ret.
+static bool
+find_verifier(const struct irs_layout *lo, const char *name,
+	      struct irs_verifier_info *ret)
+{
+	for (uint32_t i = 0; i < irs_layout_nverifiers(lo); i++) {
+		struct irs_error *err = irs_layout_verifier(lo, i, ret);
+		if (err)
+			irs_error_destroy(err);
+		else if (!strcmp(ret->name, name))
+			return true;
+	}
+	return false;
+}
+
 struct irs_error *
 irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		    struct irs_memory *mem,
@@ -1003,6 +1042,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 	if (err)
 		return err;
 	bool verifier = !strcmp(info->kind, "verifier");
+	// A verifier failure after the run's failure (the IR still broken,
+	// or broken again) is its consequence: the first report stays.
+	if (verifier && s->failed)
+		return NULL;
 	struct event *ev = failing_event(s, info->pass, verifier);
 	const char *pass = info->pass ? info->pass : ev ? ev->pass : NULL;
 	struct irs_failure_info fi = *info;
@@ -1037,6 +1080,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
 		.reduce_program = s->lo && irs_layout_reduces_program(s->lo),
 	};
+	struct irs_verifier_info vi;
+	if (verifier && info->verifier && s->lo &&
+	    find_verifier(s->lo, info->verifier, &vi))
+		site.verifier = &vi;
 	char *program = site.reduce_program ? copy_program(s) : NULL;
 	site.program = program;
 	err = irs_failure_build(&site, t, &fi, crash, &doc);

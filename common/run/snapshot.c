@@ -87,7 +87,15 @@ head_buf(struct irs_buf *b, const struct irs_layout *lo, const struct ltype *t,
 		irs_buf_json_string(b, lo->reduce_label,
 				    strlen(lo->reduce_label));
 	}
-	irs_json_lit(b, "},\n\"nodes\":[\n");
+	irs_json_lit(b, "}");
+	if (lo->cfg_func) {	// the control-flow graph, for pictures of it
+		irs_json_lit(b, ",\n\"cfg\":{\"func\":");
+		irs_buf_json_string(b, lo->cfg_func, strlen(lo->cfg_func));
+		irs_json_lit(b, ",\"block\":");
+		irs_buf_json_string(b, lo->cfg_block, strlen(lo->cfg_block));
+		irs_json_lit(b, "}");
+	}
+	irs_json_lit(b, ",\n\"nodes\":[\n");
 }
 
 static void
@@ -118,6 +126,8 @@ json_tail(struct irs_sink *j, struct walk *w,
 	irs_json_u64(&b, st->bytes);
 	irs_json_lit(&b, ",\"text_bytes\":");
 	irs_json_u64(&b, st->text_bytes);
+	irs_json_lit(&b, ",\"text_lines\":");
+	irs_json_u64(&b, st->text_lines);
 	irs_json_lit(&b, ",\"walk_errors\":");
 	irs_json_u64(&b, w->nerrors_total);
 	irs_json_lit(&b, ",\"truncated\":");
@@ -137,7 +147,7 @@ json_tail(struct irs_sink *j, struct walk *w,
 static struct irs_error *
 run(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
     const char *type, const struct irs_limits *limits, struct irs_sink *text,
-    struct irs_sink *json, const char *text_file, bool text_discarded,
+    struct irs_sink *json, const char *text_file,
     struct irs_unit_cache *units, struct irs_snapshot **ret)
 {
 	struct irs_error *err;
@@ -166,16 +176,17 @@ run(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
 	st->truncated = w.truncated;
 	st->nerrors = w.nerrors_total > UINT32_MAX ? UINT32_MAX
 		: (uint32_t)w.nerrors_total;
+	// Rendered for its hash only (JSON alone asked for), the text still
+	// has its size: the stats describe the IR, whatever was written.
 	if (text) {
 		st->text_bytes = irs_sink_pos(text);
 		if (text->fp)
 			err = irs_sink_finish(text, text_file);
+		st->text_lines = irs_sink_lines(text);
 		irs_sink_hash(text, st->hash);
 	} else {
 		snprintf(st->hash, sizeof(st->hash), "%016llx", 0ull);
 	}
-	if (text_discarded)
-		st->text_bytes = 0;	// rendered for its hash only
 	if (json && !err) {
 		json_tail(json, &w, st);
 		st->json_bytes = irs_sink_pos(json);
@@ -256,8 +267,7 @@ stream(const struct irs_layout *lo, struct irs_memory *mem, uint64_t root,
 		return err;
 	}
 	err = run(lo, mem, root, type, limits, text ? &ts : NULL,
-		  json ? &js : NULL, discard ? NULL : text_file, discard != NULL,
-		  units, &snap);
+		  json ? &js : NULL, discard ? NULL : text_file, units, &snap);
 	if (discard) {
 		irs_sink_deinit(&ts);
 		fclose(discard);
@@ -404,7 +414,7 @@ irs_snapshot_text(const struct irs_layout *lo, struct irs_memory *mem,
 	struct irs_snapshot *snap;
 	if ((err = irs_sink_init(&ts, NULL, true)))
 		return err;
-	err = run(lo, mem, root, type, limits, &ts, NULL, NULL, false, NULL,
+	err = run(lo, mem, root, type, limits, &ts, NULL, NULL, NULL,
 		  &snap);
 	if (err) {
 		irs_sink_deinit(&ts);

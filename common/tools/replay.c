@@ -185,9 +185,19 @@ make_replay_dir(struct replay *rp)
 			rp->dir = NULL;
 			return &irs_enomem;
 		}
-		if (mkdir(rp->dir, 0777) == 0)
+		if (mkdir(rp->dir, 0777) == 0) {
+			// <root>/latest names the replay, as it names a
+			// traced run: `irsnap show` and `irsnap report` with
+			// no run given find it. Best effort, as a shard's: a
+			// link that cannot be made loses no attempt.
+			char *name = NULL;
+			if (asprintf(&name, "replay-%s", rp->id) >= 0)
+				irs_error_destroy(irs_rundir_link_latest(root,
+									 name));
+			free(name);
 			return (rp->abs = absolute(rp->dir)) ? NULL
 			       : &irs_enomem;
+		}
 		if (errno != EEXIST)
 			break;
 	}

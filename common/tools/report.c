@@ -127,6 +127,8 @@ put_file_link(struct irs_buf *b, const struct run *r, const char *rel,
 	irs_buf_init(&url);
 	irs_buf_puts(&url, r->href ? r->href : "");
 	irs_buf_puts(&url, rel);
+	if (!url.len)		// the page lies in the run: "" is no link
+		irs_buf_puts(&url, "./");
 	irs_buf_puts(b, "<a class=\"file\" href=\"");
 	for (const unsigned char *p = (const unsigned char *)
 	     (url.data ? url.data : ""); *p; p++) {
@@ -532,11 +534,20 @@ put_files(struct irs_buf *b, const struct run *r)
 	irs_buf_puts(b, "</ul>\n</section>\n");
 }
 
+// A verifier's failure is reported after its pass returned.
+static bool
+verifier_failure(const struct run *r)
+{
+	const char *kind = json_string_value(json_object_get(r->failure,
+							     "kind"));
+	return kind && !strcmp(kind, "verifier");
+}
+
 static bool
 is_failing_row(const struct run *r, const struct pass_row *row)
 {
 	json_t *p = json_object_get(r->failure, "pass");
-	return r->failure && !row->after &&
+	return r->failure && (!row->after || verifier_failure(r)) &&
 	       json_integer_value(json_object_get(p, "seq")) == row->seq;
 }
 
@@ -555,7 +566,8 @@ put_verifiers(struct irs_buf *b, json_t *ev)
 
 	irs_manifest_verdict(ev, &v);
 	if (!v.nran && !v.nnotrun) {
-		irs_buf_puts(b, "<td class=\"muted\">&mdash;</td>");
+		irs_buf_puts(b, v.nnone ? "<td class=\"muted\">no verifier"
+			     "</td>" : "<td class=\"muted\">&mdash;</td>");
 		return;
 	}
 	irs_verdict_text(&v, text, sizeof(text));
@@ -591,12 +603,15 @@ put_timeline_row(struct irs_buf *b, const struct run *r,
 		irs_buf_puts(b, "<td class=\"num muted\">&mdash;</td>"
 			     "<td class=\"bar\">");
 	}
+	// The IR's size as irsnap show gives it: lines and bytes of text.
 	irs_buf_puts(b, "</td><td class=\"num\">");
-	html_json(b, json_object_get(last, "nodes"));
+	html_json(b, json_object_get(last, "text_lines"));
 	irs_buf_puts(b, "</td><td class=\"num\">");
-	html_bytes(b, json_object_get(last, "bytes"));
+	html_bytes(b, json_object_get(last, "text_bytes"));
 	irs_buf_puts(b, "</td>");
-	if (failing)
+	if (failing && verifier_failure(r))
+		irs_buf_puts(b, "<td class=\"bad\">broke the IR</td>");
+	else if (failing)
 		irs_buf_puts(b, "<td class=\"bad\">crashed</td>");
 	else if (!row->after)
 		irs_buf_puts(b, "<td class=\"muted\">did not return</td>");
@@ -693,7 +708,8 @@ put_by_name(struct irs_buf *b, const struct run *r)
 		       "<table class=\"by-name\">\n<thead><tr><th>pass</th>"
 		       "<th class=\"num\">runs</th><th class=\"num\">changed "
 		       "the IR</th><th class=\"num\">CPU ms</th><th class=\"num\">"
-		       "slowest run, ms</th><th class=\"num\">first run</th></tr>"
+		       "slowest run, ms</th><th class=\"num\">first seq</th>"
+		       "</tr>"
 		       "</thead>\n<tbody>\n", ng, r->nrows);
 	for (size_t i = 0; i < ng && i < MAX_NAMES; i++) {
 		irs_buf_puts(b, "<tr><td>");
@@ -701,7 +717,7 @@ put_by_name(struct irs_buf *b, const struct run *r)
 		irs_buf_printf(b, "</td><td class=\"num\">%zu</td><td "
 			       "class=\"num\">%zu</td><td class=\"num\">%.1f"
 			       "</td><td class=\"num\">%.2f</td><td class=\"num"
-			       "\">#%" JSON_INTEGER_FORMAT "</td></tr>\n",
+			       "\">%" JSON_INTEGER_FORMAT "</td></tr>\n",
 			       g[i].runs, g[i].changed, g[i].cpu * 1000,
 			       g[i].max * 1000, r->rows[g[i].first].seq);
 	}
@@ -735,8 +751,8 @@ js_string(struct irs_buf *b, const char *s)
 }
 
 // The rows of a paged timeline, as data for page_pager_js: names once,
-// each row [seq, name, cpu ms, nodes, bytes, state, verifier, diff shown]
-// with state 0 unchanged, 1 changed, 2 crashed, 3 did not return, and
+// each row [seq, name, cpu ms, lines, text bytes, state, verifier, diff
+// shown] with state 0 unchanged, 1 changed, 2 failed, 3 did not return, and
 // verifier the verdict's words (irs_verdict_text(): "-" for none).
 static void
 put_rows_data(struct irs_buf *b, const struct run *r)
@@ -754,8 +770,9 @@ put_rows_data(struct irs_buf *b, const struct run *r)
 		order[i] = i;
 	sort_rows_by_name(r, order);
 	irs_buf_printf(b, "<script type=\"application/json\" id=\"rows\">"
-		       "{\"per\":%d,\"max\":%.3f,\"names\":[",
-		       TIMELINE_PAGE, r->max_cpu * 1000);
+		       "{\"per\":%d,\"max\":%.3f,\"failed\":\"%s\","
+		       "\"names\":[", TIMELINE_PAGE, r->max_cpu * 1000,
+		       verifier_failure(r) ? "broke the IR" : "crashed");
 	size_t nnames = 0;
 	for (size_t k = 0; k < r->nrows; k++) {
 		const char *nm = r->rows[order[k]].name;
@@ -775,8 +792,8 @@ put_rows_data(struct irs_buf *b, const struct run *r)
 		const struct pass_row *row = &r->rows[i];
 		json_t *last = row->after ? row->after : row->before;
 		const json_t *cpu = row_cpu(r, row);
-		json_t *nodes = json_object_get(last, "nodes");
-		json_t *bytes = json_object_get(last, "bytes");
+		json_t *nodes = json_object_get(last, "text_lines");
+		json_t *bytes = json_object_get(last, "text_bytes");
 		int state = is_failing_row(r, row) ? 2 : !row->after ? 3
 			    : json_is_true(json_object_get(row->after,
 							   "changed"));
@@ -831,10 +848,10 @@ put_timeline(struct irs_buf *b, const struct run *r)
 	bool paged = r->nrows > TIMELINE_PAGE;
 	if (paged)
 		put_pager(b, r);
-	irs_buf_puts(b, "<table class=\"timeline\">\n<thead><tr><th>#</th>"
+	irs_buf_puts(b, "<table class=\"timeline\">\n<thead><tr><th>seq</th>"
 		     "<th>pass</th><th class=\"num\">CPU ms</th><th>CPU time"
-		     "</th><th>nodes</th>"
-		     "<th>bytes</th><th>IR</th><th>verifier</th></tr></thead>"
+		     "</th><th class=\"num\">lines</th><th class=\"num\">"
+		     "text bytes</th><th>IR</th><th>verifier</th></tr></thead>"
 		     "\n<tbody>\n");
 	// Paged: the first page here (what a reader without scripts sees),
 	// every row as data for the pager.
@@ -868,8 +885,9 @@ put_diff(struct irs_buf *b, const char *a, size_t alen, const char *aname,
 	struct irs_textdiff_stats st;
 
 	irs_buf_init(&d);
-	err = irs_textdiff_unified(a, alen, aname, c, clen, cname,
-				   DIFF_CONTEXT, &d, &st);
+	// Hunks headed by their function, as irsnap diff (diff -p) does.
+	err = irs_textdiff_unified_p(a, alen, aname, c, clen, cname,
+				     DIFF_CONTEXT, true, &d, &st);
 	if (err) {
 		irs_buf_deinit(&d);
 		return err;
@@ -1203,16 +1221,20 @@ put_backtrace(struct irs_buf *b, json_t *bt)
 	irs_buf_puts(b, "</tbody>\n</table>\n");
 }
 
+// The failure's snapshot: the IR at the crash, or the IR a verifier
+// rejected (after its pass).
 static void
-put_walk_errors(struct irs_buf *b, json_t *crash)
+put_walk_errors(struct irs_buf *b, json_t *crash, bool verifier)
 {
 	json_t *errs = json_object_get(crash, "walk_errors");
 	if (!crash || json_is_null(crash)) {
-		irs_buf_puts(b, "<p class=\"note\">No IR snapshot at the crash "
-			     "(no IR root was known).</p>\n");
+		irs_buf_printf(b, "<p class=\"note\">No IR snapshot %s (no IR "
+			       "root was known).</p>\n", verifier
+			       ? "after the pass" : "at the crash");
 		return;
 	}
-	irs_buf_puts(b, "<h3>Crash snapshot</h3>\n<p>");
+	irs_buf_printf(b, "<h3>%s</h3>\n<p>", verifier ? "The IR the verifier "
+		       "rejected" : "Crash snapshot");
 	html_json(b, json_object_get(crash, "text"));
 	if (!json_array_size(errs)) {
 		irs_buf_puts(b, ": read without walk errors.</p>\n");
@@ -1229,6 +1251,104 @@ put_walk_errors(struct irs_buf *b, json_t *crash)
 		irs_buf_puts(b, "</li>\n");
 	}
 	irs_buf_puts(b, "</ul>\n");
+}
+
+// A note for what stops a picture: @p err (destroyed), or @p why. Returns
+// what the caller returns: out of memory only.
+static struct irs_error *
+cfg_note(struct irs_buf *b, struct irs_error *err, const char *why)
+{
+	if (err == &irs_enomem)
+		return err;
+	irs_buf_puts(b, "<p class=\"note\">No picture of the control flow: ");
+	irs_html_str(b, err ? irs_error_get_message(err) : why);
+	irs_buf_puts(b, ".</p>\n");
+	irs_error_destroy(err);
+	return NULL;
+}
+
+// One side of the picture: @p g's function @p name in a <figure>.
+static struct irs_error *
+put_cfg_side(struct irs_buf *b, const struct irs_cfg *g, const char *name,
+	     const char *caption)
+{
+	struct irs_buf svg;
+	size_t n = 0;
+	irs_buf_init(&svg);
+	struct irs_error *err = irs_cfg_svg(g, name, &svg, &n);
+	irs_buf_puts(b, "<figure><figcaption>");
+	irs_html_str(b, caption);
+	if (!err)
+		irs_buf_printf(b, " <span class=\"muted\">%zu block%s</span>",
+			       n, n == 1 ? "" : "s");
+	irs_buf_puts(b, "</figcaption>\n");
+	if (!err)	// dot's own XML escaping of the text; checked plain
+		irs_buf_append(b, svg.data, svg.len);
+	else if (err != &irs_enomem)
+		err = cfg_note(b, err, NULL);
+	irs_buf_puts(b, "</figure>\n");
+	irs_buf_deinit(&svg);
+	return err;
+}
+
+// The control-flow graph of the function the failing pass changed, before
+// (its input) and after (the IR at the crash, or the IR the verifier
+// rejected), drawn by Graphviz from the two snapshots' JSON graphs
+// (tools/cfg.c), as -dot-cfg draws it: a picture, not text to read.
+static struct irs_error *
+put_cfg(struct irs_buf *b, const struct run *r)
+{
+	json_t *bs = json_object_get(r->failure, "before_snapshot");
+	json_t *cs = json_object_get(r->failure, "crash_snapshot");
+	const char *rel[4] = {
+		json_string_value(json_object_get(bs, "text")),
+		json_string_value(json_object_get(bs, "json")),
+		json_string_value(json_object_get(cs, "text")),
+		json_string_value(json_object_get(cs, "json")),
+	};
+	struct irs_cfg *g[2] = {NULL, NULL};
+	struct irs_error *err = NULL;
+	bool verifier = verifier_failure(r);
+
+	irs_buf_puts(b, "<h3>Control flow</h3>\n");
+	if (!rel[0] || !rel[1] || !rel[2] || !rel[3])
+		return cfg_note(b, NULL, "the run has no JSON graph of both "
+				"the failing pass's input and the IR after it "
+				"(format text, or no IR at the failure)");
+	for (int k = 0; !err && k < 2; k++) {
+		char *text = NULL, *json = NULL;
+		size_t len = 0;
+		err = read_snapshot(r, rel[2 * k], &text, &len);
+		if (!err)
+			err = irs_rundir_file(r->dir, rel[2 * k + 1], &json);
+		if (!err)
+			err = irs_cfg_read(json, text, len, &g[k]);
+		free(text);
+		free(json);
+	}
+	const char *name = err ? NULL : irs_cfg_changed(g[0], g[1]);
+	if (err)
+		err = cfg_note(b, err, NULL);
+	else if (!name)
+		err = cfg_note(b, NULL, "the pass changed no function before "
+			       "it failed");
+	if (!err && name) {
+		irs_buf_puts(b, "<p>Of <code>");
+		irs_html_str(b, name);
+		irs_buf_puts(b, "</code>, the first function the pass changed: "
+			     "a box per block (the entry's bold), an arrow to "
+			     "each block its terminator names.</p>\n"
+			     "<div class=\"cfg\">\n");
+		err = put_cfg_side(b, g[0], name, "before the pass");
+		if (!err)
+			err = put_cfg_side(b, g[1], name, verifier
+					   ? "after the pass, rejected by the "
+					   "verifier" : "at the crash");
+		irs_buf_puts(b, "</div>\n");
+	}
+	irs_cfg_destroy(g[0]);
+	irs_cfg_destroy(g[1]);
+	return err;
 }
 
 static bool
@@ -1269,7 +1389,11 @@ put_repro_file(struct irs_buf *b, const struct run *r, const char *name)
 	irs_html_str(b, name);
 	irs_buf_printf(b, " <span class=\"muted\">%zu bytes</span></summary>\n",
 		       len);
-	html_pre(b, "ir", text, len);
+	// IR keeps its lines as they are (scrolled); a script or a log
+	// wraps, so a long command line is read whole, not cut at the edge.
+	const char *dot = strrchr(name, '.');
+	bool script = is_log(name) || (dot && !strcmp(dot, ".sh"));
+	html_pre(b, script ? "cmd" : "ir", text, len);
 	irs_buf_puts(b, "</details>\n");
 	free(text);
 	return NULL;
@@ -1351,23 +1475,33 @@ put_failure(struct irs_buf *b, const struct run *r)
 
 	irs_buf_puts(b, "<section id=\"failure\">\n<h2>Failure</h2>\n"
 		     "<p class=\"headline\">");
+	json_t *ver = json_object_get(f, "verifier");
+	bool verifier = verifier_failure(r);
 	if (json_is_object(sig)) {
 		irs_buf_puts(b, "<span class=\"sig\">");
 		html_json(b, json_object_get(sig, "name"));
 		irs_buf_puts(b, "</span> (signal ");
 		html_json(b, json_object_get(sig, "number"));
 		irs_buf_puts(b, ")");
+	} else if (verifier && json_is_object(ver)) {
+		json_int_t n = json_integer_value(json_object_get(ver,
+								  "problems"));
+		irs_buf_puts(b, "verifier <span class=\"sig\">");
+		html_json(b, json_object_get(ver, "name"));
+		irs_buf_printf(b, "</span> found %" JSON_INTEGER_FORMAT
+			       " problem%s", n, n == 1 ? "" : "s");
 	} else {
 		irs_buf_puts(b, "<span class=\"sig\">");
 		irs_html_str(b, kind ? kind : "failure");
 		irs_buf_puts(b, "</span>");
 	}
 	if (json_is_object(pass)) {
-		irs_buf_puts(b, " in pass <a class=\"pass\" href=\"#pass-");
+		irs_buf_printf(b, " %s pass <a class=\"pass\" href=\"#pass-",
+			       verifier ? "after" : "in");
 		html_json(b, json_object_get(pass, "seq"));
 		irs_buf_puts(b, "\">");
 		html_json(b, json_object_get(pass, "name"));
-		irs_buf_puts(b, "</a> (#");
+		irs_buf_puts(b, "</a> (seq ");
 		html_json(b, json_object_get(pass, "seq"));
 		irs_buf_puts(b, ")</p>\n");
 	} else {
@@ -1385,7 +1519,10 @@ put_failure(struct irs_buf *b, const struct run *r)
 		irs_html_str(b, bt_err);
 		irs_buf_puts(b, "</p>\n");
 	}
-	put_walk_errors(b, json_object_get(f, "crash_snapshot"));
+	put_walk_errors(b, json_object_get(f, "crash_snapshot"), verifier);
+	struct irs_error *err = put_cfg(b, r);
+	if (err)
+		return err;
 	const char *cmd = json_string_value(json_object_get(f,
 							    "reduce_command"));
 	irs_buf_puts(b, "<h3>Reduce command</h3>\n");
@@ -1396,7 +1533,7 @@ put_failure(struct irs_buf *b, const struct run *r)
 			     "command, so there is no ready reduce command."
 			     "</p>\n");
 	}
-	struct irs_error *err = put_repro(b, r);
+	err = put_repro(b, r);
 	irs_buf_puts(b, "</section>\n");
 	return err;
 }
@@ -1457,6 +1594,11 @@ static const char page_css[] =
 	"background:#f3f0ff}pre.diff .file{color:var(--muted);"
 	"font-weight:600}\n"
 	"ul.errors{margin:4px 0;padding-left:20px}\n"
+	".cfg{display:flex;gap:16px;align-items:flex-start;overflow-x:auto}"
+	".cfg figure{margin:0;flex:1 1 0;min-width:0;border:1px solid "
+	"var(--line);border-radius:6px;padding:6px}.cfg figcaption{"
+	"font-size:12px;color:var(--muted);margin-bottom:4px}"
+	".cfg svg{max-width:100%;height:auto}\n"
 	"button{font:inherit;font-size:12px;margin-left:8px;padding:1px 8px;"
 	"border:1px solid var(--line);border-radius:4px;background:var(--soft);"
 	"cursor:pointer}\n"
@@ -1490,7 +1632,7 @@ static const char page_pager_js[] =
 	"var tb=document.querySelector('table.timeline tbody'),"
 	"info=document.getElementById('page-info'),"
 	"only=document.getElementById('changed-only');\n"
-	"var states=['unchanged','changed','crashed','did not return'];\n"
+	"var states=['unchanged','changed',d.failed,'did not return'];\n"
 	"function td(tr,text,cls){var c=document.createElement('td');"
 	"if(cls)c.className=cls;if(text!==null)c.textContent=text;"
 	"tr.appendChild(c);return c;}\n"

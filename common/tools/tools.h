@@ -13,6 +13,19 @@
 
 #include "reduce/reduce.h"
 
+/* ---- donor.c: building a layout's type donor ----------------------------- */
+
+/**
+ * Compiles the type donor layout @p layout declares (donor { ... }) with
+ * the C++ compiler @p cxx (NULL: $CXX, else c++) and the extra include
+ * directories @p inc into irsnap's donor cache, where ir-layout load finds
+ * it. *obj_ret gets the object's path (freed with free()), *secs_ret the
+ * time it took. The compiler's own messages go to stderr.
+ */
+struct irs_error *irs_donor_build(const char *layout, const char *cxx,
+				  const char *const *inc, size_t ninc,
+				  char **obj_ret, double *secs_ret);
+
 /* ---- textdiff.c: line diff, written as a unified diff (diff -u) ---------- */
 
 /** What a diff found. */
@@ -243,6 +256,35 @@ struct irs_error *irs_replay_reduce(const char *self, const char *run,
 /** The --crash or --test command of run directory @p run's failure.json
  *  reduce command, into *ret (freed with free(); NULL when it has none). */
 struct irs_error *irs_failure_test_command(const char *run, char **ret);
+
+/* ---- cfg.c: control-flow graphs, drawn by Graphviz ------------------- */
+
+/** The functions, blocks and edges of one snapshot (its "cfg" member,
+ *  from the layout's cfg { func, block }). */
+struct irs_cfg;
+/**
+ * Reads the control-flow graphs of the snapshot JSON @p json_path whose
+ * text is @p text (@p len bytes, copied): functions and blocks are nodes
+ * of the types its "cfg" names, in text order, an edge from a block to
+ * each block its last child (its terminator) refers to. *ret freed with
+ * irs_cfg_destroy(). IRS_ERROR_NOT_FOUND when the layout declares no cfg.
+ */
+struct irs_error *irs_cfg_read(const char *json_path, const char *text,
+			       size_t len, struct irs_cfg **ret);
+void irs_cfg_destroy(struct irs_cfg *g);
+/** The first function (in text order, @p a's then @p b's) whose text
+ *  differs between @p a and @p b, by its first line (borrowed); NULL when
+ *  none does. */
+const char *irs_cfg_changed(const struct irs_cfg *a, const struct irs_cfg *b);
+/**
+ * Appends to @p out the SVG drawing (an <svg> element, drawn by Graphviz's
+ * dot) of function @p name (its first line) of @p g: a box per block with
+ * its text, the entry's in bold, an arrow per edge. *nblocks_ret its
+ * blocks. IRS_ERROR_NOT_FOUND without such a function or without dot;
+ * IRS_ERROR_USAGE past 400 blocks; IRS_ERROR_TARGET when dot fails.
+ */
+struct irs_error *irs_cfg_svg(const struct irs_cfg *g, const char *name,
+			      struct irs_buf *out, size_t *nblocks_ret);
 
 /* ---- json_file.c: documents as files ---------------------------------- */
 

@@ -648,15 +648,33 @@ is_snapshot(const char *path)
 	return !strncmp(k, "\"irsnap.snapshot/1\"", 19);
 }
 
-// A directory of `irsnap replay`: replay.json, then the run directory of
-// every attempt it names.
+// Whether directory @p dir holds replay.json (not through a link).
+static bool
+holds_replay(const char *dir)
+{
+	struct stat st;
+	char *rp = irs_path_join(dir, "replay.json");
+	bool yes = rp && lstat(rp, &st) == 0 && S_ISREG(st.st_mode);
+	free(rp);
+	return yes;
+}
+
+// A directory of `irsnap replay`: replay.json (@p file; NULL: the one in
+// @p dir), then the run directory of every attempt it names.
 static struct irs_error *
 replay_dir(struct check *c, const char *dir, const char *file)
 {
 	json_t *doc;
+	char *own = file ? NULL : irs_path_join(dir, "replay.json");
+	if (!file && !own)
+		return &irs_enomem;
+	if (!file)
+		file = own;
 	struct irs_error *err = load(c, file, true, &doc);
-	if (err || !doc)
+	if (err || !doc) {
+		free(own);
 		return err;
+	}
 	// A replay of an earlier irsnap (version 1) is still readable.
 	const char *id = json_string_value(json_object_get(doc, "schema"));
 	err = against(c, file, doc, id && !strcmp(id, "irsnap.replay/1")
@@ -682,6 +700,7 @@ replay_dir(struct check *c, const char *dir, const char *file)
 		free(rdir);
 	}
 	json_decref(doc);
+	free(own);
 	return err;
 }
 
@@ -714,6 +733,8 @@ irs_validate_path(const char *path, struct irs_buf *out,
 			err = replay_dir(&c, path, rp);
 		else if (lman && lstat(lman, &st) == 0)
 			err = run_dir(&c, latest);
+		else if (latest && holds_replay(latest))	// a replay's
+			err = replay_dir(&c, latest, NULL);
 		else if (lerr && lerr->code != IRS_ERROR_NOT_FOUND) {
 			err = lerr;
 			lerr = NULL;

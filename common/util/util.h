@@ -57,6 +57,27 @@ bool irs_buf_printable(struct irs_buf *b, const char *s, size_t len,
 /** @p s made printable so (NULL: ""), freed with free(); NULL on OOM. */
 char *irs_printable(const char *s, bool lines);
 
+/* ---- cxxname.c: C++ type names as debuggers and compilers spell them ---- */
+
+/** The spellings of one C++ type name. */
+enum irs_cxx_style {
+	IRS_CXX_CLANG,		/* clang's DWARF: `const T *`, `4` */
+	IRS_CXX_CLANG_UNSIGNED,	/* the same with unsigned integers: `4U` */
+	IRS_CXX_GCC,		/* g++'s DWARF: `const T*`, `4` */
+	IRS_CXX_GDB,		/* GDB's printing: `T const*`, `4u` kept */
+};
+/** @p name ("llvm::DenseMap<const llvm::Value *, unsigned int>") spelt in
+ *  @p style into @p buf; false when it does not parse as a type name or
+ *  does not fit (then @p buf holds a prefix). */
+bool irs_cxx_spell(const char *name, enum irs_cxx_style style, char *buf,
+		   size_t len);
+/** Whether @p name has template arguments or qualifiers a spelling may
+ *  change. */
+bool irs_cxx_is_template(const char *name);
+/** The last component of @p name without its template arguments:
+ *  "llvm::ilist_node_base<false>" -> "ilist_node_base". */
+void irs_cxx_short_name(const char *name, char *buf, size_t len);
+
 /* ---- file.c: atomic files and whole-file reads --------------------------- */
 
 /** A file being written under a temporary name beside its final path. */

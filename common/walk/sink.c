@@ -44,6 +44,17 @@ irs_sink_deinit(struct irs_sink *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static uint64_t
+count_lines(const char *p, size_t len)
+{
+	uint64_t n = 0;
+	for (const char *end = p + len; (p = memchr(p, '\n',
+						       (size_t)(end - p)));
+	     p++)
+		n++;
+	return n;
+}
+
 static void
 flush(struct irs_sink *s)
 {
@@ -51,6 +62,7 @@ flush(struct irs_sink *s)
 		return;
 	if (s->hash)
 		XXH64_update(s->hash, s->buf, s->len);
+	s->lines += count_lines(s->buf, s->len);
 	if (!s->failed && fwrite(s->buf, 1, s->len, s->fp) != s->len) {
 		s->failed = true;
 		s->err_no = errno ? errno : EIO;
@@ -117,6 +129,12 @@ irs_sink_finish(struct irs_sink *s, const char *name)
 		return &irs_enomem;
 	return irs_error_format(IRS_ERROR_IO, "%s: write failed: %s",
 				name ? name : "output", strerror(s->err_no));
+}
+
+uint64_t
+irs_sink_lines(const struct irs_sink *s)
+{
+	return s->lines + (s->buf ? count_lines(s->buf, s->len) : 0);
 }
 
 void

@@ -90,6 +90,7 @@ struct irs_sink {
 	char *buf;
 	size_t len, cap;
 	uint64_t flushed;	/* bytes written out before buf */
+	uint64_t lines;		/* newlines written out before buf */
 	FILE *fp;
 	void *hash;		/* XXH64_state_t *, or NULL */
 	bool failed;
@@ -102,6 +103,8 @@ void irs_sink_deinit(struct irs_sink *s);
 bool irs_sink_reserve(struct irs_sink *s, size_t n);
 /** Flushes; returns the write error or NULL; @p name names the output. */
 struct irs_error *irs_sink_finish(struct irs_sink *s, const char *name);
+/** Newlines in everything written. */
+uint64_t irs_sink_lines(const struct irs_sink *s);
 /** xxh64 of everything written, 16 lower-case hex digits + NUL. */
 void irs_sink_hash(struct irs_sink *s, char out[17]);
 /** Takes the in-memory contents (fp NULL); free with free(). */

@@ -61,14 +61,15 @@ snapshot_json 0002-cse.before.json 0002-cse.before.ir \
 # `irsnap validate` checks them against); made-up ones without a snapshot.
 facts() {
 	if [ "$1" = - ]; then
-		echo '"nodes": 5, "bytes": 64, "text_bytes": 30, "hash": "2222222222222222"'
+		echo '"nodes": 5, "bytes": 64, "text_bytes": 30, "text_lines": 3, "hash": "2222222222222222"'
 		return
 	fi
 	python3 -c 'import json, os, sys
 d = json.load(open(sys.argv[1]))["stats"]
-print("\"nodes\": %d, \"bytes\": %d, \"text_bytes\": %d, \"json_bytes\": %d, \"hash\": \"%s\""
-      % (d["nodes"], d["bytes"], d["text_bytes"], os.path.getsize(sys.argv[1]), d["hash"]))' \
-		"$RUN/snapshots/$1.json"
+lines = open(sys.argv[2], "rb").read().count(b"\n")
+print("\"nodes\": %d, \"bytes\": %d, \"text_bytes\": %d, \"text_lines\": %d, \"json_bytes\": %d, \"hash\": \"%s\""
+      % (d["nodes"], d["bytes"], d["text_bytes"], lines, os.path.getsize(sys.argv[1]), d["hash"]))' \
+		"$RUN/snapshots/$1.json" "$RUN/snapshots/$1.ir"
 }
 event() {	# SEQ PASS PHASE SNAPSHOT-NAME|- EXTRA
 	local snap=null
@@ -174,11 +175,11 @@ has "show: the debuggee with its arguments" \
 	"/work/main/build/toyc --bug=crash demo.ir  (pid 4242)"
 has "show: a table header" "seq  pass"
 row() { grep -E "^ +$1 +$2 " "$TMP/show.txt" | tr -s ' '; }
-check_eq "show: constfold row (cpu ms, nodes, bytes, changed, verifier)" \
-	" 1 constfold 12.3 4 39 yes ok" "$(row 1 constfold)"
+check_eq "show: constfold row (cpu ms, lines, text bytes, changed, verifier)" \
+	" 1 constfold 12.3 5 39 yes ok" "$(row 1 constfold)"
 check_eq "show: dce row, unchanged, verifier problems" \
-	" 2 dce 500.0 5 30 no 2 problems" "$(row 2 dce)"
-check_eq "show: cse row, the failing pass, CPU up to the crash" " 3 cse 4.2 4 39 FAILED -" \
+	" 2 dce 500.0 3 30 no 2 problems" "$(row 2 dce)"
+check_eq "show: cse row, the failing pass, CPU up to the crash" " 3 cse 4.2 5 39 FAILED -" \
 	"$(row 3 cse)"
 has "show: total CPU time, the crashed pass included" "3 passes, 516.5 ms CPU in passes"
 has "show: the failure" "failure: SIGSEGV (signal 11) in pass cse (seq 3)"

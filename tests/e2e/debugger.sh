@@ -191,9 +191,21 @@ if ldd "$BUILD/libirsnap.so" 2>/dev/null | grep -q libasan; then
 	LLDB_ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 fi
 
+# Debian's python3-lldb-14 installs LLDB's Python module where lldb-14
+# does not look (`lldb-14 -P` names /usr/lib/local/...): without it on
+# PYTHONPATH, LLDB starts with "ModuleNotFoundError: No module named
+# 'lldb.embedded_interpreter'" (irs_lldb_python_dir() in launch.h; irsnap
+# replay sets it the same way, and lldb/README.md tells users).
+LLDB_PYTHON=
+for _d in /usr/lib/llvm-14/lib/python3*/dist-packages; do
+	[ -f "$_d/lldb/embedded_interpreter.py" ] && LLDB_PYTHON=$_d
+done
+LLDB_PYTHONPATH=$LLDB_PYTHON${PYTHONPATH:+:$PYTHONPATH}
+
 # run_lldb ARGS...: LLDB with the sanitizer runtimes a sanitized build
 # needs, bounded in time.
 run_lldb() {
+	PYTHONPATH=$LLDB_PYTHONPATH \
 	ASAN_OPTIONS=$LLDB_ASAN_OPTIONS LD_PRELOAD=$LLDB_PRELOAD \
 		timeout -k 5 "${LLDB_TIMEOUT:-60}" "$LLDB_BIN" -x \
 		-O 'settings set target.env-vars LD_PRELOAD=' "$@"
@@ -207,6 +219,7 @@ lldb_wrapper() {
 	mkdir -p "$1"
 	cat >"$1/lldb-14" <<-EOF
 	#!/bin/sh
+	PYTHONPATH="$LLDB_PYTHONPATH" \\
 	ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0" \\
 	LD_PRELOAD="$LLDB_PRELOAD" exec "$LLDB_EXE" \\
 		-O 'settings set target.env-vars LD_PRELOAD=' "\$@"

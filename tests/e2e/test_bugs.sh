@@ -93,7 +93,7 @@ check "--verify: the in-process verifier ran (a call $DBG_NAME made)" \
 	test "$(json_get "$run/manifest.json" \
 		'sum(1 for e in d["events"] for v in e["verifiers"] if v["name"] == "toyc_verify")')" -ge 1
 check "--verify: $DBG_NAME named the pass that broke the IR" \
-	grep -q "^irsnap: pass '$broken' (event [0-9]*) broke the IR" \
+	grep -q "^irsnap: pass '$broken' (seq [0-9]*) broke the IR" \
 	"$TMP/inv.log"
 run=$(trace_bug break-invariant "$TMP/stop.log" --stop-on-verify)
 check_eq "--stop-on-verify: failure.json is a verifier failure in $broken" \

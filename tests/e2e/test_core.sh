@@ -63,6 +63,15 @@ check "ir-report on the core offers the crash snapshot to the reducer" \
 check "irsnap show on the core's run gives that reduce command" \
 	grep -q "^  reduce:  irsnap reduce $core_run/snapshots/" "$TMP/core.show"
 
+# No Python error from the debugger, live or on the core (LLDB 14 printed
+# "ModuleNotFoundError: No module named 'lldb.embedded_interpreter'" at
+# start and "NameError: name 'run_one_line'" on a core without its module
+# on PYTHONPATH).
+for log in live core; do
+	check "$DBG_NAME printed no Python error ($log)" \
+		bash -c "! grep -E 'Traceback|ModuleNotFoundError|NameError' '$TMP/$log.log'"
+done
+
 # The core opened after irsnap is loaded works the same.
 cat >"$TMP/cmds" <<EOF
 $(dbg_cmd open-core "$TMP/core" "$TOYC")

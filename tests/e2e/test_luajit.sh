@@ -63,7 +63,7 @@ for f in "${files[@]}"; do
 	n=$(grep -c '^---- TRACE [0-9]* IR$' "$t.dump")
 	check "$name: luajit compiled at least one trace ($n)" test "$n" -ge 1
 	check_eq "$name: $n stops at lj_asm_trace, each dumped with no walk error" "$n" \
-		"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #0 (lj_asm_trace): GCtrace at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors" "$t.log")"
+		"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #0 (lj_asm_trace): GCtrace at 0x[0-9a-f]*: [0-9]* nodes\?, [0-9]* bytes read, 0 walk errors" "$t.log")"
 	for i in $(seq "$n"); do
 		tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$t.$i.ir")
 		ntraces=$((ntraces + 1))
@@ -127,10 +127,11 @@ GDB_TIMEOUT=60 run_gdb "$TMP/gcore.log" -ex "ir-layout load $LAYOUT" \
 check "gcore wrote a core of luajit at lj_asm_trace of its second trace" \
 	test -s "$TMP/core"
 dbg_batch "$TMP/core.log" -o "ir-dump --boundary -f both -o $TMP/core.ir" \
+	-o "ir-dump --boundary -f json -o $TMP/core-only.json" \
 	-o "$(dbg_cmd echo @@END)" -c "$TMP/core" "$LUAJIT"
 check_eq "$DBG_BATCH ran every command on the core and exited 0" "0 1" \
 	"$? $(grep -c '^@@END$' "$TMP/core.log")"
-check_eq "ir-dump --boundary on the core finds lj_asm_trace" 1 \
+check_eq "ir-dump --boundary on the core finds lj_asm_trace, for each of its 2 dumps" 2 \
 	"$(grep -c "^ir-dump: pass 'lj_asm_trace#[0-9]*' at frame #[0-9]* (lj_asm_trace): GCtrace at 0x[0-9a-f]*: .* 0 walk errors" "$TMP/core.log")"
 tr=$(sed -n '1s/^---- TRACE \([0-9]*\) IR$/\1/p' "$TMP/core.ir")
 check "... whose IR is a side trace's (trace ${tr:-?})" \
@@ -139,6 +140,9 @@ check_files_eq "... the live dump's in that process" "$TMP/live.ir" "$TMP/core.i
 jdump_ir "$TMP/core.dump" "$tr" >"$TMP/core.want"
 check_files_eq "... and -jdump=i's" "$TMP/core.want" "$TMP/core.ir"
 check "... and its JSON validates" "$IRSNAP" validate "$TMP/core.ir.json"
+check_eq "ir-dump -f json alone: its stats give the text's size and lines, not 0" \
+	"$(stat -c %s "$TMP/core.ir") $(wc -l <"$TMP/core.ir")" \
+	"$(json_get "$TMP/core-only.json" '"%d %d" % (d["stats"]["text_bytes"], d["stats"]["text_lines"])')"
 
 # ir-trace over a whole luajit run: before and after every boundary of
 # every trace (DCE and loop optimization for the root loop, sinking and
@@ -173,6 +177,21 @@ done < <(events "$run")
 check_eq "... one for each trace" "$ntr" "$k"
 check "... a root trace and its side traces (at least 2)" test "$ntr" -ge 2
 check "... and the run validates" "$IRSNAP" validate "$run"
+# irsnap show sizes each pass by the lines of its IR text, which for a
+# trace is its instructions (its graph is one node: the trace holds them)
+"$IRSNAP" show "$run" >"$TMP/trace.show" 2>&1
+check_eq "irsnap show: each row's lines are its snapshot's, not \"1\"" \
+	"$(while read -r seq pass phase text; do [ "$phase" = after ] &&
+		echo "$seq $(wc -l <"$run/$text")"; done < <(events "$run"))" \
+	"$(awk '/^ *[0-9]+  / { print $1, $4 }' "$TMP/trace.show")"
+"$IRSNAP" diff "$run" lj_opt_sink >"$TMP/diff.hint" 2>&1
+check_eq "irsnap diff RUN lj_opt_sink: no such pass, exit 2" 2 "$?"
+check "... naming the passes called so, with their seq" grep -qE \
+	"no pass 'lj_opt_sink' in the manifest; passes named like it: lj_opt_sink#${trs[0]} \(seq [0-9]+\), lj_opt_sink#" \
+	"$TMP/diff.hint"
+"$IRSNAP" diff "$run" "lj_opt_loop#${trs[0]}" >"$TMP/diff.loop" 2>&1
+check_eq "... and irsnap diff RUN lj_opt_loop#${trs[0]} diffs it (exit 1: it changed)" \
+	1 "$?"
 
 # A test build whose sinking pass crashes on a rare IR shape, a hash
 # store of a multiplication (tests/fixtures/real/luajit/01-crash-in-sink.patch,

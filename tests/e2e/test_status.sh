@@ -33,7 +33,7 @@ dbg_batch "$TMP/verify.log" -o 'ir-trace on --verify' -o run \
 	-- "$TOYC" --bug=break-invariant --passes=simplifycfg,dce "$DEMO"
 check_eq "a pass broke the IR (--verify): ir-status --check makes it 1" 1 "$?"
 check "... naming the pass and the run" \
-	grep -q "ir-status: a verifier failed: pass 'simplifycfg' (event 1 of $(latest_run)) broke the IR$" \
+	grep -q "ir-status: a verifier failed: pass 'simplifycfg' (seq 1 of $(latest_run)) broke the IR$" \
 	"$TMP/verify.log"
 
 done_testing

@@ -6,6 +6,10 @@
 # that ran has its output captured into the manifest event (not lost to
 # the debuggee's stderr) and the count it found, and one that never
 # returns is interrupted after the call-timeout setting, the run going on.
+# A verifier failure without --stop-on-verify has its failure report, told
+# as a verifier's (not a crash's) by irsnap show, and irsnap reduce RUN
+# shrinks its input while the compiler's own verifier reports the same
+# check after the pass; a layout without verifiers says "no verifier".
 source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 
@@ -86,6 +90,60 @@ check_eq "irsnap show: 'ok, 1 not run', never a bare ok" 2 \
 	"$(grep -cE '^ +[12] +(cse|dce) .* ok, 1 not run$' "$TMP/nov.show")"
 "$IRSNAP" report "$run" -o "$TMP/nov.html" >/dev/null 2>&1
 check "the report: 'ok, 1 not run'" grep -q '>ok, 1 not run<' "$TMP/nov.html"
+check "the run validates" "$IRSNAP" validate "$run"
+
+# --- a verifier failure without a stop: its report, label, reduction -------
+# (a pipeline that ends after the broken pass's successor: no later crash)
+dbg_batch "$TMP/vf.log" -o 'ir-trace on --verify' -o run \
+	-- "$TOYC" --bug=break-invariant --passes=cse,simplifycfg,dce "$DEMO"
+run=$(latest_run)
+check_eq "--verify, no --stop-on-verify: failure.json names the verifier that failed" \
+	"verifier simplifycfg toyc_verify" \
+	"$(json_get "$run/failure.json" 'd["kind"] + " " + d["pass"]["name"] + " " + d["verifier"]["name"]')"
+nprob=$(json_get "$run/failure.json" 'd["verifier"]["problems"]')
+check "... with its count ($nprob), its own problems as the message" \
+	test "$(json_get "$run/failure.json" 'd["verifier"]["problems"] > 1 and d["message"].startswith("verify: @")')" = True
+check "the run validates" "$IRSNAP" validate "$run"
+"$IRSNAP" show "$run" >"$TMP/vf.show" 2>&1
+check "irsnap show: the failing verifier and its count, after the pass" \
+	grep -q "^failure: verifier toyc_verify found $nprob problems after pass simplifycfg (seq 2)$" \
+	"$TMP/vf.show"
+check "... not the verifier that passed" \
+	bash -c "! grep -q 'operand-defs: ok' '$TMP/vf.show'"
+check "... the IR it rejected labelled after:, not crash:" \
+	grep -q '^  after:   snapshots/0002-simplifycfg.broken.ir$' "$TMP/vf.show"
+check "... and a reduce command that tests the verifier, not a crash" \
+	grep -q "^  reduce:  irsnap reduce $run/snapshots/0002-simplifycfg.before.ir --verifier '$TOYC --bug=break-invariant --verify --passes=simplifycfg {}' --problem " \
+	"$TMP/vf.show"
+"$IRSNAP" reduce "$run" -j2 >"$TMP/vf.reduce" 2>&1
+check_eq "irsnap reduce RUN reduces the verifier failure: exit 0" 0 "$?"
+red=$run/repro/reduced.ir
+check "... to a handful of lines ($(wc -l <"$red" 2>/dev/null))" \
+	test "$(wc -l <"$red" 2>/dev/null || echo 999)" -le 20
+check "... which toyc takes as valid input" "$TOYC" "$red" -o /dev/null
+first=$(sed -n 's/^irsnap reduce: the verifier reports "\(.*\)" on the input.*/\1/p' "$TMP/vf.reduce")
+check "... on which simplifycfg still breaks the IR with the check the input's first problem had ($first)" \
+	bash -c "test -n '$first' && '$TOYC' --bug=break-invariant --verify --passes=simplifycfg '$red' 2>&1 | grep -qF ': $first'"
+check "... and its repro.sh says it reproduces" "$run/repro/repro.sh"
+"$IRSNAP" show "$run" >"$TMP/vf.show2" 2>&1
+check "irsnap show then names the reduction" \
+	grep -q '^  reduced: repro/reduced.ir ([0-9]* lines); rerun it: repro/repro.sh$' "$TMP/vf.show2"
+
+# --- --verify when the layout declares no verifier: "no verifier", never ok
+{ echo 'verifier = function() end  -- this copy of toyc.lua declares none'
+  cat "$LAYOUT"; } >"$TMP/nover.lua"
+dbg_batch "$TMP/nover.log" -o "ir-layout load $TMP/nover.lua" \
+	-o 'ir-trace on --verify' -o run -- "$TOYC" --passes=cse,dce "$DEMO"
+run=$(latest_run)
+check "$DBG_NAME says the layout declares no verifier" \
+	grep -q "^irsnap: layout 'toyc' declares no verifier: --verify has nothing to run" \
+	"$TMP/nover.log"
+"$IRSNAP" show "$run" >"$TMP/nover.show" 2>&1
+check_eq "irsnap show: 'no verifier' for each pass, not ok" 2 \
+	"$(grep -cE '^ +[12] +(cse|dce) .* no verifier$' "$TMP/nover.show")"
+"$IRSNAP" report "$run" -o "$TMP/nover.html" >/dev/null 2>&1
+check_eq "the report: 'no verifier' for each pass" 2 \
+	"$(grep -o '>no verifier<' "$TMP/nover.html" | wc -l)"
 check "the run validates" "$IRSNAP" validate "$run"
 
 # --- a verifier that never returns: interrupted, reported, the run goes on -

@@ -35,11 +35,26 @@ for f in bin/irsnap include/irsnap.h lib/libirsnap.so lib/libirsnap.a \
 	lib/libirsnap-lldb.so lib/libirsnap-crashsig.so \
 	lib/libirsnap-gdb-xstate.so share/irsnap/gdb/irsnap.py \
 	share/irsnap/prelude/irsnap/list.lua share/irsnap/layouts/lua54.lua \
-	share/irsnap/schema/manifest-1.schema.json share/man/man1/irsnap.1; do
+	share/irsnap/schema/manifest-1.schema.json share/man/man1/irsnap.1 \
+	share/man/man7/irsnap-commands.7 share/doc/irsnap/README.md \
+	share/doc/irsnap/layout.md share/doc/irsnap/lldb.md \
+	share/irsnap/schema/show-1.schema.json lib/pkgconfig/irsnap.pc \
+	share/bash-completion/completions/irsnap; do
 	check "installed: \$PREFIX/$f" test -s "$ROOT/$f"
 done
 check "irsnap(1) documents every command of irsnap --help" \
 	bash -c "for c in reduce replay merge show diff report validate; do grep -q \"^\\.SS \$c\$\" '$ROOT/share/man/man1/irsnap.1' || exit 1; done"
+man1=$ROOT/share/man/man1/irsnap.1 man7=$ROOT/share/man/man7/irsnap-commands.7
+for c in ir-layout ir-dump ir-break ir-trace ir-verify ir-report ir-status ir-set; do
+	check "irsnap-commands(7) documents $c" grep -qx ".SS $c" "$man7"
+done
+check "... and the settings (call-timeout among them)" grep -qx '.B call-timeout' "$man7"
+check "irsnap(1)'s SYNOPSIS: a line per command" \
+	grep -qF '\fBirsnap show\fR [--json] [RUN|REPLAY]' "$man1"
+check "... not the usage line pasted" bash -c "! grep -q 'usage: irsnap COMMAND' '$man1'"
+check "... its SEE ALSO names irsnap-commands(7) and the installed guides" \
+	bash -c "grep -qxF '.BR irsnap-commands (7),' '$man1' && grep -qxF '.IR $PREFIX/share/doc/irsnap/ .' '$man1'"
+check "irsnap.pc names the prefix" grep -qx "prefix=$PREFIX" "$ROOT/lib/pkgconfig/irsnap.pc"
 check "the installed tree holds nothing named after the build tree" \
 	test -z "$(find "$DEST" -name '*.o' -o -name '__pycache__' -o -name 'test_*')"
 

@@ -222,6 +222,8 @@ check_eq "lldb: a failure found exits 1" 1 "$rc"
 replay=$(ls -d "$TMP"/lldb/replay-* 2>/dev/null | head -1)
 RJ=$replay/replay.json
 n=$(json "$RJ" 'len(d["attempts"])')
+check "lldb: no Python error in any attempt's log (irsnap sets LLDB's PYTHONPATH)" \
+	bash -c "! grep -lE 'Traceback|ModuleNotFoundError|NameError' '$replay'/attempt-*/debugger.log"
 check_eq "lldb: it stopped at the first failure" failed \
 	"$(json "$RJ" 'd["attempts"][-1]["status"]')"
 check_eq "lldb: one failure, one group" "1 1" \

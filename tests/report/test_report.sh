@@ -8,21 +8,7 @@
 . "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb
 
-CHROMIUM=$(command -v chromium || true)
-if [ -z "$CHROMIUM" ]; then
-	not_ok "chromium is installed" "install it: apt-get install chromium" \
-		"(scripts/install-deps does)"
-	done_testing
-	exit 1
-fi
-# chrome FLAGS... URL: headless Chromium, as root, offline, its log on stderr.
-chrome() {
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" \
-		--enable-logging=stderr --v=0 "$@"
-}
+. "$(dirname "$0")/chrome_lib.sh"
 # console_errors LOG: JavaScript errors Chromium logged while loading.
 console_errors() { grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(.*(Error|error)' "$1"; }
 
@@ -131,8 +117,11 @@ snap=$(json_get "$RUN/manifest.json" 'd["events"][0]["snapshot"]["text"]')
 rm "$TMP/d3/$snap"
 damaged "a snapshot the manifest names is gone" "$(basename "$snap")" "$TMP/d3"
 damaged "no such directory" "$TMP/nothere" "$TMP/nothere"
-rc=0; "$IRSNAP" report >/dev/null 2>&1 || rc=$?
-check_eq "no run directory given: exit status 2" 2 "$rc"
+mkdir -p "$TMP/empty"
+rc=0; (cd "$TMP/empty" && IRSNAP_DIR= "$IRSNAP" report) >/dev/null 2>&1 ||
+	rc=$?
+check_eq "no run directory given, and no ./irsnap-out/latest: exit status 2" \
+	2 "$rc"
 check "a damaged run leaves no page behind" test ! -e "$TMP/damaged.html"
 
 done_testing

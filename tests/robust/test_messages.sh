@@ -88,8 +88,8 @@ check "... and the operands say the count was refused, not that it is 0" \
 mkdir -p "$TMP/empty"
 "$IRSNAP" report "$TMP/empty" -o "$TMP/x.html" >"$TMP/report.out" 2>&1
 check_eq "report of a folder with no run: one line" 1 "$(wc -l <"$TMP/report.out")"
-check_eq "... naming the missing manifest once" 1 \
-	"$(grep -o "$TMP/empty/manifest.json" "$TMP/report.out" | wc -l)"
+check_eq "... naming the folder and its missing manifest once, as show does" \
+	"1 1" "$(grep -c "^irsnap: $TMP/empty: not a run directory" "$TMP/report.out") $(grep -o "no manifest.json" "$TMP/report.out" | wc -l)"
 "$IRSNAP" reduce "$TMP/empty" >"$TMP/reduce.out" 2>&1
 check "reduce of a folder with no failure.json: no ':-1:'" \
 	bash -c "! grep -q ':-1' '$TMP/reduce.out'"

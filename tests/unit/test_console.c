@@ -1037,7 +1037,7 @@ test_stop_on_verify(void **state)
 	w->verify_result = 1;
 	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
 	assert_true(stop);
-	assert_non_null(strstr(out, "irsnap: pass 'simplifycfg' (event 2) "
+	assert_non_null(strstr(out, "irsnap: pass 'simplifycfg' (seq 2) "
 			       "broke the IR:\n"));
 	assert_non_null(strstr(out, "irsnap: stopped after pass "
 			       "'simplifycfg'; failure report: "));
@@ -1049,12 +1049,19 @@ test_stop_on_verify(void **state)
 			    "verifier");
 	assert_string_equal(json_string_value(json_object_get(
 		json_object_get(doc, "pass"), "name")), "simplifycfg");
+	// the verifier that failed, not the one that passed
+	json_t *ver = json_object_get(doc, "verifier");
+	assert_string_equal(json_string_value(json_object_get(ver, "name")),
+			    "toyc_verify");
+	assert_int_equal(json_integer_value(json_object_get(ver, "problems")),
+			 1);
 	json_decref(doc);
 	w->ft.target.pid = 0;
 }
 
 // --verify alone names the pass that broke the IR once, then says it is
-// still broken; a killed debuggee leaves the run "running".
+// still broken; it writes the failure report of that pass without a stop,
+// and a killed debuggee leaves the run "failed", never "completed".
 static void
 test_verify_names_breaker_once(void **state)
 {
@@ -1078,10 +1085,12 @@ test_verify_names_breaker_once(void **state)
 		assert_false(stop);
 	}
 	assert_string_equal(outs[0], "");
-	assert_non_null(strstr(outs[1], "irsnap: pass 'simplifycfg' (event 2) "
+	assert_non_null(strstr(outs[1], "irsnap: pass 'simplifycfg' (seq 2) "
 			       "broke the IR:\n  verifier "));
+	assert_non_null(strstr(outs[1], "irsnap: a verifier failed after "
+			       "pass 'simplifycfg'; failure report: "));
 	assert_string_equal(outs[2], "irsnap: the IR is still broken after "
-			    "pass 'strength' (event 3)\n");
+			    "pass 'strength' (seq 3)\n");
 	for (int i = 0; i < 3; i++)
 		irs_free(outs[i]);
 	assert_null(irs_console_exited(w->c, -1, &out));
@@ -1092,8 +1101,14 @@ test_verify_names_breaker_once(void **state)
 	json_t *man = json_load_file(path, 0, NULL);
 	assert_non_null(man);
 	assert_string_equal(json_string_value(json_object_get(man, "status")),
-			    "running");
+			    "failed");
 	json_decref(man);
+	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
+	json_t *doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);	// the first break's, not the next pass's
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		doc, "pass"), "seq")), 2);
+	json_decref(doc);
 	w->ft.target.pid = 0;
 }
 

@@ -179,6 +179,113 @@ test_field_paths(void **state)
 			    "no type 'Nope' in the debug info");
 }
 
+// C++ names in each debugger's and compiler's spelling, from one parse.
+static void
+test_cxx_spellings(void **state)
+{
+	char b[256];
+	(void)state;
+	const char *map = "llvm::DenseMap<const llvm::Value *, "
+			  "llvm::StringMapEntry<llvm::Value *> *>";
+	assert_true(irs_cxx_spell(map, IRS_CXX_CLANG, b, sizeof(b)));
+	assert_string_equal(b, map);
+	assert_true(irs_cxx_spell(map, IRS_CXX_GCC, b, sizeof(b)));
+	assert_string_equal(b, "llvm::DenseMap<const llvm::Value*, "
+			    "llvm::StringMapEntry<llvm::Value*>*>");
+	assert_true(irs_cxx_spell(map, IRS_CXX_GDB, b, sizeof(b)));
+	assert_string_equal(b, "llvm::DenseMap<llvm::Value const*, "
+			    "llvm::StringMapEntry<llvm::Value*>*>");
+	assert_true(irs_cxx_spell("llvm::Value const*", IRS_CXX_CLANG, b,
+				  sizeof(b)));
+	assert_string_equal(b, "const llvm::Value *");
+	const char *sv = "llvm::SmallVector<llvm::TrackingMDRef, 4>";
+	assert_true(irs_cxx_spell(sv, IRS_CXX_CLANG_UNSIGNED, b, sizeof(b)));
+	assert_string_equal(b, "llvm::SmallVector<llvm::TrackingMDRef, 4U>");
+	assert_true(irs_cxx_spell("llvm::SmallVector<llvm::TrackingMDRef,4u>",
+				  IRS_CXX_GCC, b, sizeof(b)));
+	assert_string_equal(b, sv);
+	// closing brackets, nested names, pointers to const pointers
+	assert_true(irs_cxx_spell("A<B<int>>::C", IRS_CXX_CLANG, b,
+				  sizeof(b)));
+	assert_string_equal(b, "A<B<int> >::C");
+	assert_true(irs_cxx_spell("char const* const*", IRS_CXX_CLANG, b,
+				  sizeof(b)));
+	assert_string_equal(b, "const char *const *");
+	assert_true(irs_cxx_spell("unsigned int", IRS_CXX_GDB, b, sizeof(b)));
+	assert_string_equal(b, "unsigned int");
+	assert_false(irs_cxx_spell("A<B", IRS_CXX_GCC, b, sizeof(b)) &&
+		     strcmp(b, "A<B>"));
+	irs_cxx_short_name("llvm::ilist_node_base<false>", b, sizeof(b));
+	assert_string_equal(b, "ilist_node_base");
+	irs_cxx_short_name("llvm::A<llvm::B::C>::D<int>", b, sizeof(b));
+	assert_string_equal(b, "D");
+}
+
+// A C++ class's base classes are members named by their type (as GDB's
+// fields() report them): a path reaches their members by name, through
+// any depth, and names a base by its full or short name; a template name
+// is found in the spelling the debugger knows it by (LLDB: the DWARF's).
+static void
+test_cxx_bases(void **state)
+{
+	struct fake_target ft;
+	struct irs_field_info fi;
+	uint64_t size;
+	(void)state;
+
+	fake_facts_init(&ft);
+	uint64_t u32 = fake_facts_type(&ft, "unsigned int", "unsigned int",
+				       IRS_TYPE_UINT, 4, 0, 0, 0);
+	uint64_t node = fake_facts_type(&ft, NULL, "llvm::ilist_node_base<false>",
+					IRS_TYPE_STRUCT, 16, 0, 0, 0);
+	uint64_t pnode = fake_facts_type(&ft, NULL,
+					 "llvm::ilist_node_base<false> *",
+					 IRS_TYPE_POINTER, 8, 0, node, 0);
+	fake_facts_member(&ft, node, "Prev", 0, 0, pnode);
+	fake_facts_member(&ft, node, "Next", 64, 0, pnode);
+	uint64_t value = fake_facts_type(&ft, "llvm::Value", "llvm::Value",
+					 IRS_TYPE_STRUCT, 24, 0, 0, 0);
+	fake_facts_member(&ft, value, "SubclassID", 128, 0, u32);
+	uint64_t user = fake_facts_type(&ft, NULL, "llvm::User",
+					IRS_TYPE_STRUCT, 24, 0, 0, 0);
+	fake_facts_member(&ft, user, "llvm::Value", 0, 0, value);
+	uint64_t fn = fake_facts_type(&ft, "llvm::Function", "llvm::Function",
+				      IRS_TYPE_STRUCT, 120, 0, 0, 0);
+	fake_facts_member(&ft, fn, "llvm::User", 0, 0, user);
+	fake_facts_member(&ft, fn, "llvm::ilist_node_base<false>", 448, 0,
+			  node);
+	fake_facts_member(&ft, fn, "NumArgs", 768, 0, u32);
+	fake_facts_type(&ft, "llvm::SmallVector<llvm::Value *, 4U>",
+			"llvm::SmallVector<llvm::Value *, 4U>",
+			IRS_TYPE_STRUCT, 48, 0, 0, 0);
+	const struct irs_target *tg = &ft.target;
+
+	assert_null(irs_frontend_field(tg, "llvm::Function", "SubclassID",
+				       &fi));
+	assert_int_equal(fi.offset, 16);	// in Value, in User
+	assert_null(irs_frontend_field(tg, "llvm::Function", "Next", &fi));
+	assert_int_equal(fi.offset, 64);	// the ilist link's Next
+	assert_null(irs_frontend_field(tg, "llvm::Function",
+				       "ilist_node_base.Next", &fi));
+	assert_int_equal(fi.offset, 64);
+	assert_null(irs_frontend_field(tg, "llvm::Function",
+				       "llvm::ilist_node_base<false>", &fi));
+	assert_int_equal(fi.offset, 56);
+	assert_int_equal(fi.size, 16);
+	assert_null(irs_frontend_field(tg, "llvm::Function", "llvm::User."
+				       "llvm::Value.SubclassID", &fi));
+	assert_int_equal(fi.offset, 16);
+	assert_null(irs_frontend_field(tg, "llvm::Function", "NumArgs", &fi));
+	assert_int_equal(fi.offset, 96);
+	assert_string_equal(msg_of(irs_frontend_field(tg, "llvm::Function",
+						      "Nope", &fi)),
+			    "no field 'Nope' in llvm::Function");
+	assert_null(irs_frontend_type_size(tg, "llvm::SmallVector<llvm::Value*,"
+					   " 4>", &size));
+	assert_int_equal(size, 48);
+	fake_target_deinit(&ft);
+}
+
 // A bitfield is described by its storage unit when it fits in one aligned
 // unit of its declared type, else by the bytes it spans.
 static void
@@ -903,6 +1010,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_type_spellings,
 						setup_types, teardown_types),
+		cmocka_unit_test(test_cxx_spellings),
+		cmocka_unit_test(test_cxx_bases),
 		cmocka_unit_test_setup_teardown(test_field_paths,
 						setup_types, teardown_types),
 		cmocka_unit_test_setup_teardown(test_bitfields,

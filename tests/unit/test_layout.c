@@ -268,6 +268,55 @@ test_boundary_ir_names(void **state)
 			"\"f++\" } }\n", 3, "ir expression 'f++'");
 }
 
+// functions = { match = RE }: one boundary for the pattern beside the
+// listed ones, with the release-build keys (sret, after, a StringRef
+// pass), shown; a pattern that does not compile is an error at its line.
+static void
+test_boundary_match(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	struct irs_boundary_info bi;
+	assert_null(load(f, HEAD
+		"struct \"Pt\" { fields = { next = ptr(\"next\", \"Pt\") } }\n"
+		"boundary { functions = { \"ssa\", match = \"^run_(.*)$\" }, "
+		"ir = \"$arg1\", sret = true, after = \"caller\" }\n"
+		"boundary { at = \"should\", pass = { data = \"$arg1\", "
+		"len = \"$arg2\" }, ir = \"$arg3\" }\n"));
+	assert_int_equal(irs_layout_nboundaries(f->lo), 3);
+	assert_null(irs_layout_boundary(f->lo, 0, &bi));
+	assert_string_equal(bi.function, "ssa");
+	assert_null(bi.match);
+	assert_null(irs_layout_boundary(f->lo, 1, &bi));
+	assert_null(bi.function);
+	assert_string_equal(bi.match, "^run_(.*)$");
+	assert_true(bi.sret);
+	assert_true(bi.after_caller);
+	assert_null(irs_layout_boundary(f->lo, 2, &bi));
+	assert_string_equal(bi.pass_expr, "$arg1");
+	assert_string_equal(bi.pass_len_expr, "$arg2");
+	assert_false(bi.sret);
+	char *desc;
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "functions matching /^run_(.*)$/: pass "
+			       "named by the match, ir $arg1 (Pt), sret, "
+			       "after at the caller"));
+	assert_non_null(strstr(desc, "should: pass $arg2 bytes at $arg1, ir "
+			       "$arg3"));
+	free(desc);
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { functions = { match = \"(\" }, ir = "
+			"\"fn\" }\n", 3, "functions = { match = \"(\" }");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { functions = { mtch = \"a\" }, ir = "
+			"\"fn\" }\n", 3, "unknown key 'mtch'");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { functions = { \"a\" }, ir = \"fn\", "
+			"after = \"later\" }\n", 3, "not 'later'");
+	assert_fails_at(f, HEAD "struct \"Pt\" { fields = {} }\n"
+			"boundary { at = \"a\", pass = { data = \"p\" }, "
+			"ir = \"fn\" }\n", 3, "needs both");
+}
+
 // instance = EXPR: kept per function, shown, checked like the others.
 static void
 test_boundary_instance(void **state)
@@ -1081,6 +1130,7 @@ main(void)
 		T(test_unknown_field),
 		T(test_wrong_kind),
 		T(test_boundary_ir_names),
+		T(test_boundary_match),
 		T(test_boundary_instance),
 		T(test_condition_errors),
 		T(test_expression_and_delta_errors),

@@ -7,9 +7,10 @@ local M = {}
 
 -- iplist / simple_ilist member `path`: a circular list through the
 -- ilist_node_base { Prev, Next } of each element, with the list's own
--- `Sentinel` as head. The node base is a base class, which debug info does
--- not name as a member: give its place in the element as opts.link_offset
--- (default 0), or opts.link as a member path when it is one.
+-- `Sentinel` as head. The node base is a base class of the element: name
+-- it as a path (opts.link = "ilist_node_base": paths reach base classes by
+-- name), or give its place in the element as opts.link_offset (default 0)
+-- for a build without debug info or donor.
 function M.ilist(path, of, opts)
   opts = opts or {}
   if type(path) ~= "string" or type(of) ~= "string" then

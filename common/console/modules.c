@@ -1,0 +1,409 @@
+// The debuggee's modules and their symbols, read from the ELF files
+// themselves: the executable, the libraries the debugger has loaded, and
+// before they are loaded (a `run` not typed yet) the libraries the
+// executable names in DT_NEEDED, found as the dynamic loader would in its
+// default directories. A release build has no debug info but its dynamic
+// symbols: boundaries chosen by a pattern over function names
+// (libLLVM-14 exports 144 `XPass::run(llvm::Function&, ...)`) and a type
+// donor's fit (`llvm::DisableABIBreakingChecks`) are decided here, once
+// for GDB and LLDB, whose Python and SB APIs list symbols differently or
+// (GDB 13) not at all.
+#include <fcntl.h>
+#include <gelf.h>
+#include <libgen.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "console/console.h"
+
+// libstdc++'s demangler (cxxabi.h), the one GDB's names come from.
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+		     int *status);
+
+enum { MAX_MODULES = 512, MAX_NEEDED_DEPTH = 8 };
+
+struct module {
+	char *path;
+	char *soname;		/* DT_SONAME, else the file's base name */
+	uint64_t size;
+	int64_t mtime_ns;
+	char **needed;		/* DT_NEEDED */
+	size_t nneeded;
+	char *runpath;		/* DT_RUNPATH or DT_RPATH, or NULL */
+	char **funcs;		/* defined functions, demangled, sorted */
+	size_t nfuncs;
+	char **objects;		/* defined data symbols, demangled */
+	size_t nobjects;
+	bool loaded;		/* the debugger has it loaded now */
+};
+
+static void
+module_free(struct module *m)
+{
+	free(m->path);
+	free(m->soname);
+	for (size_t i = 0; i < m->nneeded; i++)
+		free(m->needed[i]);
+	free(m->needed);
+	free(m->runpath);
+	for (size_t i = 0; i < m->nfuncs; i++)
+		free(m->funcs[i]);
+	free(m->funcs);
+	for (size_t i = 0; i < m->nobjects; i++)
+		free(m->objects[i]);
+	free(m->objects);
+	memset(m, 0, sizeof(*m));
+}
+
+void
+console_modules_deinit(struct irs_console *c)
+{
+	struct console_modules *ms = &c->modules;
+	for (size_t i = 0; i < ms->n; i++)
+		module_free(&ms->list[i]);
+	free(ms->list);
+	memset(ms, 0, sizeof(*ms));
+}
+
+static bool
+push(char ***v, size_t *n, char *s)
+{
+	if (!s)
+		return false;
+	char **p = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!p) {
+		free(s);
+		return false;
+	}
+	*v = p;
+	(*v)[(*n)++] = s;
+	return true;
+}
+
+static char *
+demangled(const char *name)
+{
+	int status = -1;
+	if (name[0] == '_' && name[1] == 'Z') {
+		char *d = __cxa_demangle(name, NULL, NULL, &status);
+		if (d && status == 0)
+			return d;
+		free(d);
+	}
+	return strdup(name);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+// Drops repeats from the sorted @p v (.symtab and .dynsym name most
+// functions twice).
+static void
+unique(char **v, size_t *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (k && !strcmp(v[k - 1], v[i])) {
+			free(v[i]);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*n = k;
+}
+
+static void
+read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 0; data && i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			push(&m->funcs, &m->nfuncs, demangled(name));
+		else if (type == STT_OBJECT || type == STT_TLS)
+			push(&m->objects, &m->nobjects, demangled(name));
+	}
+}
+
+static void
+read_dynamic(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 0; data && i < n; i++) {
+		GElf_Dyn dyn;
+		if (!gelf_getdyn(data, (int)i, &dyn))
+			continue;
+		const char *s = NULL;
+		if (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_SONAME ||
+		    dyn.d_tag == DT_RUNPATH || dyn.d_tag == DT_RPATH)
+			s = elf_strptr(elf, sh->sh_link, dyn.d_un.d_val);
+		if (!s)
+			continue;
+		if (dyn.d_tag == DT_NEEDED) {
+			push(&m->needed, &m->nneeded, strdup(s));
+		} else if (dyn.d_tag == DT_SONAME) {
+			free(m->soname);
+			m->soname = strdup(s);
+		} else if (!m->runpath || dyn.d_tag == DT_RUNPATH) {
+			free(m->runpath);
+			m->runpath = strdup(s);
+		}
+	}
+}
+
+// Reads the ELF file @p path; false when it is none (a vDSO's name).
+static bool
+module_read(const char *path, struct module *m)
+{
+	struct stat st;
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    elf_version(EV_CURRENT) == EV_NONE) {
+		close(fd);
+		return false;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		close(fd);
+		return false;
+	}
+	m->path = strdup(path);
+	m->size = (uint64_t)st.st_size;
+	m->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+		      st.st_mtim.tv_nsec;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
+			read_symbols(elf, scn, &sh, m);
+		else if (sh.sh_type == SHT_DYNAMIC)
+			read_dynamic(elf, scn, &sh, m);
+	}
+	elf_end(elf);
+	close(fd);
+	if (!m->soname && m->path) {
+		char *copy = strdup(path);
+		m->soname = copy ? strdup(basename(copy)) : NULL;
+		free(copy);
+	}
+	if (m->funcs)
+		qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), by_name);
+	unique(m->funcs, &m->nfuncs);
+	if (m->objects)
+		qsort(m->objects, m->nobjects, sizeof(*m->objects), by_name);
+	unique(m->objects, &m->nobjects);
+	return m->path && m->soname;
+}
+
+static struct module *
+find(struct console_modules *ms, const char *path)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (!strcmp(ms->list[i].path, path))
+			return &ms->list[i];
+	return NULL;
+}
+
+// Module @p path, read once while its size and time stay the same.
+static struct module *
+add(struct console_modules *ms, const char *path, bool loaded)
+{
+	struct stat st;
+	struct module *m = find(ms, path);
+	if (m && stat(path, &st) == 0 && (uint64_t)st.st_size == m->size &&
+	    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec ==
+	    m->mtime_ns) {
+		m->loaded = m->loaded || loaded;
+		return m;
+	}
+	struct module fresh;
+	if (ms->n >= MAX_MODULES || !module_read(path, &fresh)) {
+		if (!m)
+			return NULL;
+		module_free(m);		// gone or replaced by a non-ELF
+		*m = ms->list[--ms->n];
+		return NULL;
+	}
+	fresh.loaded = loaded;
+	if (m) {
+		module_free(m);
+		*m = fresh;
+		return m;
+	}
+	void *p = realloc(ms->list, (ms->n + 1) * sizeof(*ms->list));
+	if (!p) {
+		module_free(&fresh);
+		return NULL;
+	}
+	ms->list = p;
+	ms->list[ms->n] = fresh;
+	return &ms->list[ms->n++];
+}
+
+// Where the dynamic loader looks for @p name needed by @p m: its
+// RUNPATH ($ORIGIN expanded), then the default directories (ld.so.cache
+// and LD_LIBRARY_PATH are left out: a library found only through them is
+// seen once the debugger has loaded it).
+static bool
+resolve(const struct module *m, const char *name, char *out, size_t len)
+{
+	static const char *const dirs[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+		"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+		"/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	};
+	struct stat st;
+	if (strchr(name, '/'))
+		return snprintf(out, len, "%s", name) < (int)len &&
+		       stat(out, &st) == 0;
+	char origin[4096];
+	snprintf(origin, sizeof(origin), "%s", m->path);
+	char *slash = strrchr(origin, '/');
+	if (slash)
+		*slash = 0;
+	for (const char *p = m->runpath; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char dir[8200];
+		if (n >= 7 && !strncmp(p, "$ORIGIN", 7))
+			snprintf(dir, sizeof(dir), "%s%.*s", origin,
+				 (int)(n - 7), p + 7);
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)n, p);
+		if (snprintf(out, len, "%s/%s", dir, name) < (int)len &&
+		    stat(out, &st) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (snprintf(out, len, "%s/%s", dirs[i], name) < (int)len &&
+		    stat(out, &st) == 0)
+			return true;
+	return false;
+}
+
+static void
+add_needed(struct console_modules *ms, const char *path, int depth)
+{
+	struct module *m = add(ms, path, false);
+	if (!m || depth >= MAX_NEEDED_DEPTH)
+		return;
+	// m may move as the list grows: keep what is needed
+	size_t idx = (size_t)(m - ms->list);
+	for (size_t i = 0; i < ms->list[idx].nneeded; i++) {
+		char lib[4096];
+		const struct module *cur = &ms->list[idx];
+		if (!resolve(cur, cur->needed[i], lib, sizeof(lib)))
+			continue;
+		char real[4096];
+		if (!realpath(lib, real))
+			continue;
+		if (!find(ms, real))
+			add_needed(ms, real, depth + 1);
+	}
+}
+
+void
+console_modules_refresh(struct irs_console *c)
+{
+	const struct irs_target *t = c->t;
+	struct console_modules *ms = &c->modules;
+	char path[4096], real[4096];
+
+	for (size_t i = 0; i < ms->n; i++)
+		ms->list[i].loaded = false;
+	for (uint32_t i = 0; t->module && i < MAX_MODULES; i++) {
+		path[0] = 0;
+		struct irs_error *err = t->module(t->arg, i, path,
+						  sizeof(path));
+		if (err) {
+			irs_error_destroy(err);
+			break;
+		}
+		path[sizeof(path) - 1] = 0;
+		// a type donor's symbols sit at address 0: never used
+		if (!*path || !realpath(path, real) ||
+		    (c->donor_path && !strcmp(real, c->donor_path)))
+			continue;
+		add(ms, real, true);
+	}
+	if (t->exe_path && realpath(t->exe_path, real))
+		add_needed(ms, real, 0);
+}
+
+uint32_t
+console_modules_functions(struct irs_console *c, const regex_t *re,
+			  void (*each)(void *arg, const char *function),
+			  void *arg)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->modules.n; i++) {
+		const struct module *m = &c->modules.list[i];
+		for (size_t j = 0; j < m->nfuncs; j++)
+			if (!regexec(re, m->funcs[j], 0, NULL, 0)) {
+				each(arg, m->funcs[j]);
+				n++;
+			}
+	}
+	return n;
+}
+
+const char *
+console_modules_symbol(const struct irs_console *c, const char *name)
+{
+	for (size_t i = 0; i < c->modules.n; i++) {
+		const struct module *m = &c->modules.list[i];
+		char *key = (char *)name;
+		if (bsearch(&key, m->objects, m->nobjects, sizeof(char *),
+			    by_name) ||
+		    bsearch(&key, m->funcs, m->nfuncs, sizeof(char *),
+			    by_name))
+			return m->soname;
+	}
+	return NULL;
+}
+
+const char *
+console_modules_library(const struct irs_console *c, const regex_t *re,
+			char *capture, size_t len)
+{
+	regmatch_t mt[2];
+	for (size_t i = 0; i < c->modules.n; i++) {
+		const struct module *m = &c->modules.list[i];
+		const char *names[64];
+		size_t nn = 0;
+		names[nn++] = m->soname;
+		for (size_t j = 0; j < m->nneeded && nn < ARRAY_SIZE(names);
+		     j++)
+			names[nn++] = m->needed[j];
+		for (size_t j = 0; j < nn; j++) {
+			if (regexec(re, names[j], 2, mt, 0))
+				continue;
+			int at = mt[1].rm_so >= 0 ? 1 : 0;
+			snprintf(capture, len, "%.*s",
+				 (int)(mt[at].rm_eo - mt[at].rm_so),
+				 names[j] + mt[at].rm_so);
+			return names[j];
+		}
+	}
+	return NULL;
+}
