@@ -96,11 +96,43 @@ type_struct("RankedTensorType", M .. "RankedTensorTypeStorage", shape {
 }, "tensor<{shape}{elt}{?enc}, {enc}{/}>")
 type_struct("UnrankedTensorType", M .. "UnrankedTensorTypeStorage",
   { elt = ref("elementType.impl", "Type") }, "tensor<*x{elt}>")
--- TODO: a layout that is not the identity map is printed after the
--- element type; this layout does not tell it from the identity yet.
+-- A memref's layout is printed when it is not the identity map (MLIR 14
+-- gives every memref an AffineMapAttr); this layout prints an identity
+-- map as MLIR does (nothing) and marks any other, a walk error, as it
+-- marks a memory space (TODO: affine maps and memory spaces' texts).
+struct "AffineExpr" {
+  ctype = M .. "AffineDimExprStorage", node = false,
+  fields = { kind = scalar "kind", pos = scalar "position",
+             bad = union { tag = "kind", cases = { [-1] = u8(0) } } },
+  -- AffineExprKind::DimId is 6: the identity's i-th result is d<i>
+  text = "{?kind != 6 or pos != #}, <layout>{bad}{/}",
+}
+struct "AffineMap" {
+  ctype = M .. "AffineMapStorage", node = false,
+  fields = { nd = scalar "numDims", nr = scalar "results.Length",
+             results = array { ptr = "results.Data", count = "results.Length",
+                               of = ptr "AffineExpr" },
+             bad = union { tag = "nd", cases = { [-1] = u8(0) } } },
+  text = "{?nd != nr}, <layout>{bad}{:}{results}{/}",
+}
+struct "Layout" {
+  ctype = M .. "AffineMapAttrStorage", node = false,
+  fields = { abs = ptr("abstractAttribute", "AbstractAttr"),
+             map = ptr("value", "AffineMap"),
+             absp = u64 "abstractAttribute",
+             bad = union { tag = "absp", cases = { [0] = u8(0) } } },
+  cast = { by = "abs.id", cases = { [tid "AffineMapAttr"] = "LayoutMap" } },
+  text = ", <layout>{bad}",
+}
+struct "LayoutMap" {
+  ctype = M .. "AffineMapAttrStorage", node = false,
+  fields = { map = ptr("value", "AffineMap") }, text = "{map}",
+}
 type_struct("MemRefType", M .. "MemRefTypeStorage", shape {
-  space = ref("memorySpace.impl", "Attr"),
-}, "memref<{shape}{elt}{?space}, {space}{/}>")
+  layout = ptr("layout", "Layout"),
+  space = u64 "memorySpace",
+  bad = union { tag = "space", cases = { [0] = u8(0) } },
+}, "memref<{shape}{elt}{layout}{?space != 0}, <memory space>{bad}{/}>")
 type_struct("ComplexType", M .. "ComplexTypeStorage",
   { elt = ref("elementType.impl", "Type") }, "complex<{elt}>")
 type_struct("TupleType", M .. "TupleTypeStorage", {

@@ -135,8 +135,29 @@ struct RankedTensorTypeStorage : ShapedTypeStorage {
 	mlir::Attribute encoding;
 };
 struct MemRefTypeStorage : ShapedTypeStorage {
-	mlir::MemRefLayoutAttrInterface layout;
-	mlir::Attribute memorySpace;
+	// a MemRefLayoutAttrInterface: the attribute, its interface
+	mlir::AttributeStorage *layout;
+	void *layoutConcept;
+	mlir::AttributeStorage *memorySpace;
+};
+// lib/IR/AffineExprDetail.h, AffineMapDetail.h (the empty base as MLIR
+// has it: a derived class's members then share the base's tail padding,
+// as AffineDimExprStorage's position does)
+struct AffineExprStorage : mlir::StorageUniquer::BaseStorage {
+	mlir::MLIRContext *context;
+	unsigned kind;		// mlir::AffineExprKind
+};
+struct AffineDimExprStorage : AffineExprStorage {
+	unsigned position;
+};
+struct AffineMapStorage : mlir::StorageUniquer::BaseStorage {
+	unsigned numDims;
+	unsigned numSymbols;
+	llvm::ArrayRef<AffineExprStorage *> results;
+	mlir::MLIRContext *context;
+};
+struct AffineMapAttrStorage : mlir::AttributeStorage {
+	AffineMapStorage *value;	// an AffineMap
 };
 struct IntegerAttrStorage : mlir::AttributeStorage {
 	llvm::APInt value;
@@ -175,6 +196,9 @@ IRSNAP_TYPE(ShapedTypeStorage);
 IRSNAP_TYPE(VectorTypeStorage);
 IRSNAP_TYPE(RankedTensorTypeStorage);
 IRSNAP_TYPE(MemRefTypeStorage);
+IRSNAP_TYPE(AffineDimExprStorage);
+IRSNAP_TYPE(AffineMapStorage);
+IRSNAP_TYPE(AffineMapAttrStorage);
 IRSNAP_TYPE(IntegerAttrStorage);
 IRSNAP_TYPE(FloatAttrStorage);
 IRSNAP_TYPE(StringAttrStorage);
