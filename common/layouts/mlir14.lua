@@ -148,18 +148,24 @@ for _, c in ipairs { "IntegerType", "IndexType", "Float16Type",
                      "ComplexType" } do
   type_cases[tid(c)] = c
 end
--- Any type: by its TypeID; one this layout does not know is a walk error
--- (no case of the union for its abstract type).
-struct "Type" {
-  ctype = "mlir::TypeStorage",
-  fields = {
-    abs = ptr("abstractType", "Abstract"),
-    absp = u64 "abstractType",
-    unknown = union { tag = "absp", cases = { [0] = u8(0) } },
-  },
-  cast = { by = "abs.id", cases = type_cases },
-  text = "<unknown type>{unknown}", ref = "<unknown type>{unknown}",
-}
+-- A storage told apart by its abstract's TypeID (`cases`); one this
+-- layout does not know prints `shown` and is a walk error (no case of the
+-- union `unknown` for its abstract's address, which is never 0).
+local function by_typeid(name, ctype, abstract, abstract_type, cases, shown)
+  local t = shown .. "{unknown}"
+  struct(name) {
+    ctype = ctype,
+    fields = {
+      abs = ptr(abstract, abstract_type),
+      absp = u64(abstract),
+      unknown = union { tag = "absp", cases = { [0] = u8(0) } },
+    },
+    cast = { by = "abs.id", cases = cases },
+    text = t, ref = t,
+  }
+end
+by_typeid("Type", "mlir::TypeStorage", "abstractType", "Abstract",
+          type_cases, "<unknown type>")
 
 -- }======================================================
 
@@ -228,26 +234,10 @@ for _, k in ipairs(attr_kinds) do
   attr_cases[tid(k)] = "A_" .. k
   named_cases[tid(k)] = "N_" .. k
 end
-struct "Attr" {
-  ctype = "mlir::AttributeStorage",
-  fields = {
-    abs = ptr("abstractAttribute", "AbstractAttr"),
-    absp = u64 "abstractAttribute",
-    unknown = union { tag = "absp", cases = { [0] = u8(0) } },
-  },
-  cast = { by = "abs.id", cases = attr_cases },
-  text = "<unknown attribute>{unknown}", ref = "<unknown attribute>{unknown}",
-}
-struct "NamedValue" {
-  ctype = "mlir::AttributeStorage",
-  fields = {
-    abs = ptr("abstractAttribute", "AbstractAttr"),
-    absp = u64 "abstractAttribute",
-    unknown = union { tag = "absp", cases = { [0] = u8(0) } },
-  },
-  cast = { by = "abs.id", cases = named_cases },
-  text = " = <unknown attribute>{unknown}", ref = " = <unknown attribute>{unknown}",
-}
+by_typeid("Attr", "mlir::AttributeStorage", "abstractAttribute",
+          "AbstractAttr", attr_cases, "<unknown attribute>")
+by_typeid("NamedValue", "mlir::AttributeStorage", "abstractAttribute",
+          "AbstractAttr", named_cases, " = <unknown attribute>")
 -- NamedAttribute { StringAttr name; Attribute value }
 struct "NamedAttr" {
   ctype = M .. "NamedAttribute", node = false,
