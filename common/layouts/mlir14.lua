@@ -80,13 +80,22 @@ for _, t in ipairs {
   type_struct(t[1], "mlir::TypeStorage", {}, t[2])
 end
 -- a function type's inputs, then its results, in one array; one result
--- is printed bare (TODO: unless it is a function type itself)
-type_struct("FunctionType", M .. "FunctionTypeStorage", {
-  ins  = array { ptr = "inputsAndResults", count = "numInputs", of = ref "Type" },
-  outs = zip { count = "numResults", text = "{t}", of = {
-    t = { ptr = "inputsAndResults", skip = { { "numInputs", 8 } }, of = ref "Type" } } },
-  nr = scalar "numResults",
-}, "({ins*, }) -> {?nr == 1}{outs}{:}({outs*, }){/}")
+-- is printed bare unless it is a function type itself (OneResult: a type
+-- as Type prints it, a function type in parentheses)
+local function function_fields()
+  return {
+    ins  = array { ptr = "inputsAndResults", count = "numInputs", of = ref "Type" },
+    outs = zip { count = "numResults", text = "{t}", of = {
+      t = { ptr = "inputsAndResults", skip = { { "numInputs", 8 } }, of = ref "Type" } } },
+    one  = zip { count = "numResults", text = "{t}", of = {
+      t = { ptr = "inputsAndResults", skip = { { "numInputs", 8 } }, of = ref "OneResult" } } },
+    nr = scalar "numResults",
+  }
+end
+local FUNCTION = "({ins*, }) -> {?nr == 1}{one}{:}({outs*, }){/}"
+type_struct("FunctionType", M .. "FunctionTypeStorage", function_fields(), FUNCTION)
+type_struct("FunctionResult", M .. "FunctionTypeStorage", function_fields(),
+            "(" .. FUNCTION .. ")")
 type_struct("VectorType", M .. "VectorTypeStorage", shape {
   scalable = scalar "numScalableDims",
   bad = union { tag = "scalable", cases = { [0] = u8(0) } },
@@ -139,14 +148,14 @@ type_struct("TupleType", M .. "TupleTypeStorage", {
   elts = array { at = "after", count = "numElements", of = ref "Type" },
 }, "tuple<{elts*, }>")
 
-local type_cases = {}
-for _, c in ipairs { "IntegerType", "IndexType", "Float16Type",
-                     "BFloat16Type", "Float32Type", "Float64Type",
-                     "Float80Type", "Float128Type", "NoneType",
-                     "FunctionType", "VectorType", "RankedTensorType",
-                     "UnrankedTensorType", "MemRefType", "TupleType",
-                     "ComplexType" } do
+local type_cases, one_cases = {}, {}
+local TYPES = { "IntegerType", "IndexType", "Float16Type", "BFloat16Type",
+                "Float32Type", "Float64Type", "Float80Type", "Float128Type",
+                "NoneType", "FunctionType", "VectorType", "RankedTensorType",
+                "UnrankedTensorType", "MemRefType", "TupleType", "ComplexType" }
+for _, c in ipairs(TYPES) do
   type_cases[tid(c)] = c
+  one_cases[tid(c)] = c == "FunctionType" and "FunctionResult" or c
 end
 -- A storage told apart by its abstract's TypeID (`cases`); one this
 -- layout does not know prints `shown` and is a walk error (no case of the
@@ -166,6 +175,8 @@ local function by_typeid(name, ctype, abstract, abstract_type, cases, shown)
 end
 by_typeid("Type", "mlir::TypeStorage", "abstractType", "Abstract",
           type_cases, "<unknown type>")
+by_typeid("OneResult", "mlir::TypeStorage", "abstractType", "Abstract",
+          one_cases, "<unknown type>")
 
 -- }======================================================
 
