@@ -69,6 +69,7 @@ for name in branches loops tensors mixed; do
 	check "$name: the trace compared the tool's $n sections" \
 		grep -qx "$n sections, $n byte-identical" "$TMP/gdb-$name.cmp"
 	check "$name: sections were printed (${n:-none})" test "${n:-0}" -ge 11
+	# shellcheck disable=SC2154
 	check "$name: no snapshot of an adaptor's run" \
 		sh -c "! ls '$run_gdb/snapshots' | grep -q -- '-_\.'"
 	total=$((total + ${n:-0}))
