@@ -518,6 +518,11 @@ uint32_t console_modules_functions(struct irs_console *c, const regex_t *re,
 /** The soname of a module defining symbol @p name (demangled), or NULL. */
 const char *console_modules_symbol(const struct irs_console *c,
 				   const char *name);
+/** The address in the live debuggee of ELF symbol @p name (demangled) of
+ *  its modules: its value plus where its module is mapped (the process's
+ *  /proc/PID/maps); an error for a core file, or a module not mapped. */
+struct irs_error *console_modules_address(const struct irs_console *c,
+					  const char *name, uint64_t *ret);
 /** The first module soname (or DT_NEEDED name) @p re finds, its first
  *  group (else the whole match) into @p capture; NULL when none. */
 const char *console_modules_library(const struct irs_console *c,

@@ -531,6 +531,14 @@ lt_load_types(void *arg, const char *path)
 	return err;
 }
 
+// A layout's address { ... } keys (MLIR's TypeIDs): the core's answer,
+// from the modules' ELF symbols (modules.c).
+static struct irs_error *
+lt_elf_symbol(void *arg, const char *name, uint64_t *address)
+{
+	return console_modules_address(arg, name, address);
+}
+
 void
 console_frontend_init(struct irs_console *c)
 {
@@ -544,6 +552,7 @@ console_frontend_init(struct irs_console *c)
 	c->lt.enumerator = t->enumerator || facts_only ? lt_enumerator : NULL;
 	c->lt.global = t->global || t->symbol ? lt_global : NULL;
 	c->lt.load_types = t->load_types ? lt_load_types : NULL;
+	c->lt.elf_symbol = lt_elf_symbol;
 }
 
 /* }====================================================================

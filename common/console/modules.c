@@ -10,6 +10,8 @@
 // (GDB 13) not at all.
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <libgen.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -25,6 +27,11 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 
 enum { MAX_MODULES = 512, MAX_NEEDED_DEPTH = 8 };
 
+struct msym {
+	char *name;		/* demangled */
+	uint64_t value;		/* st_value: where it links */
+};
+
 struct module {
 	char *path;
 	char *soname;		/* DT_SONAME, else the file's base name */
@@ -37,6 +44,9 @@ struct module {
 	size_t nfuncs;
 	char **objects;		/* defined data symbols, demangled */
 	size_t nobjects;
+	struct msym *syms;	/* every defined symbol and its value, sorted */
+	size_t nsyms;
+	uint64_t first_vaddr;	/* the first PT_LOAD's, page-aligned */
 	bool loaded;		/* the debugger has it loaded now */
 };
 
@@ -55,6 +65,9 @@ module_free(struct module *m)
 	for (size_t i = 0; i < m->nobjects; i++)
 		free(m->objects[i]);
 	free(m->objects);
+	for (size_t i = 0; i < m->nsyms; i++)
+		free(m->syms[i].name);
+	free(m->syms);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -119,6 +132,27 @@ unique(char **v, size_t *n)
 }
 
 static void
+push_sym(struct module *m, char *name, uint64_t value)
+{
+	if (!name)
+		return;
+	struct msym *p = realloc(m->syms, (m->nsyms + 1) * sizeof(*p));
+	if (!p) {
+		free(name);
+		return;
+	}
+	m->syms = p;
+	m->syms[m->nsyms++] = (struct msym){ name, value };
+}
+
+static int
+sym_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct msym *)a)->name,
+		      ((const struct msym *)b)->name);
+}
+
+static void
 read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -136,6 +170,10 @@ read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
 			push(&m->funcs, &m->nfuncs, demangled(name));
 		else if (type == STT_OBJECT || type == STT_TLS)
 			push(&m->objects, &m->nobjects, demangled(name));
+		else
+			continue;
+		if (type != STT_TLS)
+			push_sym(m, demangled(name), sym.st_value);
 	}
 }
 
@@ -190,6 +228,15 @@ module_read(const char *path, struct module *m)
 	m->size = (uint64_t)st.st_size;
 	m->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 		      st.st_mtim.tv_nsec;
+	size_t nph = 0;
+	elf_getphdrnum(elf, &nph);
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			m->first_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
+			break;
+		}
+	}
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
@@ -212,6 +259,8 @@ module_read(const char *path, struct module *m)
 	if (m->objects)
 		qsort(m->objects, m->nobjects, sizeof(*m->objects), by_name);
 	unique(m->objects, &m->nobjects);
+	if (m->syms)
+		qsort(m->syms, m->nsyms, sizeof(*m->syms), sym_by_name);
 	return m->path && m->soname;
 }
 
@@ -406,4 +455,64 @@ console_modules_library(const struct irs_console *c, const regex_t *re,
 		}
 	}
 	return NULL;
+}
+
+// Where module @p path is mapped in live process @p pid: the start of its
+// mapping at file offset 0 (/proc/PID/maps); false when it is not.
+static bool
+mapped_at(int64_t pid, const char *path, uint64_t *ret)
+{
+	char maps[64], line[4352];
+	snprintf(maps, sizeof(maps), "/proc/%" PRId64 "/maps", pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return false;
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		uint64_t start, end, off;
+		int at = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64
+			   " %*s %*s %n", &start, &end, &off, &at) < 3 || !at)
+			continue;
+		char *p = line + at;
+		p[strcspn(p, "\n")] = 0;
+		if (off == 0 && !strcmp(p, path)) {
+			*ret = start;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+struct irs_error *
+console_modules_address(const struct irs_console *c, const char *name,
+			uint64_t *ret)
+{
+	const struct irs_target *t = c->t;
+	for (size_t i = 0; i < c->modules.n; i++) {
+		const struct module *m = &c->modules.list[i];
+		struct msym key = { (char *)name, 0 };
+		const struct msym *s = m->nsyms
+			? bsearch(&key, m->syms, m->nsyms, sizeof(*m->syms),
+				  sym_by_name) : NULL;
+		if (!s)
+			continue;
+		// (a core's modules: where each was mapped is in its NT_FILE
+		// note, which nothing reads yet)
+		uint64_t base;
+		if (t->pid <= 0)
+			return irs_error_format(IRS_ERROR_TARGET, "%s is in %s,"
+						" but where a core's modules "
+						"were mapped is not known",
+						name, m->soname);
+		if (!mapped_at(t->pid, m->path, &base))
+			return irs_error_format(IRS_ERROR_NOT_FOUND, "%s is in"
+						" %s, which is not loaded",
+						name, m->soname);
+		*ret = base - m->first_vaddr + s->value;
+		return NULL;
+	}
+	return irs_error_format(IRS_ERROR_NOT_FOUND, "no symbol %s in the "
+				"debuggee's modules", name);
 }

@@ -74,11 +74,16 @@ console_filter_deinit(struct console_filter *f)
 }
 
 // An exact name is the pass's without its instance ("ssa" of "ssa@main",
-// "lj_opt_sink" of "lj_opt_sink#3"); a regex searches the whole.
+// "lj_opt_sink" of "lj_opt_sink#3"); a regex searches the whole. A
+// boundary whose pass name is empty is no pass: a layout reads the name of
+// pass managers' own runs so (MLIR's OpToOpPassAdaptor, which its IR
+// printer skips too), and they are neither traced nor stopped at.
 bool
 console_filter_match(const struct console_filter *f, const char *pass,
 		     const char *instance)
 {
+	if (pass && !*pass)
+		return false;
 	if (f->has_inst && instance &&
 	    regexec(&f->inst, instance, 0, NULL, 0) != 0)
 		return false;

@@ -11,7 +11,8 @@ source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 # functions (pass_cse(Module *m, ...), pass_dce(Module *mod, ...)), found
 # by a pattern; pass_lookup is no pass.
 LAYOUT=$TMP/match.lua
-sed '/^boundary {/d' "$FIXTURES/toyc/toyc.lua" >"$LAYOUT"
+# (a boundary may span lines: up to the one that closes it)
+sed '/^boundary {/,/}[[:space:]]*$/d' "$FIXTURES/toyc/toyc.lua" >"$LAYOUT"
 cat >>"$LAYOUT" <<'LUA'
 boundary { functions = { match = "^pass_(co[a-z]+|cse|dce|s[a-z]+)$" },
            ir = { "m", "mod" } }

@@ -1,0 +1,24 @@
+"""A run directory's events as irsnap's readers see them, for the
+scripts (llvm-compare, mlir-compare): events.jsonl's lines, a later line
+of an event (the same seq and phase) standing for the earlier and a torn
+last line left out (docs/formats.md), or a version-1 manifest's list."""
+import json
+import os
+
+
+def run_events(run):
+    path = os.path.join(run, "events.jsonl")
+    if not os.path.exists(path):
+        with open(os.path.join(run, "manifest.json")) as f:
+            return json.load(f)["events"]
+    out, at = [], {}
+    with open(path, "rb") as f:
+        for line in f.read().split(b"\n")[:-1]:
+            e = json.loads(line)
+            k = (e["seq"], e["phase"])
+            if k in at:
+                out[at[k]] = e
+            else:
+                at[k] = len(out)
+                out.append(e)
+    return out
