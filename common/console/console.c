@@ -131,6 +131,7 @@ console_end_session(struct irs_console *c, const char *why)
 	c->session = NULL;
 	c->ntraced = 0;
 	c->ir_broken = false;
+	c->run_failure[0] = 0;
 	c->gen++;	// open events of the old run lose their session
 }
 
@@ -902,6 +903,10 @@ status_requests(const struct irs_console *c, struct irs_buf *out)
 static struct irs_error *
 status_check(const struct irs_console *c)
 {
+	if (c->check.signo && c->check.died_broken)
+		return irs_error_format(IRS_ERROR_STATE, "ir-status: a "
+			"verifier failed: %s; the program then died: %s",
+			c->check.broken, c->check.what);
 	if (c->check.signo)
 		return irs_error_format(IRS_ERROR_STATE, "ir-status: the "
 			"program died: %s", c->check.what);

@@ -147,7 +147,6 @@ struct console_event {
 	uint32_t seq;		/* session event, 0 when not traced */
 	uint32_t position;	/* the n-th boundary call of the process */
 	uint32_t gen;		/* session generation it belongs to */
-	bool stop_after;	/* ir-break --after matched it */
 	uint64_t cfa;		/* of the call's frame, CONSOLE_NO_CFA if
 				   unknown (irs_console_hit pairs by it) */
 	struct console_arg *args;	/* integer and pointer arguments at
@@ -225,6 +224,9 @@ struct irs_console {
 					   with these settings: said once */
 	uint32_t verify_failed;		/* verifier runs that failed to run */
 	bool ir_broken;			/* the last verified pass failed */
+	char run_failure[320];		/* the run's verifier failure, ""
+					   when none: "pass 'x' (seq 2)"; a
+					   later crash is its consequence */
 
 	struct console_event *events;	/* open boundary calls, innermost
 					   last */
@@ -257,6 +259,8 @@ struct irs_console {
 		uint32_t nbroken;	/* passes whose output failed a
 					   verifier */
 		char broken[320];	/* the first of them */
+		bool died_broken;	/* signo came after a verifier
+					   failure: its consequence */
 	} check;
 
 	/* modules.c, boundaries.c */
@@ -420,6 +424,10 @@ void console_event_deinit(struct console_event *ev);
 struct irs_error *console_boundary_enter(struct irs_console *c,
 					 const char *function, uint64_t cfa,
 					 bool *stop_ret, char **out_ret);
+/** Appends how stop messages name @p ev's pass run: "seq 4" when traced,
+ *  else its place among the process's boundary calls. */
+void console_event_number(const struct console_event *ev,
+			  struct irs_buf *out);
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
 /** What the verifiers said of one IR. */

@@ -1158,6 +1158,7 @@ irs_console_stop(struct irs_console *c, int32_t signo, const char *signame,
 		const struct console_event *ev = c->nevents ?
 			&c->events[c->nevents - 1] : NULL;
 		c->check.signo = signo;
+		c->check.died_broken = c->check.nbroken > 0;
 		snprintf(c->check.what, sizeof(c->check.what), "%s%s%s%s",
 			 signame ? signame : "a signal",
 			 ev && ev->pass ? " in pass '" : "",

@@ -862,17 +862,28 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	// A snapshot that could not be written (a full disk) is no reason to
 	// run past the stop the user asked for: it is reported beside it.
-	if (c->break_on && console_filter_match(&c->break_filter, ev->pass,
-						ev->instance)) {
-		ev->stop_after = c->break_after;
-		if (c->break_before) {
-			*stop_ret = true;
-			irs_buf_printf(&out, "irsnap: stopped before pass '%s' "
-				       "(IR: %s at 0x%" PRIx64 ")\n", ev->pass,
-				       ev->type, ev->root);
-		}
+	if (c->break_on && c->break_before &&
+	    console_filter_match(&c->break_filter, ev->pass, ev->instance)) {
+		*stop_ret = true;
+		irs_buf_printf(&out, "irsnap: stopped before pass '%s' (",
+			       ev->pass);
+		console_event_number(ev, &out);
+		irs_buf_printf(&out, "; IR: %s at 0x%" PRIx64 ")\n", ev->type,
+			       ev->root);
 	}
 	return hand_out(&out, out_ret, err);
+}
+
+// A traced pass is told by its seq, as everywhere else; one not traced
+// has none, so by its place among the process's boundary calls.
+void
+console_event_number(const struct console_event *ev, struct irs_buf *out)
+{
+	if (ev->seq)
+		irs_buf_printf(out, "seq %u", ev->seq);
+	else
+		irs_buf_printf(out, "the pipeline's pass %u, untraced",
+			       ev->position);
 }
 
 // failure.json for the verifier failure @p v after @p ev's pass: the
@@ -932,12 +943,15 @@ trace_end(struct irs_console *c, const struct console_event *ev,
 		// The report is written with or without a stop: a broken IR
 		// is the run's failure, and reducible as one.
 		err = verify_failure(c, mem, ev, &v);
+		if (!err && !c->run_failure[0])
+			snprintf(c->run_failure, sizeof(c->run_failure),
+				 "pass '%s' (seq %u)", ev->pass, ev->seq);
 		if (!err)
-			irs_buf_printf(out, "irsnap: %s pass '%s'; failure "
-				       "report: %s/failure.json\n",
+			irs_buf_printf(out, "irsnap: %s pass '%s' (seq %u); "
+				       "failure report: %s/failure.json\n",
 				       c->stop_on_verify ? "stopped after"
 				       : "a verifier failed after", ev->pass,
-				       irs_session_dir(c->session));
+				       ev->seq, irs_session_dir(c->session));
 		if (c->stop_on_verify)
 			*stop_ret = true;
 	} else if (!err && failed == 0 && c->verify_failed) {
@@ -975,10 +989,17 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 				 "irsnap: after pass '%s'", ev.pass);
 			irs_error_prefix(err, where);
 		}
-		if (ev.stop_after && c->break_on) {	// even if err, as above
+		// The request in force at the return decides: an ir-break
+		// --after given while stopped before this very pass stops
+		// after it, not after a later one. Even if err, as above.
+		if (c->break_on && c->break_after &&
+		    console_filter_match(&c->break_filter, ev.pass,
+					 ev.instance)) {
 			*stop_ret = true;
-			irs_buf_printf(&out, "irsnap: stopped after pass '%s' "
-				       "(IR: %s at 0x%" PRIx64 ")\n", ev.pass,
+			irs_buf_printf(&out, "irsnap: stopped after pass '%s' (",
+				       ev.pass);
+			console_event_number(&ev, &out);
+			irs_buf_printf(&out, "; IR: %s at 0x%" PRIx64 ")\n",
 				       ev.type, ev.root);
 		}
 		if (*stop_ret && ev.root) {
@@ -1032,10 +1053,18 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 					 &c->events[c->nevents - 1] : NULL;
 	const char *pass = ev && ev->pass ? ev->pass : NULL;
 	const char *sig = signame ? signame : "signal";
+	char number[64] = "";
+	if (pass) {
+		struct irs_buf b;
+		irs_buf_init(&b);
+		console_event_number(ev, &b);
+		snprintf(number, sizeof(number), "%s", b.data ? b.data : "");
+		irs_buf_deinit(&b);
+	}
 	if (!c->trace_on) {
-		if (pass && asprintf(out_ret, "irsnap: %s in pass '%s' "
-				     "(ir-report writes failure.json)\n", sig,
-				     pass) < 0)
+		if (pass && asprintf(out_ret, "irsnap: %s in pass '%s' (%s); "
+				     "ir-report writes failure.json\n", sig,
+				     pass, number) < 0)
 			return &irs_enomem;
 		if (!*out_ret && !(*out_ret = strdup("")))
 			return &irs_enomem;
@@ -1043,6 +1072,19 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 	}
 	if ((err = console_session(c, &s)) || (err = console_memory(c, &mem)))
 		return err;
+	if (c->run_failure[0]) {
+		// The first failure is the failure: a crash after a pass broke
+		// the IR is its consequence, and failure.json, show and the
+		// reduce command keep blaming that pass.
+		if (asprintf(out_ret, "irsnap: %s in %s%s%s%s%s, after %s "
+			     "broke the IR (the crash is its consequence); "
+			     "failure report: %s/failure.json\n", sig,
+			     pass ? "pass '" : "a pass", pass ? pass : "",
+			     pass ? "' (" : "", number, pass ? ")" : "",
+			     c->run_failure, irs_session_dir(s)) < 0)
+			return &irs_enomem;
+		return NULL;
+	}
 	struct irs_failure_info info = {
 		.kind = "signal",
 		.signo = signo,
@@ -1054,8 +1096,8 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 		return irs_error_prefix(err, "irsnap: failure report");
 	int rc;
 	if (pass)
-		rc = asprintf(out_ret, "irsnap: %s in pass '%s'; failure "
-			      "report: %s/failure.json\n", sig, pass,
+		rc = asprintf(out_ret, "irsnap: %s in pass '%s' (%s); failure "
+			      "report: %s/failure.json\n", sig, pass, number,
 			      irs_session_dir(s));
 	else
 		rc = asprintf(out_ret, "irsnap: %s outside any traced pass; "

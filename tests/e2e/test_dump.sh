@@ -197,6 +197,29 @@ check_eq "a JSON-only trace records the same hashes and changes as a text one" \
 	"$(run_json "$jrun" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
 check "... and the JSON-only run validates" "$IRSNAP" validate "$jrun"
 
+# ---- ir-break --after while stopped before the pass ----------------------
+# The README's sequence: stopped before cse, ir-break --after cse, continue:
+# the stop is after that very cse (the pipeline's pass 3), not a later one,
+# and each stop line says which pass run it is.
+"$TOYC" --print-after-all "$DEMO" >/dev/null 2>"$TMP/after.err"
+toyc_dump "$TMP/after.err" After cse 1 >"$TMP/after.want"
+dbg_batch "$TMP/after.log" -o 'ir-break cse' -o run \
+	-o 'ir-break --after cse' -o continue \
+	-o "ir-dump --boundary -f text -o $TMP/after.ir" -o kill \
+	-- "$TOYC" "$DEMO"
+check_eq "stopped before cse, the pipeline's pass 3, then after it" \
+	"irsnap: stopped before pass 'cse' (the pipeline's pass 3, untraced; IR: Module at
+irsnap: stopped after pass 'cse' (the pipeline's pass 3, untraced; IR: Module at" \
+	"$(grep -o "^irsnap: stopped .*; IR: Module at" "$TMP/after.log")"
+check_files_eq "... and ir-dump --boundary there is the first cse's output" \
+	"$TMP/after.want" "$TMP/after.ir"
+DBG_TIMEOUT=90 dbg_batch "$TMP/after-traced.log" -o 'ir-trace on' \
+	-o 'ir-break --both cse' -o run -o continue -o kill -- "$TOYC" "$DEMO"
+check_eq "traced, the stop lines give the seq" \
+	"irsnap: stopped before pass 'cse' (seq 3; IR: Module at
+irsnap: stopped after pass 'cse' (seq 3; IR: Module at" \
+	"$(grep -o "^irsnap: stopped .*; IR: Module at" "$TMP/after-traced.log")"
+
 # ---- deleting irsnap's breakpoints ---------------------------------------
 if only_under gdb "LLDB's breakpoint list is the SB API's; deleting one there is not watched yet"; then
 	dbg_batch "$TMP/del.log" -o 'ir-break ^cse$' -o run -o 'delete' \
