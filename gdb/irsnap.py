@@ -971,11 +971,20 @@ def _make_command(name):
     return cls(name)
 
 
-class _SetPrefix(gdb.Command):
-    """Change irsnap settings: dir, max-nodes, max-bytes, max-depth, format.
-Example: set irsnap dir /tmp/runs"""
+def _setting_keys():
+    keys, settings, i = [], _lib.irs_console_settings(), 0
+    while settings[i]:
+        keys.append(_text(settings[i]))
+        i += 1
+    return keys
 
+
+class _SetPrefix(gdb.Command):
     def __init__(self):
+        # every setting the core has, call-timeout and max-text too
+        self.__doc__ = ("Change irsnap settings: %s.\n"
+                        "Example: set irsnap dir /tmp/runs" %
+                        ", ".join(_setting_keys()))
         super().__init__("set irsnap", gdb.COMMAND_DATA, gdb.COMPLETE_NONE,
                          True)
 
@@ -984,14 +993,53 @@ Example: set irsnap dir /tmp/runs"""
 
 
 class _ShowPrefix(gdb.Command):
-    """Show irsnap settings: dir, max-nodes, max-bytes, max-depth, format."""
-
     def __init__(self):
+        self.__doc__ = ("Show irsnap settings: %s." %
+                        ", ".join(_setting_keys()))
         super().__init__("show irsnap", gdb.COMMAND_DATA, gdb.COMPLETE_NONE,
                          True)
 
     def invoke(self, arg, from_tty):
-        _run("ir-set", "")
+        # GDB's own sentences, as `show irsnap KEY` prints one
+        for key in _setting_keys():
+            _print("irsnap %s is %s." % (key, _get_setting(key)))
+
+
+class _Overview(gdb.Command):
+    """The irsnap commands at a glance (`help irsnap`, `help ir`)."""
+
+    def __init__(self):
+        lines = ["irsnap: the compiler's IR read from the debuggee's "
+                 "memory at its pass boundaries.",
+                 "Commands (help ir-NAME shows one):"]
+        names, i = _lib.irs_console_commands(), 0
+        while names[i]:
+            name = _text(names[i])
+            lines.append("  %-10s -- %s" % (name, _text(
+                _lib.irs_console_help(name.encode())).split("\n")[0]))
+            i += 1
+        lines += ["Settings: set irsnap KEY VALUE, show irsnap [KEY] "
+                  "(help set irsnap).",
+                  "info irsnap: the run and its passes (as ir-status)."]
+        self.__doc__ = "\n".join(lines)
+        super().__init__("irsnap", gdb.COMMAND_SUPPORT)
+
+    def invoke(self, arg, from_tty):
+        self.dont_repeat()
+        gdb.execute("help irsnap", from_tty)
+
+
+class _InfoIrsnap(gdb.Command):
+    """The run directory, the passes traced with their CPU times, the
+layout and the break and trace requests (the same as ir-status).
+Usage: info irsnap"""
+
+    def __init__(self):
+        super().__init__("info irsnap", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        self.dont_repeat()
+        _run("ir-status", arg)
 
 
 def _get_setting(key):
@@ -1054,6 +1102,11 @@ def _start():
         i += 1
     _SetPrefix()
     _ShowPrefix()
+    _Overview()
+    # `help ir` names the overview rather than being ambiguous among the
+    # ir-* commands (a command's own name, ir-dump, is still one word)
+    gdb.execute("alias ir = irsnap", to_string=True)
+    _InfoIrsnap()
     settings = _lib.irs_console_settings()
     i = 0
     while settings[i]:

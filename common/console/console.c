@@ -872,24 +872,25 @@ cmd_layout(struct irs_console *c, const struct console_args *a,
 static void
 status_requests(const struct irs_console *c, struct irs_buf *out)
 {
-	if (c->trace_on)
-		irs_buf_printf(out, "trace: passes matching '%s'%s%s%s\n",
-			       c->trace_filter.has_re ?
-			       c->trace_filter.pattern : ".*",
+	if (c->trace_on) {
+		irs_buf_puts(out, "trace: ");
+		console_filter_say(&c->trace_filter, out);
+		irs_buf_printf(out, "%s%s%s\n",
 			       c->changed_only ? " --changed-only" : "",
 			       c->verify ? " --verify" : "",
 			       c->stop_on_verify ? " --stop-on-verify" : "");
-	else
+	} else {
 		irs_buf_puts(out, "trace: off\n");
-	if (c->break_on)
-		irs_buf_printf(out, "break: %s passes matching '%s'\n",
-			       c->break_before && c->break_after ?
-			       "before and after" : c->break_before ?
-			       "before" : "after",
-			       c->break_filter.has_re ?
-			       c->break_filter.pattern : ".*");
-	else
+	}
+	if (c->break_on) {
+		irs_buf_printf(out, "break: %s ", c->break_before &&
+			       c->break_after ? "before and after" :
+			       c->break_before ? "before" : "after");
+		console_filter_say(&c->break_filter, out);
+		irs_buf_puts(out, "\n");
+	} else {
 		irs_buf_puts(out, "break: off\n");
+	}
 	for (uint32_t i = 0; i < c->nbreaks; i++)
 		irs_buf_printf(out, "%s%s", i ? ", " : "breakpoints at: ",
 			       c->breaks[i]);
@@ -1009,14 +1010,17 @@ static const struct command {
 	 "Example: ir-layout load tests/fixtures/toyc/toyc.lua"},
 	{"ir-dump", console_cmd_dump,
 	 "Snapshot the IR rooted at an expression.\n"
-	 "Usage: ir-dump [-f text|json|both] [-o PATH] [--max-nodes N] EXPR "
-	 "[TYPE]\n"
-	 "       ir-dump [-f ...] [-o PATH] --boundary\n"
+	 "Usage: ir-dump [-f|--format text|json|both] [-o|--output PATH]\n"
+	 "               [--max-nodes N] [--max-bytes N] [--max-depth N]\n"
+	 "               EXPR [TYPE]\n"
+	 "       ir-dump [options] --boundary\n"
 	 "EXPR is any debuggee expression (m, pm->module, $rdi,\n"
 	 "'(Module *)0x4051a0'); TYPE is a layout type (default: the layout's\n"
 	 "root type). Without -o the text is printed. With -o, -f text or\n"
 	 "-f json writes PATH; -f both writes the text to PATH and the JSON\n"
 	 "to PATH.json (the default is the 'format' setting; auto: both).\n"
+	 "--max-nodes, --max-bytes and --max-depth bound this walk as the\n"
+	 "settings of the same names do (K, M, G suffixes).\n"
 	 "A file is replaced atomically (a symbolic link: the file it names);\n"
 	 "a device or FIFO (/dev/null, a pipe) is written in place, -f both\n"
 	 "the text then the JSON into it; -o - prints, as without -o.\n"
@@ -1030,7 +1034,8 @@ static const struct command {
 	 "                [--instance REGEX]\n"
 	 "       ir-break off\n"
 	 "Stops before (the default), after, or both around every pass whose\n"
-	 "name matches the POSIX extended regex (default: every pass). The\n"
+	 "name matches the POSIX extended regex; without one, at every pass\n"
+	 "(ir-break alone stops before each pass, and says so). The\n"
 	 "regex is searched in the name, as GDB's rbreak does: 'cse' also\n"
 	 "stops at 'cse2'; --exact matches the whole name ('^(cse)$'),\n"
 	 "without its instance. --instance picks the runs whose instance (a\n"
@@ -1096,10 +1101,11 @@ static const struct command {
 	 "Change or show an irsnap setting.\n"
 	 "Usage: ir-set [KEY [VALUE]]\n"
 	 "Settings: dir (run directories; default $IRSNAP_DIR or\n"
-	 "./irsnap-out), max-nodes, max-bytes, max-depth (walk limits; counts\n"
-	 "take K, M, G suffixes), format (auto, text, json or both). A change\n"
-	 "starts a new run directory at the next traced pass. Without VALUE:\n"
-	 "show.\n"
+	 "./irsnap-out), max-nodes, max-bytes, max-depth, max-text (walk and\n"
+	 "text limits; counts take K, M, G suffixes), format (auto, text,\n"
+	 "json or both), call-timeout (seconds a call verifier may run in\n"
+	 "the debuggee; 0: no limit). A change starts a new run directory at\n"
+	 "the next traced pass. Without VALUE: show.\n"
 	 "Example: ir-set max-nodes 2M"},
 };
 

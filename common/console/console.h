@@ -394,6 +394,9 @@ struct irs_error *console_filter_init(struct console_filter *f,
 				      const char *cmd, const char *pattern,
 				      bool exact, const char *instance);
 void console_filter_deinit(struct console_filter *f);
+/** Appends what @p f takes: "passes matching 'R'" (with " exactly" and
+ *  its instances), or "every pass" without a regex. */
+void console_filter_say(const struct console_filter *f, struct irs_buf *out);
 /** Whether pass @p pass of instance @p instance passes @p f; an instance
  *  not known yet (NULL) passes an instance regex. */
 bool console_filter_match(const struct console_filter *f, const char *pass,

@@ -97,17 +97,16 @@ console_filter_match(const struct console_filter *f, const char *pass,
 	return regexec(&f->re, pass, 0, NULL, 0) == 0;
 }
 
-static const char *
-filter_text(const struct console_filter *f)
+// "passes matching 'R' exactly, instances matching 'I'", or "every
+// pass" when no regex was given: what ir-break, ir-trace and ir-status
+// say a filter takes, never a regex the user did not type.
+void
+console_filter_say(const struct console_filter *f, struct irs_buf *out)
 {
-	return f->has_re ? f->pattern : ".*";
-}
-
-// " (exactly)", " of instances matching 'R'": the rest of what a
-// filter was asked, for ir-break's and ir-trace's answer.
-static void
-filter_more(const struct console_filter *f, struct irs_buf *out)
-{
+	if (f->has_re)
+		irs_buf_printf(out, "passes matching '%s'", f->pattern);
+	else
+		irs_buf_puts(out, "every pass");
 	if (f->exact)
 		irs_buf_puts(out, " exactly");
 	if (f->has_inst)
@@ -280,11 +279,12 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 	c->break_after = after;
 	if ((err = console_update_breaks(c)))
 		return err;
-	irs_buf_printf(out, "irsnap: will stop %s passes matching '%s'",
+	irs_buf_printf(out, "irsnap: will stop %s ",
 		       c->break_before && c->break_after ? "before and after" :
-		       c->break_before ? "before" : "after",
-		       filter_text(&c->break_filter));
-	filter_more(&c->break_filter, out);
+		       c->break_before ? "before" : "after");
+	console_filter_say(&c->break_filter, out);
+	if (!c->break_filter.has_re)
+		irs_buf_puts(out, " (no PASS-REGEX given)");
 	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	irs_buf_puts(out, ")\n");
@@ -317,9 +317,8 @@ trace_on(struct irs_console *c, const char *pattern, bool exact,
 	char *dir;
 	if ((err = irs_console_get(c, "dir", &dir)))
 		return err;
-	irs_buf_printf(out, "irsnap: tracing passes matching '%s'",
-		       filter_text(&c->trace_filter));
-	filter_more(&c->trace_filter, out);
+	irs_buf_puts(out, "irsnap: tracing ");
+	console_filter_say(&c->trace_filter, out);
 	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	if (c->session)

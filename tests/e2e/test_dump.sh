@@ -197,6 +197,48 @@ check_eq "a JSON-only trace records the same hashes and changes as a text one" \
 	"$(run_json "$jrun" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
 check "... and the JSON-only run validates" "$IRSNAP" validate "$jrun"
 
+# ---- the debugger's conventions: help, show, info ------------------------
+nsettings=$("$IRSNAP" help settings | grep -c '^  [a-z]')
+dbg_batch "$TMP/conv.log" -o "$(dbg_cmd echo @@SET)" -o 'help ir-set' \
+	-o "$(dbg_cmd echo @@DUMP)" -o 'help ir-dump' \
+	-o "$(dbg_cmd echo @@BREAK)" -o 'ir-break' -o 'ir-status' \
+	-o "$(dbg_cmd echo @@END)" -- "$TOYC" "$DEMO"
+for key in $("$IRSNAP" help settings | awk '/^  [a-z]/ { print $1 }'); do
+	dbg_section "$TMP/conv.log" @@SET @@DUMP | grep -q -- "$key" ||
+		missing_set+=" $key"
+done
+check_eq "help ir-set names every setting (call-timeout too)" "" "${missing_set:-}"
+check_eq "help ir-dump names every option completion offers" \
+	"--boundary --format --max-bytes --max-depth --max-nodes --output -f -o" \
+	"$(dbg_section "$TMP/conv.log" @@DUMP @@BREAK | grep -oE -- '(^|[[ |])(--[a-z-]+|-[fo])\b' | tr -d '[ |' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check_eq "ir-break alone says it stops at every pass, not at '.*'" \
+	"irsnap: will stop before every pass (no PASS-REGEX given)
+break: before every pass" \
+	"$(dbg_section "$TMP/conv.log" @@BREAK @@END | grep -oE '^(irsnap: will stop before every pass \(no PASS-REGEX given\)|break: .*)')"
+if only_under gdb "help CLASS, info and show prefixes are GDB's"; then
+	run_gdb "$TMP/gdbconv.log" -ex "ir-layout load $LAYOUT" \
+		-ex 'echo @@HELP\n' -ex 'help irsnap' \
+		-ex 'echo @@IR\n' -ex 'help ir' \
+		-ex 'echo @@SHOW\n' -ex 'show irsnap' \
+		-ex 'echo @@SETHELP\n' -ex 'help set irsnap' \
+		-ex 'ir-trace on' -ex run -ex 'echo @@INFO\n' -ex 'info irsnap' \
+		-ex 'echo @@END\n' --args "$TOYC" "$DEMO" </dev/null
+	help=$(dbg_section "$TMP/gdbconv.log" @@HELP @@IR)
+	check_eq "help irsnap lists the eight ir-* commands" 8 \
+		"$(grep -cE '^  ir-[a-z]+ +-- ' <<<"$help")"
+	check_eq "help ir is that overview, not ambiguous" "$help" \
+		"$(dbg_section "$TMP/gdbconv.log" @@IR @@SHOW)"
+	check_eq "show irsnap: a sentence per setting, as show irsnap KEY" \
+		"$nsettings 0" \
+		"$(dbg_section "$TMP/gdbconv.log" @@SHOW @@SETHELP | grep -cE '^irsnap [a-z-]+ is .*\.$') $(dbg_section "$TMP/gdbconv.log" @@SHOW @@SETHELP | grep -cvE '^irsnap [a-z-]+ is .*\.$')"
+	check "help set irsnap names call-timeout in its first line" \
+		grep -q '^Change irsnap settings: .*call-timeout' \
+		<(dbg_section "$TMP/gdbconv.log" @@SETHELP @@INFO)
+	info=$(dbg_section "$TMP/gdbconv.log" @@INFO @@END)
+	check_eq "info irsnap lists the run's ten passes" 10 \
+		"$(grep -cE '^  [0-9]{4} [a-z]+ ' <<<"$info")"
+fi
+
 # ---- ir-break --after while stopped before the pass ----------------------
 # The README's sequence: stopped before cse, ir-break --after cse, continue:
 # the stop is after that very cse (the pipeline's pass 3), not a later one,

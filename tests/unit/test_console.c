@@ -460,9 +460,10 @@ test_help_for_every_command(void **state)
 	char *usage = irs_console_help_part("ir-dump", "usage");
 	char *rest = irs_console_help_part("ir-dump", "long");
 	assert_string_equal(brief, "Snapshot the IR rooted at an expression.");
-	assert_string_equal(usage, "ir-dump [-f text|json|both] [-o PATH] "
-			    "[--max-nodes N] EXPR [TYPE]\n       ir-dump "
-			    "[-f ...] [-o PATH] --boundary");
+	assert_string_equal(usage, "ir-dump [-f|--format text|json|both] "
+			    "[-o|--output PATH]\n               [--max-nodes N] "
+			    "[--max-bytes N] [--max-depth N]\n               "
+			    "EXPR [TYPE]\n       ir-dump [options] --boundary");
 	assert_true(strncmp(rest, "EXPR is any debuggee expression", 31) == 0);
 	assert_non_null(strstr(rest, "\nExample: ir-dump -o /tmp/m.ir -f both "
 			       "m Module\n"));
@@ -1343,6 +1344,57 @@ test_break_after_while_before(void **state)
 	irs_free(out);
 }
 
+// Every option completion offers is in its command's help, and every
+// setting in ir-set's (LLDB's `help ir-set`, the manual's).
+static void
+test_help_names_every_option_and_setting(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *cmd;
+		const struct console_option *table;
+		const size_t *n;
+	} tables[] = {
+		{"ir-dump", console_dump_options, &console_dump_noptions},
+		{"ir-break", console_break_options, &console_break_noptions},
+		{"ir-trace", console_trace_options, &console_trace_noptions},
+		{"ir-report", console_report_options,
+		 &console_report_noptions},
+	};
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
+		const char *help = irs_console_help(tables[t].cmd);
+		for (size_t i = 0; i < *tables[t].n; i++) {
+			const struct console_option *o = &tables[t].table[i];
+			if (!strstr(help, o->name) ||
+			    (o->alias && !strstr(help, o->alias)))
+				fail_msg("help %s lacks %s", tables[t].cmd,
+					 o->name);
+		}
+	}
+	const char *set = irs_console_help("ir-set");
+	for (const char *const *k = irs_console_settings(); *k; k++)
+		if (!strstr(set, *k))
+			fail_msg("help ir-set lacks %s", *k);
+}
+
+// ir-break and ir-trace without a regex say they take every pass, as
+// ir-status does, rather than a '.*' nobody typed.
+static void
+test_no_regex_says_every_pass(void **state)
+{
+	struct world *w = *state;
+
+	assert_non_null(strstr(wruns(w, "ir-break", ""),
+			       "irsnap: will stop before every pass (no "
+			       "PASS-REGEX given) (breakpoint at "));
+	assert_non_null(strstr(wruns(w, "ir-trace", "on"),
+			       "irsnap: tracing every pass (breakpoint at "));
+	const char *status = wruns(w, "ir-status", "");
+	assert_non_null(strstr(status, "\ntrace: every pass\n"));
+	assert_non_null(strstr(status, "\nbreak: before every pass\n"));
+	assert_null(strstr(status, ".*"));
+}
+
 // Loading a bad layout keeps the previous one.
 static void
 test_bad_layout_keeps_previous(void **state)
@@ -1414,6 +1466,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_crash_after_verifier_failure,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_break_after_while_before,
+						setup_world, teardown_world),
+		cmocka_unit_test(test_help_names_every_option_and_setting),
+		cmocka_unit_test_setup_teardown(test_no_regex_says_every_pass,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_stop_on_verify,
 						setup_world, teardown_world),
