@@ -187,6 +187,8 @@ def _bind(lib):
         "irs_console_stop": (_P, [_P, c_int32, c_char_p,
                                   ctypes.POINTER(c_bool), out]),
         "irs_console_exited": (_P, [_P, c_int32, out]),
+        "irs_console_break_deleted": (c_bool, [_P, _U32]),
+        "irs_console_note": (_P, [_P]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)
@@ -808,13 +810,25 @@ def _cb_delete_break(_arg, id_):
 
 def _on_breakpoint_deleted(bp):
     # The user deleted one of irsnap's breakpoints (`delete`, `clear`):
-    # say what stops working, once, rather than miss passes silently.
-    if isinstance(bp, _Break) and not bp.irs_deleting:
-        _breakpoints.pop(bp.irs_id, None)
-        _print("irsnap: breakpoint %d at %s was irsnap's pass boundary: "
-               "ir-trace and ir-break no longer see passes there (turn "
-               "them off and on again to set it back)" %
-               (bp.number, bp.location), gdb.STDERR)
+    # the core forgets it (the next ir-break or ir-trace sets it again)
+    # and has a line to say, printed once GDB is done with its own (`clear`
+    # is in the middle of "Deleted breakpoint 1 2 " now): before the next
+    # prompt, or as the program goes on (batch mode has no prompt). Not
+    # through gdb.post_event: one still queued when GDB exits crashed it.
+    try:
+        if isinstance(bp, _Break) and not bp.irs_deleting:
+            _breakpoints.pop(bp.irs_id, None)
+            _lib.irs_console_break_deleted(_console, bp.irs_id)
+    except BaseException:     # noqa: B902 -- an observer must not raise
+        pass
+
+
+def _say_note(*_):
+    """What the core has to say between commands, before the prompt."""
+    try:
+        _print(_take_string(_lib.irs_console_note(_console)))
+    except BaseException as e:     # noqa: B902
+        _print("irsnap: %s" % _one_line(e), gdb.STDERR)
 
 
 # }======================================================================
@@ -1115,6 +1129,8 @@ def _start():
     gdb.events.stop.connect(_on_stop)
     gdb.events.exited.connect(_on_exited)
     gdb.events.breakpoint_deleted.connect(_on_breakpoint_deleted)
+    gdb.events.before_prompt.connect(_say_note)
+    gdb.events.cont.connect(_say_note)
     if _lib.irs_frontend_batch_mode(b"-batch --batch -batch-silent "
                                     b"--batch-silent"):
         gdb.events.gdb_exiting.connect(_on_gdb_exiting)

@@ -894,8 +894,10 @@ status_requests(const struct irs_console *c, struct irs_buf *out)
 	for (uint32_t i = 0; i < c->nbreaks; i++)
 		irs_buf_printf(out, "%s%s", i ? ", " : "breakpoints at: ",
 			       c->breaks[i]);
-	if (c->nbreaks)
+	if (c->nbreaks) {
+		console_frontend_say_lost(c, out);
 		irs_buf_puts(out, "\n");
+	}
 }
 
 // ir-status --check: an error, the one line a script's exit status
@@ -1199,6 +1201,10 @@ irs_console_command(struct irs_console *c, const char *name, const char *args,
 		return err;
 	irs_buf_init(&out);
 	irs_buf_puts(&out, "");
+	char *note = irs_console_note(c);	// not said yet: said first
+	if (note)
+		irs_buf_puts(&out, note);
+	irs_free(note);
 	console_frontend_refresh(c, &out);
 	err = cmd->run(c, &a, &out);
 	console_args_deinit(&a);

@@ -162,6 +162,8 @@ struct console_bpfn {
 	size_t nrets;
 	bool resolved;		/* its returns were found */
 	bool warned;		/* said that it has none */
+	bool lost;		/* the user deleted one of them */
+	bool lost_said;		/* and irs_console_note() said so */
 };
 
 struct console_settings {
@@ -476,6 +478,13 @@ void console_frontend_deinit(struct irs_console *c);
 void console_frontend_refresh(struct irs_console *c, struct irs_buf *out);
 /** After a command: the target's breakpoints follow c->breaks. */
 void console_frontend_sync(struct irs_console *c, struct irs_buf *out);
+/** Drops the functions some of whose breakpoints the user deleted, so
+ *  that the next sync sets them all again (ir-break, ir-trace). */
+void console_frontend_renew_lost(struct irs_console *c);
+/** Appends to @p out "; deleted: F, G (...)" when the user deleted
+ *  breakpoints of functions the console breaks on. */
+void console_frontend_say_lost(const struct irs_console *c,
+			       struct irs_buf *out);
 /** Deletes the breakpoints at return addresses (after = "caller"): the
  *  process they were set in is gone. */
 void console_frontend_forget_callers(struct irs_console *c);

@@ -149,6 +149,8 @@ console_update_breaks(struct irs_console *c)
 	struct irs_error *err;
 
 	free_breaks(c);
+	// A request given again sets again what the user deleted.
+	console_frontend_renew_lost(c);
 	if (!c->layout || !(c->break_on || c->trace_on))
 		return NULL;
 	uint32_t n = irs_layout_nboundaries(c->layout);

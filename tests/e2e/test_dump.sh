@@ -263,14 +263,29 @@ irsnap: stopped after pass 'cse' (seq 3; IR: Module at" \
 	"$(grep -o "^irsnap: stopped .*; IR: Module at" "$TMP/after-traced.log")"
 
 # ---- deleting irsnap's breakpoints ---------------------------------------
-if only_under gdb "LLDB's breakpoint list is the SB API's; deleting one there is not watched yet"; then
-	dbg_batch "$TMP/del.log" -o 'ir-break ^cse$' -o run -o 'delete' \
-		-o continue -- "$TOYC" "$DEMO"
-	check_eq "delete at an ir-break stop: the program then runs to its end" \
-		"0 1" "$? $(grep -c '^irsnap: stopped before pass' "$TMP/del.log")"
-	check "... and irsnap says which of its breakpoints went, and what stops" \
-		grep -q "^irsnap: breakpoint [0-9]* at pm_run_pass was irsnap's pass boundary: ir-trace and ir-break no longer see passes there" "$TMP/del.log"
-fi
+# The user deletes every breakpoint, irsnap's among them: irsnap says so
+# in a line of its own, ir-status shows them gone, and the next ir-break
+# sets them again (it used to answer as if they were there, and the
+# program ran to its end).
+dbg_batch "$TMP/del.log" -o 'ir-break ^cse$' -o run \
+	-o "$(dbg_cmd delete-all)" -o "$(dbg_cmd echo @@STATUS)" -o 'ir-status' \
+	-o "$(dbg_cmd echo @@AGAIN)" -o 'ir-break --after ^cse$' -o continue \
+	-o "ir-dump --boundary -f text -o $TMP/del.ir" -o kill \
+	-- "$TOYC" "$DEMO"
+check_eq "delete: irsnap says, in a line of its own, which of its breakpoints went" \
+	1 "$(grep -c "^irsnap: you deleted irsnap's breakpoints at pm_run_pass.*: no pass there is seen until ir-break or ir-trace sets them again$" "$TMP/del.log")"
+check "... ir-status shows them deleted" \
+	grep -q "^breakpoints at: .*; deleted by you: pm_run_pass" \
+	<(dbg_section "$TMP/del.log" @@STATUS @@AGAIN)
+check "... and ir-break --after then stops after that very cse" \
+	grep -q "^irsnap: stopped after pass 'cse' (the pipeline's pass 3, untraced;" \
+	<(dbg_section "$TMP/del.log" @@AGAIN)
+check_files_eq "... whose output ir-dump --boundary gives" \
+	"$TMP/after.want" "$TMP/del.ir"
+dbg_batch "$TMP/del2.log" -o 'ir-break ^cse$' -o run \
+	-o "$(dbg_cmd delete-all)" -o continue -- "$TOYC" "$DEMO"
+check_eq "delete, then continue: the program runs to its end, one stop" \
+	"0 1" "$? $(grep -c '^irsnap: stopped before pass' "$TMP/del2.log")"
 
 # ---- phis: a zip of parallel arrays, chosen by a condition ---------------
 # toyc's phi keeps its values and incoming blocks as parallel arrays; the
