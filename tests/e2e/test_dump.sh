@@ -197,6 +197,25 @@ check_eq "a JSON-only trace records the same hashes and changes as a text one" \
 	"$(run_json "$jrun" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
 check "... and the JSON-only run validates" "$IRSNAP" validate "$jrun"
 
+# ---- a Function dumped alone, from a frame up the stack ------------------
+# `up`, then `ir-dump f Function`: the function finds its module through
+# the layout's parent link (its calls name their callees, its globals
+# resolve), with no walk error, as toyc's own per-function dump prints it.
+fn0=$(sed -n 's/^func @\([^(]*\)(.*/\1/p' "$DEMO" | head -1)
+"$TOYC" --per-function --print-before-all "$DEMO" >/dev/null 2>"$TMP/fn.err"
+toyc_dump "$TMP/fn.err" Before "cse on @$fn0" 1 >"$TMP/fn.want"
+check "toyc dumps @$fn0 alone before its cse, calls and all" \
+	grep -q ' = call @' "$TMP/fn.want"
+dbg_batch "$TMP/fn.log" -o "$(dbg_cmd break pass_cse_function)" -o run \
+	-o up -o "ir-dump -f text -o $TMP/fn.ir f Function" \
+	-o "$(dbg_cmd echo @@PRINT)" -o 'ir-dump f Function' \
+	-o "$(dbg_cmd echo @@END)" -o kill \
+	-- "$TOYC" --per-function "$DEMO"
+check_files_eq "ir-dump f Function one frame up is toyc's dump of @$fn0" \
+	"$TMP/fn.want" "$TMP/fn.ir"
+check_eq "... with no walk error and no missing Module" "1 0" \
+	"$(dbg_section "$TMP/fn.log" @@PRINT @@END | grep -c '^ir-dump: Function at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors') $(grep -c 'no Module\|no enclosing' "$TMP/fn.log")"
+
 # ---- the debugger's conventions: help, show, info ------------------------
 nsettings=$("$IRSNAP" help settings | grep -c '^  [a-z]')
 dbg_batch "$TMP/conv.log" -o "$(dbg_cmd echo @@SET)" -o 'help ir-set' \
