@@ -1136,6 +1136,21 @@ test_verify_call_and_lua(void **state)
 	w->ft.target.pid = 0;
 }
 
+// The latest run's failure.json, checked to be of @p kind in @p pass.
+static json_t *
+latest_failure(const struct world *w, const char *kind, const char *pass)
+{
+	char path[200];
+	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
+	json_t *doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "kind")),
+			    kind);
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(doc, "pass"), "name")), pass);
+	return doc;
+}
+
 // --stop-on-verify stops after the pass whose output fails a verifier and
 // names it; failure.json is a verifier failure of that pass.
 static void
@@ -1143,7 +1158,7 @@ test_stop_on_verify(void **state)
 {
 	struct world *w = *state;
 	bool stop;
-	char *out, path[200];
+	char *out;
 
 	w->ft.target.pid = getpid();
 	wruns(w, "ir-trace", "on --stop-on-verify");
@@ -1168,13 +1183,7 @@ test_stop_on_verify(void **state)
 	assert_non_null(strstr(out, "irsnap: stopped after pass "
 			       "'simplifycfg' (seq 2); failure report: "));
 	irs_free(out);
-	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
-	json_t *doc = json_load_file(path, 0, NULL);
-	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "kind")),
-			    "verifier");
-	assert_string_equal(json_string_value(json_object_get(
-		json_object_get(doc, "pass"), "name")), "simplifycfg");
+	json_t *doc = latest_failure(w, "verifier", "simplifycfg");
 	// the verifier that failed, not the one that passed
 	json_t *ver = json_object_get(doc, "verifier");
 	assert_string_equal(json_string_value(json_object_get(ver, "name")),
@@ -1246,7 +1255,7 @@ test_crash_after_verifier_failure(void **state)
 {
 	struct world *w = *state;
 	bool stop, fatal;
-	char *out, path[200];
+	char *out;
 	const char *passes[] = {"simplifycfg", "constfold"};
 
 	w->ft.target.pid = getpid();
@@ -1270,13 +1279,7 @@ test_crash_after_verifier_failure(void **state)
 			       "broke the IR (the crash is its consequence); "
 			       "failure report: "));
 	irs_free(out);
-	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
-	json_t *doc = json_load_file(path, 0, NULL);
-	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "kind")),
-			    "verifier");
-	assert_string_equal(json_string_value(json_object_get(
-		json_object_get(doc, "pass"), "name")), "simplifycfg");
+	json_t *doc = latest_failure(w, "verifier", "simplifycfg");
 	char *reduce = json_dumps(json_object_get(doc, "reduce_command"),
 				  JSON_ENCODE_ANY);
 	assert_non_null(strstr(reduce, "simplifycfg"));
