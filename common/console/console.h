@@ -429,10 +429,10 @@ void console_event_deinit(struct console_event *ev);
 struct irs_error *console_boundary_enter(struct irs_console *c,
 					 const char *function, uint64_t cfa,
 					 bool *stop_ret, char **out_ret);
-/** Appends how stop messages name @p ev's pass run: "seq 4" when traced,
- *  else its place among the process's boundary calls. */
-void console_event_number(const struct console_event *ev,
-			  struct irs_buf *out);
+/** How stop messages name @p ev's pass run, into @p buf: "seq 4" when
+ *  traced, else its place among the process's boundary calls. */
+void console_event_number(const struct console_event *ev, char *buf,
+			  size_t len);
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
 /** What the verifiers said of one IR. */

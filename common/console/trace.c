@@ -866,11 +866,11 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	if (c->break_on && c->break_before &&
 	    console_filter_match(&c->break_filter, ev->pass, ev->instance)) {
 		*stop_ret = true;
-		irs_buf_printf(&out, "irsnap: stopped before pass '%s' (",
-			       ev->pass);
-		console_event_number(ev, &out);
-		irs_buf_printf(&out, "; IR: %s at 0x%" PRIx64 ")\n", ev->type,
-			       ev->root);
+		char number[64];
+		console_event_number(ev, number, sizeof(number));
+		irs_buf_printf(&out, "irsnap: stopped before pass '%s' (%s; "
+			       "IR: %s at 0x%" PRIx64 ")\n", ev->pass, number,
+			       ev->type, ev->root);
 	}
 	return hand_out(&out, out_ret, err);
 }
@@ -878,13 +878,13 @@ console_boundary_enter(struct irs_console *c, const char *function,
 // A traced pass is told by its seq, as everywhere else; one not traced
 // has none, so by its place among the process's boundary calls.
 void
-console_event_number(const struct console_event *ev, struct irs_buf *out)
+console_event_number(const struct console_event *ev, char *buf, size_t len)
 {
 	if (ev->seq)
-		irs_buf_printf(out, "seq %u", ev->seq);
+		snprintf(buf, len, "seq %u", ev->seq);
 	else
-		irs_buf_printf(out, "the pipeline's pass %u, untraced",
-			       ev->position);
+		snprintf(buf, len, "the pipeline's pass %u, untraced",
+			 ev->position);
 }
 
 // failure.json for the verifier failure @p v after @p ev's pass: the
@@ -997,11 +997,11 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 		    console_filter_match(&c->break_filter, ev.pass,
 					 ev.instance)) {
 			*stop_ret = true;
-			irs_buf_printf(&out, "irsnap: stopped after pass '%s' (",
-				       ev.pass);
-			console_event_number(&ev, &out);
-			irs_buf_printf(&out, "; IR: %s at 0x%" PRIx64 ")\n",
-				       ev.type, ev.root);
+			char number[64];
+			console_event_number(&ev, number, sizeof(number));
+			irs_buf_printf(&out, "irsnap: stopped after pass '%s' "
+				       "(%s; IR: %s at 0x%" PRIx64 ")\n",
+				       ev.pass, number, ev.type, ev.root);
 		}
 		if (*stop_ret && ev.root) {
 			// Stopped behind the call: ir-verify, ir-report and
@@ -1054,18 +1054,14 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 					 &c->events[c->nevents - 1] : NULL;
 	const char *pass = ev && ev->pass ? ev->pass : NULL;
 	const char *sig = signame ? signame : "signal";
-	char number[64] = "";
+	char number[64] = "", where[400] = "a pass";
 	if (pass) {
-		struct irs_buf b;
-		irs_buf_init(&b);
-		console_event_number(ev, &b);
-		snprintf(number, sizeof(number), "%s", b.data ? b.data : "");
-		irs_buf_deinit(&b);
+		console_event_number(ev, number, sizeof(number));
+		snprintf(where, sizeof(where), "pass '%s' (%s)", pass, number);
 	}
 	if (!c->trace_on) {
-		if (pass && asprintf(out_ret, "irsnap: %s in pass '%s' (%s); "
-				     "ir-report writes failure.json\n", sig,
-				     pass, number) < 0)
+		if (pass && asprintf(out_ret, "irsnap: %s in %s; ir-report "
+				     "writes failure.json\n", sig, where) < 0)
 			return &irs_enomem;
 		if (!*out_ret && !(*out_ret = strdup("")))
 			return &irs_enomem;
@@ -1077,11 +1073,9 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 		// The first failure is the failure: a crash after a pass broke
 		// the IR is its consequence, and failure.json, show and the
 		// reduce command keep blaming that pass.
-		if (asprintf(out_ret, "irsnap: %s in %s%s%s%s%s, after %s "
-			     "broke the IR (the crash is its consequence); "
-			     "failure report: %s/failure.json\n", sig,
-			     pass ? "pass '" : "a pass", pass ? pass : "",
-			     pass ? "' (" : "", number, pass ? ")" : "",
+		if (asprintf(out_ret, "irsnap: %s in %s, after %s broke the "
+			     "IR (the crash is its consequence); failure "
+			     "report: %s/failure.json\n", sig, where,
 			     c->run_failure, irs_session_dir(s)) < 0)
 			return &irs_enomem;
 		return NULL;
@@ -1097,8 +1091,8 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 		return irs_error_prefix(err, "irsnap: failure report");
 	int rc;
 	if (pass)
-		rc = asprintf(out_ret, "irsnap: %s in pass '%s' (%s); failure "
-			      "report: %s/failure.json\n", sig, pass, number,
+		rc = asprintf(out_ret, "irsnap: %s in %s; failure report: "
+			      "%s/failure.json\n", sig, where,
 			      irs_session_dir(s));
 	else
 		rc = asprintf(out_ret, "irsnap: %s outside any traced pass; "
