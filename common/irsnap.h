@@ -961,6 +961,20 @@ IRS_API struct irs_error *irs_console_hit(struct irs_console *c, uint32_t id,
  *  another debuggee); the next command sets them again. */
 IRS_API void irs_console_forget_breaks(struct irs_console *c);
 /**
+ * The user deleted breakpoint @p id the console set (GDB's `delete`,
+ * LLDB's `breakpoint delete`): the console forgets it, the next ir-break
+ * or ir-trace sets its function's breakpoints again, and ir-status says
+ * they are gone until then. Returns whether @p id was the console's.
+ * What the console has to say about it waits for irs_console_note() (or
+ * leads the next command's output): a front end prints it when the
+ * debugger is done with its own line.
+ */
+IRS_API bool irs_console_break_deleted(struct irs_console *c, uint32_t id);
+/** What the console has to say between commands, in whole lines (the
+ *  breakpoints the user deleted), or "" when nothing; freed with
+ *  irs_free(); NULL on OOM. Said once. */
+IRS_API char *irs_console_note(struct irs_console *c);
+/**
  * The debuggee stopped on signal @p signo (@p signame as the debugger
  * names it): the console decides whether it is fatal (*fatal_ret) and then
  * reports it as irs_console_signal() does. A signal while the console

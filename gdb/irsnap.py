@@ -187,6 +187,8 @@ def _bind(lib):
         "irs_console_stop": (_P, [_P, c_int32, c_char_p,
                                   ctypes.POINTER(c_bool), out]),
         "irs_console_exited": (_P, [_P, c_int32, out]),
+        "irs_console_break_deleted": (c_bool, [_P, _U32]),
+        "irs_console_note": (_P, [_P]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)
@@ -808,13 +810,25 @@ def _cb_delete_break(_arg, id_):
 
 def _on_breakpoint_deleted(bp):
     # The user deleted one of irsnap's breakpoints (`delete`, `clear`):
-    # say what stops working, once, rather than miss passes silently.
-    if isinstance(bp, _Break) and not bp.irs_deleting:
-        _breakpoints.pop(bp.irs_id, None)
-        _print("irsnap: breakpoint %d at %s was irsnap's pass boundary: "
-               "ir-trace and ir-break no longer see passes there (turn "
-               "them off and on again to set it back)" %
-               (bp.number, bp.location), gdb.STDERR)
+    # the core forgets it (the next ir-break or ir-trace sets it again)
+    # and has a line to say, printed once GDB is done with its own (`clear`
+    # is in the middle of "Deleted breakpoint 1 2 " now): before the next
+    # prompt, or as the program goes on (batch mode has no prompt). Not
+    # through gdb.post_event: one still queued when GDB exits crashed it.
+    try:
+        if isinstance(bp, _Break) and not bp.irs_deleting:
+            _breakpoints.pop(bp.irs_id, None)
+            _lib.irs_console_break_deleted(_console, bp.irs_id)
+    except BaseException:     # noqa: B902 -- an observer must not raise
+        pass
+
+
+def _say_note(*_):
+    """What the core has to say between commands, before the prompt."""
+    try:
+        _print(_take_string(_lib.irs_console_note(_console)))
+    except BaseException as e:     # noqa: B902
+        _print("irsnap: %s" % _one_line(e), gdb.STDERR)
 
 
 # }======================================================================
@@ -971,11 +985,20 @@ def _make_command(name):
     return cls(name)
 
 
-class _SetPrefix(gdb.Command):
-    """Change irsnap settings: dir, max-nodes, max-bytes, max-depth, format.
-Example: set irsnap dir /tmp/runs"""
+def _setting_keys():
+    keys, settings, i = [], _lib.irs_console_settings(), 0
+    while settings[i]:
+        keys.append(_text(settings[i]))
+        i += 1
+    return keys
 
+
+class _SetPrefix(gdb.Command):
     def __init__(self):
+        # every setting the core has, call-timeout and max-text too
+        self.__doc__ = ("Change irsnap settings: %s.\n"
+                        "Example: set irsnap dir /tmp/runs" %
+                        ", ".join(_setting_keys()))
         super().__init__("set irsnap", gdb.COMMAND_DATA, gdb.COMPLETE_NONE,
                          True)
 
@@ -984,14 +1007,53 @@ Example: set irsnap dir /tmp/runs"""
 
 
 class _ShowPrefix(gdb.Command):
-    """Show irsnap settings: dir, max-nodes, max-bytes, max-depth, format."""
-
     def __init__(self):
+        self.__doc__ = ("Show irsnap settings: %s." %
+                        ", ".join(_setting_keys()))
         super().__init__("show irsnap", gdb.COMMAND_DATA, gdb.COMPLETE_NONE,
                          True)
 
     def invoke(self, arg, from_tty):
-        _run("ir-set", "")
+        # GDB's own sentences, as `show irsnap KEY` prints one
+        for key in _setting_keys():
+            _print("irsnap %s is %s." % (key, _get_setting(key)))
+
+
+class _Overview(gdb.Command):
+    """The irsnap commands at a glance (`help irsnap`, `help ir`)."""
+
+    def __init__(self):
+        lines = ["irsnap: the compiler's IR read from the debuggee's "
+                 "memory at its pass boundaries.",
+                 "Commands (help ir-NAME shows one):"]
+        names, i = _lib.irs_console_commands(), 0
+        while names[i]:
+            name = _text(names[i])
+            lines.append("  %-10s -- %s" % (name, _text(
+                _lib.irs_console_help(name.encode())).split("\n")[0]))
+            i += 1
+        lines += ["Settings: set irsnap KEY VALUE, show irsnap [KEY] "
+                  "(help set irsnap).",
+                  "info irsnap: the run and its passes (as ir-status)."]
+        self.__doc__ = "\n".join(lines)
+        super().__init__("irsnap", gdb.COMMAND_SUPPORT)
+
+    def invoke(self, arg, from_tty):
+        self.dont_repeat()
+        gdb.execute("help irsnap", from_tty)
+
+
+class _InfoIrsnap(gdb.Command):
+    """The run directory, the passes traced with their CPU times, the
+layout and the break and trace requests (the same as ir-status).
+Usage: info irsnap"""
+
+    def __init__(self):
+        super().__init__("info irsnap", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        self.dont_repeat()
+        _run("ir-status", arg)
 
 
 def _get_setting(key):
@@ -1054,6 +1116,11 @@ def _start():
         i += 1
     _SetPrefix()
     _ShowPrefix()
+    _Overview()
+    # `help ir` names the overview rather than being ambiguous among the
+    # ir-* commands (a command's own name, ir-dump, is still one word)
+    gdb.execute("alias ir = irsnap", to_string=True)
+    _InfoIrsnap()
     settings = _lib.irs_console_settings()
     i = 0
     while settings[i]:
@@ -1062,6 +1129,8 @@ def _start():
     gdb.events.stop.connect(_on_stop)
     gdb.events.exited.connect(_on_exited)
     gdb.events.breakpoint_deleted.connect(_on_breakpoint_deleted)
+    gdb.events.before_prompt.connect(_say_note)
+    gdb.events.cont.connect(_say_note)
     if _lib.irs_frontend_batch_mode(b"-batch --batch -batch-silent "
                                     b"--batch-silent"):
         gdb.events.gdb_exiting.connect(_on_gdb_exiting)

@@ -213,6 +213,23 @@ breaks_init(glue *gl)
 }
 
 void
+breaks_check_deleted(glue *gl)
+{
+	// LLDB tells a plugin of no deletion: the user's `breakpoint delete`
+	// is found here, before each command and at each stop.
+	if (!gl->break_target.IsValid())
+		return;
+	for (auto it = gl->breaks.begin(); it != gl->breaks.end();) {
+		if (gl->break_target.FindBreakpointByID(it->second).IsValid()) {
+			++it;
+			continue;
+		}
+		irs_console_break_deleted(gl->con, it->first);
+		it = gl->breaks.erase(it);
+	}
+}
+
+void
 breaks_follow_target(glue *gl)
 {
 	lldb::SBTarget target = gl->dbg.GetSelectedTarget();

@@ -143,6 +143,8 @@ std::string one_line(const char *msg);
 
 /** Fills g->t's breakpoint callbacks; called once. */
 void breaks_init(glue *gl);
+/** Tells the core which of its breakpoints the user deleted. */
+void breaks_check_deleted(glue *gl);
 /** Before a command: the core's breakpoints follow the selected target. */
 void breaks_follow_target(glue *gl);
 /** After a command: the stop hook, and the breakpoint on _exit. */

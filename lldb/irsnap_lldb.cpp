@@ -113,6 +113,7 @@ console_command::DoExecute(lldb::SBDebugger, char **argv,
 		track_process(gl, gl->dbg.GetSelectedTarget().GetProcess());
 		target_refresh(gl);
 		breaks_follow_target(gl);
+		breaks_check_deleted(gl);
 		// LLDB has already removed the user's quotes.
 		std::string args = taken(irs_frontend_join_words(argv));
 		struct irs_error *e = irs_console_command(gl->con,
@@ -184,6 +185,10 @@ report_at_stop(glue *gl, lldb::SBCommandReturnObject &result)
 	struct irs_error *err = guard([&]() -> struct irs_error * {
 		lldb::SBProcess p = gl->dbg.GetSelectedTarget().GetProcess();
 		track_process(gl, p);
+		breaks_check_deleted(gl);
+		std::string note = taken(irs_console_note(gl->con));
+		if (!note.empty())
+			result.Printf("%s", note.c_str());
 		lldb::StateType st = p.GetState();
 		if ((st != lldb::eStateStopped && st != lldb::eStateCrashed) ||
 		    p.GetStopID() == gl->reported_signal_stop ||

@@ -131,6 +131,7 @@ console_end_session(struct irs_console *c, const char *why)
 	c->session = NULL;
 	c->ntraced = 0;
 	c->ir_broken = false;
+	c->run_failure[0] = 0;
 	c->gen++;	// open events of the old run lose their session
 }
 
@@ -871,29 +872,32 @@ cmd_layout(struct irs_console *c, const struct console_args *a,
 static void
 status_requests(const struct irs_console *c, struct irs_buf *out)
 {
-	if (c->trace_on)
-		irs_buf_printf(out, "trace: passes matching '%s'%s%s%s\n",
-			       c->trace_filter.has_re ?
-			       c->trace_filter.pattern : ".*",
+	if (c->trace_on) {
+		irs_buf_puts(out, "trace: ");
+		console_filter_say(&c->trace_filter, out);
+		irs_buf_printf(out, "%s%s%s\n",
 			       c->changed_only ? " --changed-only" : "",
 			       c->verify ? " --verify" : "",
 			       c->stop_on_verify ? " --stop-on-verify" : "");
-	else
+	} else {
 		irs_buf_puts(out, "trace: off\n");
-	if (c->break_on)
-		irs_buf_printf(out, "break: %s passes matching '%s'\n",
-			       c->break_before && c->break_after ?
-			       "before and after" : c->break_before ?
-			       "before" : "after",
-			       c->break_filter.has_re ?
-			       c->break_filter.pattern : ".*");
-	else
+	}
+	if (c->break_on) {
+		irs_buf_printf(out, "break: %s ", c->break_before &&
+			       c->break_after ? "before and after" :
+			       c->break_before ? "before" : "after");
+		console_filter_say(&c->break_filter, out);
+		irs_buf_puts(out, "\n");
+	} else {
 		irs_buf_puts(out, "break: off\n");
+	}
 	for (uint32_t i = 0; i < c->nbreaks; i++)
 		irs_buf_printf(out, "%s%s", i ? ", " : "breakpoints at: ",
 			       c->breaks[i]);
-	if (c->nbreaks)
+	if (c->nbreaks) {
+		console_frontend_say_lost(c, out);
 		irs_buf_puts(out, "\n");
+	}
 }
 
 // ir-status --check: an error, the one line a script's exit status
@@ -902,6 +906,10 @@ status_requests(const struct irs_console *c, struct irs_buf *out)
 static struct irs_error *
 status_check(const struct irs_console *c)
 {
+	if (c->check.signo && c->check.died_broken)
+		return irs_error_format(IRS_ERROR_STATE, "ir-status: a "
+			"verifier failed: %s; the program then died: %s",
+			c->check.broken, c->check.what);
 	if (c->check.signo)
 		return irs_error_format(IRS_ERROR_STATE, "ir-status: the "
 			"program died: %s", c->check.what);
@@ -1004,14 +1012,17 @@ static const struct command {
 	 "Example: ir-layout load tests/fixtures/toyc/toyc.lua"},
 	{"ir-dump", console_cmd_dump,
 	 "Snapshot the IR rooted at an expression.\n"
-	 "Usage: ir-dump [-f text|json|both] [-o PATH] [--max-nodes N] EXPR "
-	 "[TYPE]\n"
-	 "       ir-dump [-f ...] [-o PATH] --boundary\n"
+	 "Usage: ir-dump [-f|--format text|json|both] [-o|--output PATH]\n"
+	 "               [--max-nodes N] [--max-bytes N] [--max-depth N]\n"
+	 "               EXPR [TYPE]\n"
+	 "       ir-dump [options] --boundary\n"
 	 "EXPR is any debuggee expression (m, pm->module, $rdi,\n"
 	 "'(Module *)0x4051a0'); TYPE is a layout type (default: the layout's\n"
 	 "root type). Without -o the text is printed. With -o, -f text or\n"
 	 "-f json writes PATH; -f both writes the text to PATH and the JSON\n"
 	 "to PATH.json (the default is the 'format' setting; auto: both).\n"
+	 "--max-nodes, --max-bytes and --max-depth bound this walk as the\n"
+	 "settings of the same names do (K, M, G suffixes).\n"
 	 "A file is replaced atomically (a symbolic link: the file it names);\n"
 	 "a device or FIFO (/dev/null, a pipe) is written in place, -f both\n"
 	 "the text then the JSON into it; -o - prints, as without -o.\n"
@@ -1025,7 +1036,8 @@ static const struct command {
 	 "                [--instance REGEX]\n"
 	 "       ir-break off\n"
 	 "Stops before (the default), after, or both around every pass whose\n"
-	 "name matches the POSIX extended regex (default: every pass). The\n"
+	 "name matches the POSIX extended regex; without one, at every pass\n"
+	 "(ir-break alone stops before each pass, and says so). The\n"
 	 "regex is searched in the name, as GDB's rbreak does: 'cse' also\n"
 	 "stops at 'cse2'; --exact matches the whole name ('^(cse)$'),\n"
 	 "without its instance. --instance picks the runs whose instance (a\n"
@@ -1091,10 +1103,11 @@ static const struct command {
 	 "Change or show an irsnap setting.\n"
 	 "Usage: ir-set [KEY [VALUE]]\n"
 	 "Settings: dir (run directories; default $IRSNAP_DIR or\n"
-	 "./irsnap-out), max-nodes, max-bytes, max-depth (walk limits; counts\n"
-	 "take K, M, G suffixes), format (auto, text, json or both). A change\n"
-	 "starts a new run directory at the next traced pass. Without VALUE:\n"
-	 "show.\n"
+	 "./irsnap-out), max-nodes, max-bytes, max-depth, max-text (walk and\n"
+	 "text limits; counts take K, M, G suffixes), format (auto, text,\n"
+	 "json or both), call-timeout (seconds a call verifier may run in\n"
+	 "the debuggee; 0: no limit). A change starts a new run directory at\n"
+	 "the next traced pass. Without VALUE: show.\n"
 	 "Example: ir-set max-nodes 2M"},
 };
 
@@ -1188,6 +1201,10 @@ irs_console_command(struct irs_console *c, const char *name, const char *args,
 		return err;
 	irs_buf_init(&out);
 	irs_buf_puts(&out, "");
+	char *note = irs_console_note(c);	// not said yet: said first
+	if (note)
+		irs_buf_puts(&out, note);
+	irs_free(note);
 	console_frontend_refresh(c, &out);
 	err = cmd->run(c, &a, &out);
 	console_args_deinit(&a);

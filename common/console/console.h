@@ -147,7 +147,6 @@ struct console_event {
 	uint32_t seq;		/* session event, 0 when not traced */
 	uint32_t position;	/* the n-th boundary call of the process */
 	uint32_t gen;		/* session generation it belongs to */
-	bool stop_after;	/* ir-break --after matched it */
 	uint64_t cfa;		/* of the call's frame, CONSOLE_NO_CFA if
 				   unknown (irs_console_hit pairs by it) */
 	struct console_arg *args;	/* integer and pointer arguments at
@@ -163,6 +162,8 @@ struct console_bpfn {
 	size_t nrets;
 	bool resolved;		/* its returns were found */
 	bool warned;		/* said that it has none */
+	bool lost;		/* the user deleted one of them */
+	bool lost_said;		/* and irs_console_note() said so */
 };
 
 struct console_settings {
@@ -225,6 +226,9 @@ struct irs_console {
 					   with these settings: said once */
 	uint32_t verify_failed;		/* verifier runs that failed to run */
 	bool ir_broken;			/* the last verified pass failed */
+	char run_failure[320];		/* the run's verifier failure, ""
+					   when none: "pass 'x' (seq 2)"; a
+					   later crash is its consequence */
 
 	struct console_event *events;	/* open boundary calls, innermost
 					   last */
@@ -257,6 +261,8 @@ struct irs_console {
 		uint32_t nbroken;	/* passes whose output failed a
 					   verifier */
 		char broken[320];	/* the first of them */
+		bool died_broken;	/* signo came after a verifier
+					   failure: its consequence */
 	} check;
 
 	/* modules.c, boundaries.c */
@@ -390,6 +396,9 @@ struct irs_error *console_filter_init(struct console_filter *f,
 				      const char *cmd, const char *pattern,
 				      bool exact, const char *instance);
 void console_filter_deinit(struct console_filter *f);
+/** Appends what @p f takes: "passes matching 'R'" (with " exactly" and
+ *  its instances), or "every pass" without a regex. */
+void console_filter_say(const struct console_filter *f, struct irs_buf *out);
 /** Whether pass @p pass of instance @p instance passes @p f; an instance
  *  not known yet (NULL) passes an instance regex. */
 bool console_filter_match(const struct console_filter *f, const char *pass,
@@ -420,6 +429,10 @@ void console_event_deinit(struct console_event *ev);
 struct irs_error *console_boundary_enter(struct irs_console *c,
 					 const char *function, uint64_t cfa,
 					 bool *stop_ret, char **out_ret);
+/** How stop messages name @p ev's pass run, into @p buf: "seq 4" when
+ *  traced, else its place among the process's boundary calls. */
+void console_event_number(const struct console_event *ev, char *buf,
+			  size_t len);
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
 /** What the verifiers said of one IR. */
@@ -465,6 +478,13 @@ void console_frontend_deinit(struct irs_console *c);
 void console_frontend_refresh(struct irs_console *c, struct irs_buf *out);
 /** After a command: the target's breakpoints follow c->breaks. */
 void console_frontend_sync(struct irs_console *c, struct irs_buf *out);
+/** Drops the functions some of whose breakpoints the user deleted, so
+ *  that the next sync sets them all again (ir-break, ir-trace). */
+void console_frontend_renew_lost(struct irs_console *c);
+/** Appends to @p out "; deleted: F, G (...)" when the user deleted
+ *  breakpoints of functions the console breaks on. */
+void console_frontend_say_lost(const struct irs_console *c,
+			       struct irs_buf *out);
 /** Deletes the breakpoints at return addresses (after = "caller"): the
  *  process they were set in is gone. */
 void console_frontend_forget_callers(struct irs_console *c);

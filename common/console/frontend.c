@@ -757,7 +757,8 @@ delete_fn(struct irs_console *c, struct console_bpfn *fn)
 	if (t->delete_break && fn->entry)
 		t->delete_break(t->arg, fn->entry);
 	for (size_t i = 0; t->delete_break && i < fn->nrets; i++)
-		t->delete_break(t->arg, fn->rets[i]);
+		if (fn->rets[i])	// 0: the user deleted it
+			t->delete_break(t->arg, fn->rets[i]);
 	free(fn->rets);
 	free(fn->function);
 }
@@ -921,6 +922,96 @@ console_frontend_sync(struct irs_console *c, struct irs_buf *out)
 		irs_buf_deinit(&said);
 	}
 	notes_out(&sn, out);
+}
+
+bool
+irs_console_break_deleted(struct irs_console *c, uint32_t id)
+{
+	// Forgotten, never deleted again (the debugger reuses nothing, but
+	// the front end has no breakpoint of that id any more).
+	for (size_t i = 0; id && i < c->ncallers; i++)
+		if (c->callers[i].id == id) {
+			c->callers[i] = c->callers[--c->ncallers];
+			return true;	// set again at the next entry
+		}
+	for (size_t i = 0; id && i < c->nbpfns; i++) {
+		struct console_bpfn *fn = &c->bpfns[i];
+		bool ours = fn->entry == id;
+		if (ours)
+			fn->entry = 0;
+		for (size_t j = 0; j < fn->nrets; j++)
+			if (fn->rets[j] == id) {
+				fn->rets[j] = 0;
+				ours = true;
+			}
+		if (ours) {
+			fn->lost = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+// The functions the user deleted breakpoints of, said once, in a line.
+char *
+irs_console_note(struct irs_console *c)
+{
+	struct irs_buf out;
+	const char *names[CONSOLE_LIST_MAX];
+	uint32_t n = 0;
+
+	irs_buf_init(&out);
+	irs_buf_puts(&out, "");
+	for (size_t i = 0; i < c->nbpfns; i++) {
+		struct console_bpfn *fn = &c->bpfns[i];
+		if (!fn->lost || fn->lost_said)
+			continue;
+		fn->lost_said = true;
+		if (n < CONSOLE_LIST_MAX)
+			names[n] = fn->function;
+		n++;
+	}
+	if (n) {
+		irs_buf_puts(&out, "irsnap: you deleted irsnap's breakpoints "
+			     "at ");
+		console_list_names(&out, names, n);
+		irs_buf_puts(&out, ": no pass there is seen until ir-break or "
+			     "ir-trace sets them again\n");
+	}
+	if (out.oom) {
+		irs_buf_deinit(&out);
+		return NULL;
+	}
+	return irs_buf_steal(&out);
+}
+
+void
+console_frontend_renew_lost(struct irs_console *c)
+{
+	for (size_t i = 0; i < c->nbpfns;) {
+		if (!c->bpfns[i].lost) {
+			i++;
+			continue;
+		}
+		delete_fn(c, &c->bpfns[i]);	// what the user left of them
+		c->bpfns[i] = c->bpfns[--c->nbpfns];
+	}
+}
+
+void
+console_frontend_say_lost(const struct irs_console *c, struct irs_buf *out)
+{
+	const char *names[CONSOLE_LIST_MAX];
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < c->nbpfns; i++)
+		if (c->bpfns[i].lost && n++ < CONSOLE_LIST_MAX)
+			names[n - 1] = c->bpfns[i].function;
+	if (!n)
+		return;
+	irs_buf_puts(out, "; deleted by you: ");
+	console_list_names(out, names, n);
+	irs_buf_puts(out, " (ir-break or ir-trace sets them again)");
 }
 
 void
@@ -1167,6 +1258,7 @@ irs_console_stop(struct irs_console *c, int32_t signo, const char *signame,
 		const struct console_event *ev = c->nevents ?
 			&c->events[c->nevents - 1] : NULL;
 		c->check.signo = signo;
+		c->check.died_broken = c->check.nbroken > 0;
 		snprintf(c->check.what, sizeof(c->check.what), "%s%s%s%s",
 			 signame ? signame : "a signal",
 			 ev && ev->pass ? " in pass '" : "",

@@ -102,17 +102,16 @@ console_filter_match(const struct console_filter *f, const char *pass,
 	return regexec(&f->re, pass, 0, NULL, 0) == 0;
 }
 
-static const char *
-filter_text(const struct console_filter *f)
+// "passes matching 'R' exactly, instances matching 'I'", or "every
+// pass" when no regex was given: what ir-break, ir-trace and ir-status
+// say a filter takes, never a regex the user did not type.
+void
+console_filter_say(const struct console_filter *f, struct irs_buf *out)
 {
-	return f->has_re ? f->pattern : ".*";
-}
-
-// " (exactly)", " of instances matching 'R'": the rest of what a
-// filter was asked, for ir-break's and ir-trace's answer.
-static void
-filter_more(const struct console_filter *f, struct irs_buf *out)
-{
+	if (f->has_re)
+		irs_buf_printf(out, "passes matching '%s'", f->pattern);
+	else
+		irs_buf_puts(out, "every pass");
 	if (f->exact)
 		irs_buf_puts(out, " exactly");
 	if (f->has_inst)
@@ -155,6 +154,8 @@ console_update_breaks(struct irs_console *c)
 	struct irs_error *err;
 
 	free_breaks(c);
+	// A request given again sets again what the user deleted.
+	console_frontend_renew_lost(c);
 	if (!c->layout || !(c->break_on || c->trace_on))
 		return NULL;
 	uint32_t n = irs_layout_nboundaries(c->layout);
@@ -285,11 +286,12 @@ console_cmd_break(struct irs_console *c, const struct console_args *a,
 	c->break_after = after;
 	if ((err = console_update_breaks(c)))
 		return err;
-	irs_buf_printf(out, "irsnap: will stop %s passes matching '%s'",
+	irs_buf_printf(out, "irsnap: will stop %s ",
 		       c->break_before && c->break_after ? "before and after" :
-		       c->break_before ? "before" : "after",
-		       filter_text(&c->break_filter));
-	filter_more(&c->break_filter, out);
+		       c->break_before ? "before" : "after");
+	console_filter_say(&c->break_filter, out);
+	if (!c->break_filter.has_re)
+		irs_buf_puts(out, " (no PASS-REGEX given)");
 	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	irs_buf_puts(out, ")\n");
@@ -322,9 +324,8 @@ trace_on(struct irs_console *c, const char *pattern, bool exact,
 	char *dir;
 	if ((err = irs_console_get(c, "dir", &dir)))
 		return err;
-	irs_buf_printf(out, "irsnap: tracing passes matching '%s'",
-		       filter_text(&c->trace_filter));
-	filter_more(&c->trace_filter, out);
+	irs_buf_puts(out, "irsnap: tracing ");
+	console_filter_say(&c->trace_filter, out);
 	irs_buf_puts(out, " (");
 	list_breaks(c, out);
 	if (c->session)
@@ -867,17 +868,28 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	// A snapshot that could not be written (a full disk) is no reason to
 	// run past the stop the user asked for: it is reported beside it.
-	if (c->break_on && console_filter_match(&c->break_filter, ev->pass,
-						ev->instance)) {
-		ev->stop_after = c->break_after;
-		if (c->break_before) {
-			*stop_ret = true;
-			irs_buf_printf(&out, "irsnap: stopped before pass '%s' "
-				       "(IR: %s at 0x%" PRIx64 ")\n", ev->pass,
-				       ev->type, ev->root);
-		}
+	if (c->break_on && c->break_before &&
+	    console_filter_match(&c->break_filter, ev->pass, ev->instance)) {
+		*stop_ret = true;
+		char number[64];
+		console_event_number(ev, number, sizeof(number));
+		irs_buf_printf(&out, "irsnap: stopped before pass '%s' (%s; "
+			       "IR: %s at 0x%" PRIx64 ")\n", ev->pass, number,
+			       ev->type, ev->root);
 	}
 	return hand_out(&out, out_ret, err);
+}
+
+// A traced pass is told by its seq, as everywhere else; one not traced
+// has none, so by its place among the process's boundary calls.
+void
+console_event_number(const struct console_event *ev, char *buf, size_t len)
+{
+	if (ev->seq)
+		snprintf(buf, len, "seq %u", ev->seq);
+	else
+		snprintf(buf, len, "the pipeline's pass %u, untraced",
+			 ev->position);
 }
 
 // failure.json for the verifier failure @p v after @p ev's pass: the
@@ -937,12 +949,15 @@ trace_end(struct irs_console *c, const struct console_event *ev,
 		// The report is written with or without a stop: a broken IR
 		// is the run's failure, and reducible as one.
 		err = verify_failure(c, mem, ev, &v);
+		if (!err && !c->run_failure[0])
+			snprintf(c->run_failure, sizeof(c->run_failure),
+				 "pass '%s' (seq %u)", ev->pass, ev->seq);
 		if (!err)
-			irs_buf_printf(out, "irsnap: %s pass '%s'; failure "
-				       "report: %s/failure.json\n",
+			irs_buf_printf(out, "irsnap: %s pass '%s' (seq %u); "
+				       "failure report: %s/failure.json\n",
 				       c->stop_on_verify ? "stopped after"
 				       : "a verifier failed after", ev->pass,
-				       irs_session_dir(c->session));
+				       ev->seq, irs_session_dir(c->session));
 		if (c->stop_on_verify)
 			*stop_ret = true;
 	} else if (!err && failed == 0 && c->verify_failed) {
@@ -980,11 +995,18 @@ irs_console_boundary_exit(struct irs_console *c, bool *stop_ret,
 				 "irsnap: after pass '%s'", ev.pass);
 			irs_error_prefix(err, where);
 		}
-		if (ev.stop_after && c->break_on) {	// even if err, as above
+		// The request in force at the return decides: an ir-break
+		// --after given while stopped before this very pass stops
+		// after it, not after a later one. Even if err, as above.
+		if (c->break_on && c->break_after &&
+		    console_filter_match(&c->break_filter, ev.pass,
+					 ev.instance)) {
 			*stop_ret = true;
+			char number[64];
+			console_event_number(&ev, number, sizeof(number));
 			irs_buf_printf(&out, "irsnap: stopped after pass '%s' "
-				       "(IR: %s at 0x%" PRIx64 ")\n", ev.pass,
-				       ev.type, ev.root);
+				       "(%s; IR: %s at 0x%" PRIx64 ")\n",
+				       ev.pass, number, ev.type, ev.root);
 		}
 		if (*stop_ret && ev.root) {
 			// Stopped behind the call: ir-verify, ir-report and
@@ -1037,10 +1059,14 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 					 &c->events[c->nevents - 1] : NULL;
 	const char *pass = ev && ev->pass ? ev->pass : NULL;
 	const char *sig = signame ? signame : "signal";
+	char number[64] = "", where[400] = "a pass";
+	if (pass) {
+		console_event_number(ev, number, sizeof(number));
+		snprintf(where, sizeof(where), "pass '%s' (%s)", pass, number);
+	}
 	if (!c->trace_on) {
-		if (pass && asprintf(out_ret, "irsnap: %s in pass '%s' "
-				     "(ir-report writes failure.json)\n", sig,
-				     pass) < 0)
+		if (pass && asprintf(out_ret, "irsnap: %s in %s; ir-report "
+				     "writes failure.json\n", sig, where) < 0)
 			return &irs_enomem;
 		if (!*out_ret && !(*out_ret = strdup("")))
 			return &irs_enomem;
@@ -1048,6 +1074,17 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 	}
 	if ((err = console_session(c, &s)) || (err = console_memory(c, &mem)))
 		return err;
+	if (c->run_failure[0]) {
+		// The first failure is the failure: a crash after a pass broke
+		// the IR is its consequence, and failure.json, show and the
+		// reduce command keep blaming that pass.
+		if (asprintf(out_ret, "irsnap: %s in %s, after %s broke the "
+			     "IR (the crash is its consequence); failure "
+			     "report: %s/failure.json\n", sig, where,
+			     c->run_failure, irs_session_dir(s)) < 0)
+			return &irs_enomem;
+		return NULL;
+	}
 	struct irs_failure_info info = {
 		.kind = "signal",
 		.signo = signo,
@@ -1059,8 +1096,8 @@ signal_event(struct irs_console *c, int32_t signo, const char *signame,
 		return irs_error_prefix(err, "irsnap: failure report");
 	int rc;
 	if (pass)
-		rc = asprintf(out_ret, "irsnap: %s in pass '%s'; failure "
-			      "report: %s/failure.json\n", sig, pass,
+		rc = asprintf(out_ret, "irsnap: %s in %s; failure report: "
+			      "%s/failure.json\n", sig, where,
 			      irs_session_dir(s));
 	else
 		rc = asprintf(out_ret, "irsnap: %s outside any traced pass; "

@@ -348,6 +348,7 @@ failed_status() {
 # spell DEBUGGER VERB ARGS...: DEBUGGER's command line(s) for
 #   load                    load irsnap (again)
 #   break FUNCTION          a breakpoint at FUNCTION
+#   delete-all              delete every breakpoint, asking nothing
 #   echo TEXT               print TEXT on a line of its own (a marker)
 #   set KEY VALUE           irsnap's setting, the debugger's own way
 #   show KEY                print irsnap's setting, the debugger's own way
@@ -364,6 +365,7 @@ spell() {
 	load) gdb="source $IRSNAP_ROOT/gdb/irsnap.py" lldb="plugin load $PLUGIN" ;;
 	break) gdb="break $2" lldb="breakpoint set -n $2" ;;
 	breakpoints) gdb="info breakpoints" lldb="breakpoint list" ;;
+	delete-all) gdb="delete" lldb="breakpoint delete -f" ;;
 	echo) gdb="echo $2\\n" lldb="platform shell echo $2" ;;
 	set) gdb="set irsnap $2 $3" lldb="ir-set $2 $3" ;;
 	show) gdb="show irsnap $2" lldb="ir-set $2" ;;

@@ -47,7 +47,7 @@ for spec in crash:SIGSEGV:11 assert:SIGABRT:6; do
 		"$TMP/$bug.want" \
 		"$run/$(fj "$run" 'd["before_snapshot"]["text"]')"
 	check "--bug=$bug: $DBG_NAME printed where failure.json is" \
-		grep -q "^irsnap: $sig in pass '$pass'; failure report: $run/failure.json" \
+		grep -q "^irsnap: $sig in pass '$pass' (seq [0-9]*); failure report: $run/failure.json" \
 		"$TMP/$bug.log"
 	check "--bug=$bug: the backtrace goes through pm_run_pass" \
 		test "$(fj "$run" '[f["function"] for f in d["backtrace"]].count("pm_run_pass")')" -ge 1
@@ -81,10 +81,28 @@ for spec in crash:SIGSEGV:11 assert:SIGABRT:6; do
 done
 
 # --- an invariant broken in one pass, a crash in a later one -------------
+# The first failure is the failure: the crash that follows is its
+# consequence, and failure.json, show, ir-status --check and the reduce
+# command go on blaming the pass the verifier blamed. (This test asserted
+# the opposite before: failure.json naming the later crash in constfold.)
 broken=$(bug_pass break-invariant)
-run=$(trace_bug break-invariant "$TMP/inv.log" --verify)
-check_eq "break-invariant: the crash itself comes later, in constfold" \
-	"constfold" "$(fj "$run" 'd["pass"]["name"]')"
+rm -f "$RUNS/latest"
+dbg_batch "$TMP/inv.log" -o 'ir-trace on --verify' -o run \
+	-k 'ir-status --check' -- "$TOYC" --bug=break-invariant "$DEMO"
+run=$(latest_run)
+check "break-invariant: the crash itself comes later, in constfold, as its consequence" \
+	grep -q "^irsnap: SIGSEGV in pass 'constfold' (seq [0-9]*), after pass '$broken' (seq [0-9]*) broke the IR (the crash is its consequence); failure report: $run/failure.json" \
+	"$TMP/inv.log"
+check_eq "--verify: failure.json is still the verifier failure in $broken" \
+	"verifier $broken" "$(fj "$run" 'd["kind"] + " " + d["pass"]["name"]')"
+check "--verify: its reduce command reruns $broken, not constfold" \
+	grep -q -- "--passes=$broken " <<<"$(fj "$run" 'd["reduce_command"]')"
+check "--verify: irsnap show names the verifier failure in $broken" \
+	grep -q "^failure: verifier .* after pass $broken (seq [0-9]*)" \
+	<("$IRSNAP" show "$run")
+check "--verify: ir-status --check names $broken first, then the crash" \
+	grep -q "ir-status: a verifier failed: pass '$broken' (seq [0-9]* of $run) broke the IR; the program then died: SIGSEGV in pass 'constfold'" \
+	"$TMP/inv.log"
 check_eq "--verify: the first pass whose output fails a verifier is $broken" \
 	"$broken" \
 	"$(run_json "$run" \

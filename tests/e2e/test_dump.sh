@@ -197,15 +197,114 @@ check_eq "a JSON-only trace records the same hashes and changes as a text one" \
 	"$(run_json "$jrun" '[(e["hash"], e.get("changed")) for e in d["events"]]')"
 check "... and the JSON-only run validates" "$IRSNAP" validate "$jrun"
 
-# ---- deleting irsnap's breakpoints ---------------------------------------
-if only_under gdb "LLDB's breakpoint list is the SB API's; deleting one there is not watched yet"; then
-	dbg_batch "$TMP/del.log" -o 'ir-break ^cse$' -o run -o 'delete' \
-		-o continue -- "$TOYC" "$DEMO"
-	check_eq "delete at an ir-break stop: the program then runs to its end" \
-		"0 1" "$? $(grep -c '^irsnap: stopped before pass' "$TMP/del.log")"
-	check "... and irsnap says which of its breakpoints went, and what stops" \
-		grep -q "^irsnap: breakpoint [0-9]* at pm_run_pass was irsnap's pass boundary: ir-trace and ir-break no longer see passes there" "$TMP/del.log"
+# ---- a Function dumped alone, from a frame up the stack ------------------
+# `up`, then `ir-dump f Function`: the function finds its module through
+# the layout's parent link (its calls name their callees, its globals
+# resolve), with no walk error, as toyc's own per-function dump prints it.
+fn0=$(sed -n 's/^func @\([^(]*\)(.*/\1/p' "$DEMO" | head -1)
+"$TOYC" --per-function --print-before-all "$DEMO" >/dev/null 2>"$TMP/fn.err"
+toyc_dump "$TMP/fn.err" Before "cse on @$fn0" 1 >"$TMP/fn.want"
+check "toyc dumps @$fn0 alone before its cse, calls and all" \
+	grep -q ' = call @' "$TMP/fn.want"
+dbg_batch "$TMP/fn.log" -o "$(dbg_cmd break pass_cse_function)" -o run \
+	-o up -o "ir-dump -f text -o $TMP/fn.ir f Function" \
+	-o "$(dbg_cmd echo @@PRINT)" -o 'ir-dump f Function' \
+	-o "$(dbg_cmd echo @@END)" -o kill \
+	-- "$TOYC" --per-function "$DEMO"
+check_files_eq "ir-dump f Function one frame up is toyc's dump of @$fn0" \
+	"$TMP/fn.want" "$TMP/fn.ir"
+check_eq "... with no walk error and no missing Module" "1 0" \
+	"$(dbg_section "$TMP/fn.log" @@PRINT @@END | grep -c '^ir-dump: Function at 0x[0-9a-f]*: [0-9]* nodes, [0-9]* bytes read, 0 walk errors') $(grep -c 'no Module\|no enclosing' "$TMP/fn.log")"
+
+# ---- the debugger's conventions: help, show, info ------------------------
+nsettings=$("$IRSNAP" help settings | grep -c '^  [a-z]')
+dbg_batch "$TMP/conv.log" -o "$(dbg_cmd echo @@SET)" -o 'help ir-set' \
+	-o "$(dbg_cmd echo @@DUMP)" -o 'help ir-dump' \
+	-o "$(dbg_cmd echo @@BREAK)" -o 'ir-break' -o 'ir-status' \
+	-o "$(dbg_cmd echo @@END)" -- "$TOYC" "$DEMO"
+for key in $("$IRSNAP" help settings | awk '/^  [a-z]/ { print $1 }'); do
+	dbg_section "$TMP/conv.log" @@SET @@DUMP | grep -q -- "$key" ||
+		missing_set+=" $key"
+done
+check_eq "help ir-set names every setting (call-timeout too)" "" "${missing_set:-}"
+check_eq "help ir-dump names every option completion offers" \
+	"--boundary --format --max-bytes --max-depth --max-nodes --output -f -o" \
+	"$(dbg_section "$TMP/conv.log" @@DUMP @@BREAK | grep -oE -- '(^|[[ |])(--[a-z-]+|-[fo])\b' | tr -d '[ |' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check_eq "ir-break alone says it stops at every pass, not at '.*'" \
+	"irsnap: will stop before every pass (no PASS-REGEX given)
+break: before every pass" \
+	"$(dbg_section "$TMP/conv.log" @@BREAK @@END | grep -oE '^(irsnap: will stop before every pass \(no PASS-REGEX given\)|break: .*)')"
+if only_under gdb "help CLASS, info and show prefixes are GDB's"; then
+	run_gdb "$TMP/gdbconv.log" -ex "ir-layout load $LAYOUT" \
+		-ex 'echo @@HELP\n' -ex 'help irsnap' \
+		-ex 'echo @@IR\n' -ex 'help ir' \
+		-ex 'echo @@SHOW\n' -ex 'show irsnap' \
+		-ex 'echo @@SETHELP\n' -ex 'help set irsnap' \
+		-ex 'ir-trace on' -ex run -ex 'echo @@INFO\n' -ex 'info irsnap' \
+		-ex 'echo @@END\n' --args "$TOYC" "$DEMO" </dev/null
+	help=$(dbg_section "$TMP/gdbconv.log" @@HELP @@IR)
+	check_eq "help irsnap lists the eight ir-* commands" 8 \
+		"$(grep -cE '^  ir-[a-z]+ +-- ' <<<"$help")"
+	check_eq "help ir is that overview, not ambiguous" "$help" \
+		"$(dbg_section "$TMP/gdbconv.log" @@IR @@SHOW)"
+	check_eq "show irsnap: a sentence per setting, as show irsnap KEY" \
+		"$nsettings 0" \
+		"$(dbg_section "$TMP/gdbconv.log" @@SHOW @@SETHELP | grep -cE '^irsnap [a-z-]+ is .*\.$') $(dbg_section "$TMP/gdbconv.log" @@SHOW @@SETHELP | grep -cvE '^irsnap [a-z-]+ is .*\.$')"
+	check "help set irsnap names call-timeout in its first line" \
+		grep -q '^Change irsnap settings: .*call-timeout' \
+		<(dbg_section "$TMP/gdbconv.log" @@SETHELP @@INFO)
+	info=$(dbg_section "$TMP/gdbconv.log" @@INFO @@END)
+	check_eq "info irsnap lists the run's ten passes" 10 \
+		"$(grep -cE '^  [0-9]{4} [a-z]+ ' <<<"$info")"
 fi
+
+# ---- ir-break --after while stopped before the pass ----------------------
+# The README's sequence: stopped before cse, ir-break --after cse, continue:
+# the stop is after that very cse (the pipeline's pass 3), not a later one,
+# and each stop line says which pass run it is.
+"$TOYC" --print-after-all "$DEMO" >/dev/null 2>"$TMP/after.err"
+toyc_dump "$TMP/after.err" After cse 1 >"$TMP/after.want"
+dbg_batch "$TMP/after.log" -o 'ir-break cse' -o run \
+	-o 'ir-break --after cse' -o continue \
+	-o "ir-dump --boundary -f text -o $TMP/after.ir" -o kill \
+	-- "$TOYC" "$DEMO"
+check_eq "stopped before cse, the pipeline's pass 3, then after it" \
+	"irsnap: stopped before pass 'cse' (the pipeline's pass 3, untraced; IR: Module at
+irsnap: stopped after pass 'cse' (the pipeline's pass 3, untraced; IR: Module at" \
+	"$(grep -o "^irsnap: stopped .*; IR: Module at" "$TMP/after.log")"
+check_files_eq "... and ir-dump --boundary there is the first cse's output" \
+	"$TMP/after.want" "$TMP/after.ir"
+DBG_TIMEOUT=90 dbg_batch "$TMP/after-traced.log" -o 'ir-trace on' \
+	-o 'ir-break --both cse' -o run -o continue -o kill -- "$TOYC" "$DEMO"
+check_eq "traced, the stop lines give the seq" \
+	"irsnap: stopped before pass 'cse' (seq 3; IR: Module at
+irsnap: stopped after pass 'cse' (seq 3; IR: Module at" \
+	"$(grep -o "^irsnap: stopped .*; IR: Module at" "$TMP/after-traced.log")"
+
+# ---- deleting irsnap's breakpoints ---------------------------------------
+# The user deletes every breakpoint, irsnap's among them: irsnap says so
+# in a line of its own, ir-status shows them gone, and the next ir-break
+# sets them again (it used to answer as if they were there, and the
+# program ran to its end).
+dbg_batch "$TMP/del.log" -o 'ir-break ^cse$' -o run \
+	-o "$(dbg_cmd delete-all)" -o "$(dbg_cmd echo @@STATUS)" -o 'ir-status' \
+	-o "$(dbg_cmd echo @@AGAIN)" -o 'ir-break --after ^cse$' -o continue \
+	-o "ir-dump --boundary -f text -o $TMP/del.ir" -o kill \
+	-- "$TOYC" "$DEMO"
+check_eq "delete: irsnap says, in a line of its own, which of its breakpoints went" \
+	1 "$(grep -c "^irsnap: you deleted irsnap's breakpoints at pm_run_pass.*: no pass there is seen until ir-break or ir-trace sets them again$" "$TMP/del.log")"
+check "... ir-status shows them deleted" \
+	grep -q "^breakpoints at: .*; deleted by you: pm_run_pass" \
+	<(dbg_section "$TMP/del.log" @@STATUS @@AGAIN)
+check "... and ir-break --after then stops after that very cse" \
+	grep -q "^irsnap: stopped after pass 'cse' (the pipeline's pass 3, untraced;" \
+	<(dbg_section "$TMP/del.log" @@AGAIN)
+check_files_eq "... whose output ir-dump --boundary gives" \
+	"$TMP/after.want" "$TMP/del.ir"
+dbg_batch "$TMP/del2.log" -o 'ir-break ^cse$' -o run \
+	-o "$(dbg_cmd delete-all)" -o continue -- "$TOYC" "$DEMO"
+check_eq "delete, then continue: the program runs to its end, one stop" \
+	"0 1" "$? $(grep -c '^irsnap: stopped before pass' "$TMP/del2.log")"
 
 # ---- phis: a zip of parallel arrays, chosen by a condition ---------------
 # toyc's phi keeps its values and incoming blocks as parallel arrays; the

@@ -460,9 +460,10 @@ test_help_for_every_command(void **state)
 	char *usage = irs_console_help_part("ir-dump", "usage");
 	char *rest = irs_console_help_part("ir-dump", "long");
 	assert_string_equal(brief, "Snapshot the IR rooted at an expression.");
-	assert_string_equal(usage, "ir-dump [-f text|json|both] [-o PATH] "
-			    "[--max-nodes N] EXPR [TYPE]\n       ir-dump "
-			    "[-f ...] [-o PATH] --boundary");
+	assert_string_equal(usage, "ir-dump [-f|--format text|json|both] "
+			    "[-o|--output PATH]\n               [--max-nodes N] "
+			    "[--max-bytes N] [--max-depth N]\n               "
+			    "EXPR [TYPE]\n       ir-dump [options] --boundary");
 	assert_true(strncmp(rest, "EXPR is any debuggee expression", 31) == 0);
 	assert_non_null(strstr(rest, "\nExample: ir-dump -o /tmp/m.ir -f both "
 			       "m Module\n"));
@@ -1067,8 +1068,8 @@ test_signal_writes_failure(void **state)
 					       &out));
 	irs_free(out);
 	assert_null(irs_console_signal(w->c, 11, "SIGSEGV", &out));
-	assert_non_null(strstr(out, "irsnap: SIGSEGV in pass 'cse'; failure "
-			       "report: "));
+	assert_non_null(strstr(out, "irsnap: SIGSEGV in pass 'cse' (seq 1); "
+			       "failure report: "));
 	assert_non_null(strstr(out, "/failure.json\n"));
 	irs_free(out);
 	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
@@ -1135,6 +1136,21 @@ test_verify_call_and_lua(void **state)
 	w->ft.target.pid = 0;
 }
 
+// The latest run's failure.json, checked to be of @p kind in @p pass.
+static json_t *
+latest_failure(const struct world *w, const char *kind, const char *pass)
+{
+	char path[200];
+	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
+	json_t *doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "kind")),
+			    kind);
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(doc, "pass"), "name")), pass);
+	return doc;
+}
+
 // --stop-on-verify stops after the pass whose output fails a verifier and
 // names it; failure.json is a verifier failure of that pass.
 static void
@@ -1142,7 +1158,7 @@ test_stop_on_verify(void **state)
 {
 	struct world *w = *state;
 	bool stop;
-	char *out, path[200];
+	char *out;
 
 	w->ft.target.pid = getpid();
 	wruns(w, "ir-trace", "on --stop-on-verify");
@@ -1165,15 +1181,9 @@ test_stop_on_verify(void **state)
 	assert_non_null(strstr(out, "irsnap: pass 'simplifycfg' (seq 2) "
 			       "broke the IR:\n"));
 	assert_non_null(strstr(out, "irsnap: stopped after pass "
-			       "'simplifycfg'; failure report: "));
+			       "'simplifycfg' (seq 2); failure report: "));
 	irs_free(out);
-	snprintf(path, sizeof(path), "%s/latest/failure.json", w->dir);
-	json_t *doc = json_load_file(path, 0, NULL);
-	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "kind")),
-			    "verifier");
-	assert_string_equal(json_string_value(json_object_get(
-		json_object_get(doc, "pass"), "name")), "simplifycfg");
+	json_t *doc = latest_failure(w, "verifier", "simplifycfg");
 	// the verifier that failed, not the one that passed
 	json_t *ver = json_object_get(doc, "verifier");
 	assert_string_equal(json_string_value(json_object_get(ver, "name")),
@@ -1213,7 +1223,7 @@ test_verify_names_breaker_once(void **state)
 	assert_non_null(strstr(outs[1], "irsnap: pass 'simplifycfg' (seq 2) "
 			       "broke the IR:\n  verifier "));
 	assert_non_null(strstr(outs[1], "irsnap: a verifier failed after "
-			       "pass 'simplifycfg'; failure report: "));
+			       "pass 'simplifycfg' (seq 2); failure report: "));
 	assert_string_equal(outs[2], "irsnap: the IR is still broken after "
 			    "pass 'strength' (seq 3)\n");
 	for (int i = 0; i < 3; i++)
@@ -1235,6 +1245,157 @@ test_verify_names_breaker_once(void **state)
 		doc, "pass"), "seq")), 2);
 	json_decref(doc);
 	w->ft.target.pid = 0;
+}
+
+// The first failure is the failure: a crash after a pass broke the IR
+// (--verify) leaves failure.json, and ir-status --check, to the verifier's
+// pass, and says the crash is its consequence.
+static void
+test_crash_after_verifier_failure(void **state)
+{
+	struct world *w = *state;
+	bool stop, fatal;
+	char *out;
+	const char *passes[] = {"simplifycfg", "constfold"};
+
+	w->ft.target.pid = getpid();
+	wruns(w, "ir-trace", "on --verify");
+	for (int i = 0; i < 2; i++) {
+		w->pass = passes[i];
+		w->verify_result = 0;
+		assert_null(irs_console_boundary_enter(w->c, "pm_run_pass",
+						       &stop, &out));
+		irs_free(out);
+		if (i == 1)
+			break;	// constfold crashes
+		w->verify_result = 3;
+		assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+		irs_free(out);
+	}
+	assert_null(irs_console_stop(w->c, 11, "SIGSEGV", &fatal, &out));
+	assert_true(fatal);
+	assert_non_null(strstr(out, "irsnap: SIGSEGV in pass 'constfold' "
+			       "(seq 2), after pass 'simplifycfg' (seq 1) "
+			       "broke the IR (the crash is its consequence); "
+			       "failure report: "));
+	irs_free(out);
+	json_t *doc = latest_failure(w, "verifier", "simplifycfg");
+	char *reduce = json_dumps(json_object_get(doc, "reduce_command"),
+				  JSON_ENCODE_ANY);
+	assert_non_null(strstr(reduce, "simplifycfg"));
+	free(reduce);
+	json_decref(doc);
+	const char *check = wfails(w, "ir-status", "--check");
+	assert_non_null(strstr(check, "ir-status: a verifier failed: pass "
+			       "'simplifycfg' (seq 1 of "));
+	assert_non_null(strstr(check, ") broke the IR; the program then died: "
+			       "SIGSEGV in pass 'constfold'"));
+	w->ft.target.pid = 0;
+}
+
+// ir-break --after given while stopped before a pass stops after that
+// very pass, and every stop names its pass run: seq when traced, its place
+// in the pipeline when not.
+static void
+test_break_after_while_before(void **state)
+{
+	struct world *w = *state;
+	bool stop;
+	char *out;
+
+	wruns(w, "ir-break", "cse");
+	w->pass = "dce";
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_false(stop);
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	irs_free(out);
+	w->pass = "cse";
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_true(stop);
+	assert_non_null(strstr(out, "irsnap: stopped before pass 'cse' (the "
+			       "pipeline's pass 2, untraced; IR: Module at "));
+	irs_free(out);
+	wruns(w, "ir-break", "--after cse");
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	assert_true(stop);
+	assert_non_null(strstr(out, "irsnap: stopped after pass 'cse' (the "
+			       "pipeline's pass 2, untraced; IR: Module at "));
+	irs_free(out);
+	// traced: the seq
+	wruns(w, "ir-trace", "on");
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_false(stop);
+	irs_free(out);
+	wruns(w, "ir-break", "off");
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	assert_false(stop);	// off before the return: no stop
+	irs_free(out);
+	wruns(w, "ir-break", "--both cse");
+	assert_null(irs_console_boundary_enter(w->c, "pm_run_pass", &stop,
+					       &out));
+	assert_true(stop);
+	assert_non_null(strstr(out, "irsnap: stopped before pass 'cse' (seq "
+			       "2; IR: Module at "));
+	irs_free(out);
+	assert_null(irs_console_boundary_exit(w->c, &stop, &out));
+	assert_non_null(strstr(out, "irsnap: stopped after pass 'cse' (seq "
+			       "2; IR: Module at "));
+	irs_free(out);
+}
+
+// Every option completion offers is in its command's help, and every
+// setting in ir-set's (LLDB's `help ir-set`, the manual's).
+static void
+test_help_names_every_option_and_setting(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *cmd;
+		const struct console_option *table;
+		const size_t *n;
+	} tables[] = {
+		{"ir-dump", console_dump_options, &console_dump_noptions},
+		{"ir-break", console_break_options, &console_break_noptions},
+		{"ir-trace", console_trace_options, &console_trace_noptions},
+		{"ir-report", console_report_options,
+		 &console_report_noptions},
+	};
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
+		const char *help = irs_console_help(tables[t].cmd);
+		for (size_t i = 0; i < *tables[t].n; i++) {
+			const struct console_option *o = &tables[t].table[i];
+			if (!strstr(help, o->name) ||
+			    (o->alias && !strstr(help, o->alias)))
+				fail_msg("help %s lacks %s", tables[t].cmd,
+					 o->name);
+		}
+	}
+	const char *set = irs_console_help("ir-set");
+	for (const char *const *k = irs_console_settings(); *k; k++)
+		if (!strstr(set, *k))
+			fail_msg("help ir-set lacks %s", *k);
+}
+
+// ir-break and ir-trace without a regex say they take every pass, as
+// ir-status does, rather than a '.*' nobody typed.
+static void
+test_no_regex_says_every_pass(void **state)
+{
+	struct world *w = *state;
+
+	assert_non_null(strstr(wruns(w, "ir-break", ""),
+			       "irsnap: will stop before every pass (no "
+			       "PASS-REGEX given) (breakpoint at "));
+	assert_non_null(strstr(wruns(w, "ir-trace", "on"),
+			       "irsnap: tracing every pass (breakpoint at "));
+	const char *status = wruns(w, "ir-status", "");
+	assert_non_null(strstr(status, "\ntrace: every pass\n"));
+	assert_non_null(strstr(status, "\nbreak: before every pass\n"));
+	assert_null(strstr(status, ".*"));
 }
 
 // Loading a bad layout keeps the previous one.
@@ -1304,6 +1465,13 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_report,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_verify_call_and_lua,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_crash_after_verifier_failure,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_break_after_while_before,
+						setup_world, teardown_world),
+		cmocka_unit_test(test_help_names_every_option_and_setting),
+		cmocka_unit_test_setup_teardown(test_no_regex_says_every_pass,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_stop_on_verify,
 						setup_world, teardown_world),

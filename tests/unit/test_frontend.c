@@ -857,6 +857,46 @@ test_breakpoints_follow_requests(void **state)
 	assert_int_equal(w->nbps, 3);
 }
 
+// Breakpoints the user deleted: the console forgets them (never deletes
+// them again), says so once, shows them gone in ir-status, and the next
+// ir-break sets them again; an id not its own is not its business.
+static void
+test_user_deleted_breakpoints(void **state)
+{
+	struct world *w = *state;
+	wrun(w, "ir-break", "cse");
+	uint32_t entry = bp_id(w, true, 0), ret = bp_id(w, false, 9);
+	size_t nbps = w->nbps;
+	assert_false(irs_console_break_deleted(w->c, 999));
+	// the debugger deleted them: gone from the fake's table
+	for (size_t i = 0; i < w->nbps;)
+		if (w->bps[i].id == entry || w->bps[i].id == ret)
+			w->bps[i] = w->bps[--w->nbps];
+		else
+			i++;
+	assert_true(irs_console_break_deleted(w->c, entry));
+	assert_true(irs_console_break_deleted(w->c, ret));
+	char *note = irs_console_note(w->c);
+	assert_string_equal(note, "irsnap: you deleted irsnap's breakpoints "
+			    "at pm_run_pass: no pass there is seen until "
+			    "ir-break or ir-trace sets them again\n");
+	irs_free(note);
+	note = irs_console_note(w->c);
+	assert_string_equal(note, "");		// said once
+	irs_free(note);
+	assert_non_null(strstr(wrun(w, "ir-status", ""), "\nbreakpoints at: "
+			       "pm_run_pass, pm_run_function_pass; deleted by "
+			       "you: pm_run_pass (ir-break or ir-trace sets "
+			       "them again)\n"));
+	assert_int_equal(w->nbps, nbps - 2);	// ir-status sets nothing
+	unsigned deleted = w->ndeleted;
+	wrun(w, "ir-break", "--after cse");
+	assert_int_equal(w->nbps, nbps);	// all of them again
+	assert_int_equal(w->ndeleted, deleted + 1);	// the one left, not
+							// the user's two
+	assert_null(strstr(wrun(w, "ir-status", ""), "deleted"));
+}
+
 // Returns pair with entries by CFA: a return from a call entered before
 // tracing is ignored, and a return past a call that never returned (a
 // longjmp out of it) closes that one too.
@@ -1048,6 +1088,8 @@ main(void)
 		cmocka_unit_test(test_gdb_spellings_of_lldb_names),
 		cmocka_unit_test(test_abi_table),
 		cmocka_unit_test_setup_teardown(test_breakpoints_follow_requests,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_user_deleted_breakpoints,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_hits_pair_by_cfa,
 						setup_world, teardown_world),
