@@ -13,22 +13,14 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), "..", "scripts"))
+from irsnap_run import log_events  # noqa: E402
+
 
 def events(run):
     """The events of RUN's events.jsonl, in log order, merged."""
-    out, at = [], {}
-    with open(os.path.join(run, "events.jsonl"), "rb") as f:
-        data = f.read()
-    lines = data.split(b"\n")
-    for line in lines[:-1]:     # the last piece: "" or a torn line
-        ev = json.loads(line)
-        key = (ev.get("seq"), ev.get("phase"))
-        if key in at:
-            out[at[key]] = ev
-        else:
-            at[key] = len(out)
-            out.append(ev)
-    return out
+    return log_events(os.path.join(run, "events.jsonl"))
 
 
 def edit_events(run, fn):
