@@ -95,7 +95,7 @@ for core in "$kcore" "$TMP/gcore"; do
 
 	# -- 5: NT_PRPSINFO names a secret, the layout reduces programs -----
 	toyc_layout_with "$TMP/program.lua" \
-		's|^  rerun = |  input = "program",\n  rerun = |'
+		's|^  rerun = "{exe} {flags} --passes|  input = "program",\n  rerun = "{exe} {flags} --passes|'
 	cp "$core" "$TMP/$kind-psargs.core"
 	python3 "$FORGE" psargs "$TMP/$kind-psargs.core" "toyc $secret"
 	rm -rf "$RUNS"
