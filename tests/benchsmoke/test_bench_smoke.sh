@@ -10,7 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 out=$TMP/bench
 work=$out/work
 export BENCH_INSTRUCTIONS=2000 BENCH_TRACE_INSTRUCTIONS=2000
-export BENCH_ONEFUNC_INSTRUCTIONS=2000
+export BENCH_ONEFUNC_INSTRUCTIONS=2000 BENCH_EVENTS_INSTRUCTIONS=2000
 export BENCH_REDUCE_INSTRUCTIONS=1000 BENCH_RUNS=2 BENCH_PY_RUNS=1
 # Lua 5.4's step builds luac from Debian's source when build/real lacks
 # it; a small chunk keeps the smoke run short.
@@ -39,7 +39,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump merge_attempts_4x merge_attempts merge_groups_4x merge_groups peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk trace_events_gdb trace_events_gdb trace_events_gdb trace_events_gdb trace_events_lldb trace_events_lldb trace_events_lldb trace_events_lldb reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump merge_attempts_4x merge_attempts merge_groups_4x merge_groups peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -136,7 +136,7 @@ check_eq "reduce: irsnap's result still crashes toyc --bug=crash" 139 \
 sed 's/^/# /' "$TMP/table.txt"
 check "the README section is written, with the command" \
 	grep -q '^make bench ' "$BENCH_README"
-check_eq "... and a table row per figure" 17 \
+check_eq "... and a table row per figure" 25 \
 	"$(grep -cE '^\| (dump|trace|print|reduce|peak)' "$BENCH_README")"
 
 done_testing
