@@ -237,7 +237,9 @@ check "irsnap reduce RUN shrank the Lua program ($(tail -1 "$TMP/reduce.log"))" 
 	test -s "$TMP/reduced.lua"
 lines_before=$(wc -l <"$f") lines_after=$(wc -l <"$TMP/reduced.lua")
 figure "luajit crash program reduced under $DEBUGGER: $lines_before -> $lines_after lines"
-check "... to at most 5 lines ($lines_after)" test "$lines_after" -le 5
+# Results keep the input's lines (issue 30): the loop in its function and
+# the call, six lines (`end end` on one line was a join of two).
+check "... to at most 6 lines ($lines_after)" test "$lines_after" -le 6
 check "... which still stores a product into a table" grep -q '\*' "$TMP/reduced.lua"
 IRSNAP_LUAJIT_CRASH=1 dbg_batch "$TMP/recrash.log" -o 'ir-trace on' \
 	-o "$(luajit_run /dev/null "$TMP/reduced.lua")" -- "$LUAJIT"
