@@ -402,8 +402,8 @@ struct irs_target {
 	irs_symbol_fn symbol;		/* its fact */
 	irs_module_fn module;		/* the files the debugger loaded */
 	irs_load_types_fn load_types;
-	/* last: the front ends' structs (GDB's ctypes one) end before it */
-	irs_elf_symbol_fn elf_symbol;
+	irs_elf_symbol_fn elf_symbol;	/* front ends leave it NULL: the
+					   core reads the modules' ELF files */
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */

@@ -127,7 +127,8 @@ class _Target(ctypes.Structure):
         ("global", _P),
         ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64))),
         ("module", _fn(_U32, _P, _U64)),
-        ("load_types", _fn(ctypes.c_char_p))]
+        ("load_types", _fn(ctypes.c_char_p)),
+        ("elf_symbol", _P)]     # the core answers it from ELF files
 
 
 class IrsError(Exception):

@@ -472,12 +472,14 @@ irs_run_load(const char *dir, json_t **ret, struct irs_event_log_info *info)
 		return NULL;
 	}
 	if (!schema || strcmp(schema, "irsnap.manifest/2")) {
+		// the message first: schema lives in man
+		err = irs_error_format(IRS_ERROR_FORMAT, "%s/manifest.json: "
+				       "schema %s%s%s, not irsnap.manifest/1 "
+				       "or /2", dir, schema ? "\"" : "",
+				       schema ? schema : "missing",
+				       schema ? "\"" : "");
 		json_decref(man);
-		return irs_error_format(IRS_ERROR_FORMAT, "%s/manifest.json: "
-					"schema %s%s%s, not irsnap.manifest/1 "
-					"or /2", dir, schema ? "\"" : "",
-					schema ? schema : "missing",
-					schema ? "\"" : "");
+		return err;
 	}
 	json_t *events = NULL;
 	if (!(err = irs_rundir_file(dir, IRS_EVENT_LOG, &path)))
