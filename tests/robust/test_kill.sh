@@ -44,7 +44,8 @@ trace_args=(-o /dev/null "$TMP/big.ir")
 # (gdb or lldb) into ROOT, and once the K-th snapshot text is in place (K
 # random, before the last few), waits a random 0-9 ms and kills the
 # debugger with SIGKILL; then kills what it left running. Sets `run` to
-# the run directory, `k` to K and `ms`.
+# the run directory, `k` to the snapshots in place just before the kill
+# (K, unless the trace was slower) and `ms`.
 kill_once() {
 	local dbg=$1 root=$2 bg dpid procs comm=gdb
 	[ "$dbg" = lldb ] && comm=$(basename "$LLDB_BIN")
@@ -78,6 +79,11 @@ kill_once() {
 	wait_for 30 nfinal "$root" "$k" ||
 		echo "# snapshot $k never appeared; killing anyway"
 	nap "$(printf '0.%03d' "$ms")"
+	# What the checks hold the run to: the snapshots in place now (a
+	# glob, no fork), K or more; a slow trace (a busy machine, the
+	# debugger niced) may not have reached K in the 30 s.
+	local now=("$root"/latest/snapshots/*.ir)
+	[ -e "${now[0]}" ] && k=${#now[@]}
 	kill -9 "${dpid:-$bg}"
 	wait "$bg"
 	# shellcheck disable=SC2086 # pid/command pairs
