@@ -422,10 +422,11 @@ console_modules_symbol(const struct irs_console *c, const char *name)
 	for (size_t i = 0; i < c->modules.n; i++) {
 		const struct module *m = &c->modules.list[i];
 		char *key = (char *)name;
-		if (bsearch(&key, m->objects, m->nobjects, sizeof(char *),
-			    by_name) ||
-		    bsearch(&key, m->funcs, m->nfuncs, sizeof(char *),
-			    by_name))
+		// bsearch takes no NULL array, even of none
+		if ((m->nobjects && bsearch(&key, m->objects, m->nobjects,
+					    sizeof(char *), by_name)) ||
+		    (m->nfuncs && bsearch(&key, m->funcs, m->nfuncs,
+					  sizeof(char *), by_name)))
 			return m->soname;
 	}
 	return NULL;
