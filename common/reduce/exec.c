@@ -150,11 +150,9 @@ reduce_expand_cmd(const char *cmd, const char *path)
 	return irs_buf_steal(&b);
 }
 
-// The words of @p cmd (split as sh would, no expansion) with every {} in
-// them replaced by @p path: a run directory's command, run without a
-// shell. NULL-terminated, freed with irs_shell_words_free().
-static struct irs_error *
-cmd_argv(const char *cmd, const char *path, char ***ret)
+struct irs_error *
+reduce_cmd_words(const char *cmd, const char *path, bool verifier,
+		 char ***ret)
 {
 	char **w;
 	struct irs_error *err = irs_shell_split(cmd, &w);
@@ -164,24 +162,42 @@ cmd_argv(const char *cmd, const char *path, char ***ret)
 		irs_shell_words_free(w);
 		return irs_error_format(IRS_ERROR_USAGE, "empty command");
 	}
-	for (size_t i = 0; w[i]; i++) {
-		if (!strstr(w[i], "{}"))
+	size_t n = 0;
+	bool placed = false;
+	for (; w[n]; n++) {
+		if (!strchr(w[n], '{'))
 			continue;
 		struct irs_buf b;
 		irs_buf_init(&b);
 		irs_buf_puts(&b, "");
-		for (const char *p = w[i]; *p; p++)
-			if (p[0] == '{' && p[1] == '}')
-				irs_buf_puts(&b, path), p++;
-			else
-				irs_buf_append(&b, p, 1);
+		for (const char *p = w[n]; *p; ) {
+			size_t k = !strncmp(p, "{}", 2) ? 2
+				   : verifier && !strncmp(p, "{input}", 7) ? 7
+				   : 0;
+			if (k) {
+				irs_buf_puts(&b, path);
+				placed = true;
+				p += k;
+			} else {
+				irs_buf_append(&b, p++, 1);
+			}
+		}
 		if (b.oom) {
 			irs_buf_deinit(&b);
 			irs_shell_words_free(w);
 			return &irs_enomem;
 		}
-		free(w[i]);
-		w[i] = irs_buf_steal(&b);
+		free(w[n]);
+		w[n] = irs_buf_steal(&b);
+	}
+	if (verifier && !placed) {	// the file goes last
+		char **more = realloc(w, (n + 2) * sizeof(*w));
+		if (!more || !(more[n] = strdup(path))) {
+			irs_shell_words_free(more ? more : w);
+			return &irs_enomem;
+		}
+		more[n + 1] = NULL;
+		w = more;
 	}
 	*ret = w;
 	return NULL;
@@ -239,7 +255,7 @@ slot_start(struct reduce_exec *x, struct slot *s, uint32_t cand,
 		fprintf(stderr, "reduce: test %u: %s\n", serial, s->cmdline);
 	char *sh_argv[] = {"sh", "-c", s->cmdline, NULL};
 	char **words = NULL;
-	if (x->no_shell && (err = cmd_argv(x->cmd, path, &words)))
+	if (x->no_shell && (err = reduce_cmd_words(x->cmd, path, false, &words)))
 		goto fail;
 	char **envp = s->env ? s->env : environ;
 	pid_t pid = fork();

@@ -607,6 +607,14 @@ char *reduce_verifier_check_name(const char *s, size_t len);
 struct irs_error *reduce_verifier_check(const struct reduce_verifier *v,
 					const char *file, const char *want,
 					char **check_ret, char **why_ret);
+/**
+ * The words of @p cmd (split as sh would, no expansion) with every {} in
+ * them replaced by @p path: a run directory's command, run without a
+ * shell. With @p verifier, {input} too, and @p path added last when it
+ * names neither. NULL-terminated, freed with irs_shell_words_free().
+ */
+struct irs_error *reduce_cmd_words(const char *cmd, const char *path,
+				   bool verifier, char ***ret);
 /** cfg->expect_check: NULL when the --verifier command on cfg->input
  *  reports that check, else IRS_ERROR_STATE saying what it did report. */
 struct irs_error *reduce_verifier_expect(const struct irs_reduce_config *cfg);

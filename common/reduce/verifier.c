@@ -95,59 +95,6 @@ expand(const char *cmd, const char *file)
 	return irs_buf_steal(&b);
 }
 
-// The words of @p cmd with {} and {input} replaced by @p file, or the file
-// added last when it names neither: a run directory's command, run without
-// a shell. NULL-terminated, freed with irs_shell_words_free().
-static struct irs_error *
-words_of(const char *cmd, const char *file, char ***ret)
-{
-	char **w;
-	struct irs_error *err = irs_shell_split(cmd, &w);
-	if (err)
-		return err;
-	size_t n = 0;
-	bool placed = false;
-	for (; w[n]; n++) {
-		struct irs_buf b;
-		irs_buf_init(&b);
-		irs_buf_puts(&b, "");
-		for (const char *p = w[n]; *p; ) {
-			size_t k = !strncmp(p, "{}", 2) ? 2
-				   : !strncmp(p, "{input}", 7) ? 7 : 0;
-			if (k) {
-				irs_buf_puts(&b, file);
-				placed = true;
-				p += k;
-			} else {
-				irs_buf_append(&b, p++, 1);
-			}
-		}
-		if (b.oom) {
-			irs_buf_deinit(&b);
-			irs_shell_words_free(w);
-			return &irs_enomem;
-		}
-		free(w[n]);
-		w[n] = irs_buf_steal(&b);
-	}
-	if (!n) {
-		irs_shell_words_free(w);
-		return irs_error_format(IRS_ERROR_USAGE, "empty verifier "
-					"command");
-	}
-	if (!placed) {
-		char **more = realloc(w, (n + 2) * sizeof(*w));
-		if (!more || !(more[n] = strdup(file))) {
-			irs_shell_words_free(more ? more : w);
-			return &irs_enomem;
-		}
-		more[n + 1] = NULL;
-		w = more;
-	}
-	*ret = w;
-	return NULL;
-}
-
 // Runs @p v's command on @p file, its output into a scratch file;
 // *out_ret that output (freed with free()), *status_ret the wait status
 // (-1: timed out, then killed). The shell stays in our process group, so
@@ -165,7 +112,7 @@ run(const struct reduce_verifier *v, const char *file, char **out_ret,
 		return &irs_enomem;
 	}
 	char **words = NULL;
-	if (v->no_shell && (err = words_of(v->cmd, file, &words)))
+	if (v->no_shell && (err = reduce_cmd_words(v->cmd, file, true, &words)))
 		goto out;
 	int fd = mkstemp(log);
 	if (fd < 0) {
