@@ -11,7 +11,8 @@ FIXTURES=$IRSNAP_ROOT/tests/fixtures
 _tap_n=0
 _tap_failed=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/irsnap-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# IRSNAP_KEEP_TMP=1 keeps it, to read what a failing suite left there.
+[ -n "${IRSNAP_KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 
 # ok NAME: record a passing check.
 ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }

@@ -50,7 +50,10 @@ sed 's/"llvm14"/"llvm14-checks"/' "$LAYOUT" >"$TMP/other/passes.lua"
 sed 's/irsnap_abi_breaking_checks = LLVM_ENABLE_ABI_BREAKING_CHECKS/irsnap_abi_breaking_checks = 1/' \
 	common/layouts/llvm14/donor.cpp >"$TMP/other/llvm14/donor.cpp"
 build_donor "$TMP/other/passes.lua" "$TMP/other.log"
-LAYOUT=$TMP/other/passes.lua dbg_batch "$TMP/refused.log" \
+# Every run that loads libLLVM-14's symbols gets the live runs' time: a
+# sanitized LLDB takes over a minute to read and demangle them on a busy
+# machine (the default 60 s cut it off mid-load, saying nothing).
+LAYOUT=$TMP/other/passes.lua DBG_TIMEOUT=180 dbg_batch "$TMP/refused.log" \
 	-o 'ir-layout show' -- opt-14 --version
 check "a donor built with other ABI-breaking checks is refused in one line naming both" \
 	grep -q "^${DBG_ERR}ir-layout: the type donor of layout 'llvm14-checks' does not fit the debuggee: it was built with irsnap_abi_breaking_checks 1 (.*donor.o) and libLLVM-14.so.1 has 0 (it defines llvm::DisableABIBreakingChecks): build it against the debuggee's headers with \`irsnap donor .*other/passes.lua\`" "$TMP/refused.log"
@@ -130,7 +133,8 @@ GDB_TIMEOUT=120 gdb_bare "$TMP/gcore.log" -ex 'set breakpoint pending on' \
 	--args opt-14 -passes="$PIPE" -disable-output "$TMP/hash.ll"
 cd "$IRSNAP_ROOT"
 check "gcore wrote a core at the first InstCombinePass" test -s "$TMP/boundary.core"
-dbg_batch "$TMP/gcore-dump.log" -o "ir-dump --boundary -o $TMP/gcore.ir" \
+DBG_TIMEOUT=180 dbg_batch "$TMP/gcore-dump.log" \
+	-o "ir-dump --boundary -o $TMP/gcore.ir" \
 	-c "$TMP/boundary.core" /usr/bin/opt-14
 want=$(summary "$TMP/hash.paa" | awk '$1 == "EarlyCSEPass" { print; exit }' | cut -d' ' -f2-)
 check_eq "on the gcore: ir-dump --boundary reads the Function InstCombinePass was given" \
@@ -149,7 +153,7 @@ cc -shared -fPIC -O1 -o "$TMP/crash_shim.so" \
 kcore=$(ls "$TMP"/core* 2>/dev/null | head -1)
 check "the shim crashed opt-14 in SROA into a kernel core ($(cat /proc/sys/kernel/core_pattern))" \
 	test -n "$kcore"
-IRSNAP_DEBUG=S dbg_batch "$TMP/kcore.log" \
+IRSNAP_DEBUG=S DBG_TIMEOUT=180 dbg_batch "$TMP/kcore.log" \
 	-o "ir-dump --boundary -o $TMP/kcore.ir" -o 'ir-report' \
 	-c "${kcore:-/nonexistent}" /usr/bin/opt-14
 frame=$(sed -n "s/^ir-dump: pass 'SROAPass' at frame #\([0-9]*\) .*/\1/p" "$TMP/kcore.log")

@@ -104,7 +104,8 @@ check "ir-trace on: a count and the first five" \
 # one line for more.
 check "functions without after snapshots: at most five lines" \
 	test "$(grep -c 'no after snapshots' "$TMP/said")" -le 5
-grep -v 'no after snapshots' "$TMP/said" >"$TMP/said2"
+# Paths are not names: a checkout at /x/main would match the function main.
+grep -v 'no after snapshots' "$TMP/said" | sed -E "s#/[^ )']*##g" >"$TMP/said2"
 check_eq "no other line names another function" "" \
 	"$(tail -95 "$TMP/fns" | grep -wFf - "$TMP/said2")"
 check_eq "no line per breakpoint set" 0 \
