@@ -19,6 +19,7 @@ enum { SHOW_FRAMES = 8 };
 // document, built as the text would be printed.
 struct show {
 	json_t *doc;		// --json: the document; NULL: text
+	int pass_width;		// the pass column: its longest name, 20..60
 };
 
 /* {==== Reading ========================================================== */
@@ -136,8 +137,8 @@ print_row(struct show *sh, const struct irs_manifest_pass *r,
 			 (long long)json_integer_value(tl));
 	else
 		strcpy(lines, "-");	// a run from before text_lines
-	printf("%5lld  %-20s %9s %9s %11lld  %-8s %s\n", seq,
-	       str(last, "pass", "?"), cpu_ms, lines,
+	printf("%5lld  %-*s %9s %9s %11lld  %-8s %s\n", seq,
+	       sh->pass_width, str(last, "pass", "?"), cpu_ms, lines,
 	       (long long)json_integer_value(json_object_get(last,
 							     "text_bytes")),
 	       changed, verdict);
@@ -158,9 +159,20 @@ print_passes(struct show *sh, const json_t *events, const json_t *failure)
 		return err;
 	if (sh->doc && json_object_set_new(sh->doc, "passes", json_array()))
 		err = &irs_enomem;
+	// LLVM's pass names run to 40 characters and more: the column takes
+	// the longest (to a bound, past which one row may stand out).
+	sh->pass_width = 20;
+	for (size_t i = 0; i < nrows; i++) {
+		const json_t *last = rows[i].after ? rows[i].after
+						   : rows[i].before;
+		size_t w = strlen(str(last, "pass", "?"));
+		if (w > (size_t)sh->pass_width)
+			sh->pass_width = w < 60 ? (int)w : 60;
+	}
 	if (!sh->doc)
-		printf("%5s  %-20s %9s %9s %11s  %-8s %s\n", "seq", "pass",
-		       "cpu ms", "lines", "text bytes", "changed", "verifier");
+		printf("%5s  %-*s %9s %9s %11s  %-8s %s\n", "seq",
+		       sh->pass_width, "pass", "cpu ms", "lines", "text bytes",
+		       "changed", "verifier");
 	for (size_t i = 0; !err && i < nrows; i++) {
 		err = print_row(sh, &rows[i], failure);
 		total += json_number_value(irs_manifest_pass_cpu(rows[i].after,

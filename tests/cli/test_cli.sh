@@ -188,6 +188,24 @@ has "show: a frame without debug info" "#1  0x401300           ??"
 has "show: the before snapshot" "before:  snapshots/0002-cse.before.ir"
 has "show: the reduce command" \
 	"reduce:  irsnap reduce $RUN/snapshots/0002-cse.before.ir --crash"
+# A pass name as long as LLVM's: the column widens, so every row's
+# figures stay under their headings.
+mkdir -p "$TMP/long" && cp -a "$RUN" "$TMP/long/$ID"
+sed -i 's/"pass": "dce"/"pass": "LoopSimplifyCFGPassWithTwentyMore"/g' \
+	"$TMP/long/$ID/manifest.json"
+"$IRSNAP" show "$TMP/long/$ID" >"$TMP/long.txt" 2>&1
+check "show: a long pass name is shown whole" \
+	grep -q "LoopSimplifyCFGPassWithTwentyMore" "$TMP/long.txt"
+check_eq "show: ... and the columns still line up under the headings" \
+	"4 rows, text bytes ending at one column" "$(python3 -c '
+import sys
+t = open(sys.argv[1]).read().splitlines()
+h = [i for i, l in enumerate(t) if l.lstrip().startswith("seq  pass")][0]
+end = t[h].index("text bytes") + len("text bytes")
+rows = [t[h]] + [l for l in t[h + 1:h + 4]]
+ok = all(l[end - 1].isalnum() and l[end] == " " for l in rows)
+print(len(rows), "rows,", "text bytes ending at one column" if ok else
+      "misaligned: " + repr(rows))' "$TMP/long.txt")"
 expect_rc "show: a run directory given directly" 0 "$IRSNAP" show "$RUN"
 expect_rc "show: not a run is exit 2" 2 "$IRSNAP" show "$TMP"
 has "show: ... naming it" "irsnap: $TMP: not a run directory"
