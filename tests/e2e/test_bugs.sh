@@ -123,8 +123,9 @@ check "--stop-on-verify: with the JSON graph of $broken's input (format auto)" \
 	test -s "$run/$(fj "$run" 'd["before_snapshot"]["json"] or "-"')"
 
 # --- memory corruption: walk errors, bounded walks ------------------------
+# A walk that never ended would hit the debugger's timeout, and "finished
+# on its own" would fail: no wall-clock bar here (a loaded machine took 73 s).
 for bug in corrupt-dangling corrupt-cycle corrupt-count; do
-	start=$SECONDS
 	run=$(trace_bug "$bug" "$TMP/$bug.log")
 	check "--bug=$bug: $DBG_NAME finished on its own, no hang" \
 		died_of 11 "$TMP/$bug.log"
@@ -142,8 +143,6 @@ for bug in corrupt-dangling corrupt-cycle corrupt-count; do
 	)
 	check "--bug=$bug: the snapshots record walk errors ($nerr)" \
 		test "$nerr" -gt 0
-	check "--bug=$bug: in $((SECONDS - start)) s" \
-		test $((SECONDS - start)) -lt 60
 done
 
 # --- the intermittent crash: every run either completes or is caught ------
