@@ -102,7 +102,10 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		}
 		break;
 	case SEQ_DERIVED:
-		irs_buf_printf(b, "from %s", s->der->from->name);
+		if (s->der->numbering)
+			irs_buf_printf(b, "numbered by %s", s->der->numbering);
+		else
+			irs_buf_printf(b, "from %s", s->der->from->name);
 		if (s->der->names[1])
 			irs_buf_printf(b, " where %s", s->der->names[1]);
 		if (s->der->names[2])

@@ -431,6 +431,8 @@ struct lderived {
 	struct lcval map;	/* npath 0: the element itself */
 	struct lcval sort;	/* npath 0: in from's order */
 	const char *names[4];	/* from, where, map, sort until linked */
+	const char *numbering;	/* numbering = N: its nodes, or NULL */
+	uint32_t nb;		/* that numbering's index, once linked */
 	uint32_t line;
 };
 

@@ -424,10 +424,23 @@ struct "ConstantDataVector" {
   ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
   ref = "<" .. DATA .. ">",
 }
--- TODO: an i8 array that is a string prints as c"..." (isString).
+-- An array of i8 is a string (isString): c"...", what does not print
+-- and '"' and '\\' as \XX.
+local function c_string(n)
+  local out = {}
+  for i, c in ipairs(n.i8 or {}) do
+    c = c & 255
+    out[i] = (c >= 32 and c < 127 and c ~= 34 and c ~= 92)
+      and string.char(c) or string.format("\\%02X", c)
+  end
+  return table.concat(out)
+end
+local cda = data_fields("ArrayType")
+cda.str = computed(pure(c_string))
 struct "ConstantDataArray" {
-  ctype = "llvm::ConstantDataArray", fields = data_fields("ArrayType"),
-  ref = "[" .. DATA .. "]",
+  ctype = "llvm::ConstantDataArray", fields = cda,
+  ref = "{?ty.elt.id == IntegerTyID and ty.ielt.width == 8}c\"{str}\"{:}["
+     .. DATA .. "]{/}",
 }
 
 -- A constant expression: its opcode is its SubclassData; a GEP keeps its
@@ -510,12 +523,33 @@ local function global_fields(extra)
   f.dsolocal = scalar "IsDSOLocal"
   return f
 end
+-- A global variable, as a module prints it (printGlobal): its
+-- initializer is its one operand, the Use just before it (none for an
+-- external declaration); constant, thread_local and the alignment are
+-- bits of GlobalVariable, GlobalValue and GlobalObject.
+local TLS = { [0] = "", "thread_local ", "thread_local(localdynamic) ",
+              "thread_local(initialexec) ", "thread_local(localexec) " }
+local GV_ALIGN = {}
+for i = 1, 33 do GV_ALIGN[i] = tostring(1 << (i - 1)) end
 struct "GlobalVariable" {
   ctype = "llvm::GlobalVariable",
   fields = global_fields {
     md = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+    vt = ref("ValueType", "Type"),
+    nops = scalar "NumUserOperands",
+    init = array { at = "before", count = "NumUserOperands", of = "UseV" },
+    isconst = scalar "isConstantGlobal",
+    tls = enum("ThreadLocal", { names = TLS }),
+    galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GV_ALIGN }),
+    section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
+                              of = "SectionName" },
   },
   ref = "@{name:llvm_name}",
+  text = "@{name:llvm_name} = {?nops == 0 and linkage == ExternalLinkage}external {/}"
+      .. "{linkage}" .. DSO_LOCAL_VISIBILITY .. "{tls}"
+      .. "{?unnamed == 2}unnamed_addr {/}{?unnamed == 1}local_unnamed_addr {/}"
+      .. "{?isconst}constant{:}global{/} {vt}{?nops} {init}{/}"
+      .. "{?section}, section \"{section}\"{/}{?galign != 0}, align {galign}{/}{md}\n",
 }
 
 -- }======================================================
@@ -537,6 +571,9 @@ local function mdnode_fields(extra)
     id  = enum("SubclassID", MDKIND),
     ops = array { at = "before", count = "NumOperands", of = "MDOperand" },
     n   = num "md",
+    -- numbered as the module printer does, when the Module is what is
+    -- printed (its numbering below)
+    mn  = num "module_md",
   }
   for k, v in pairs(extra or {}) do f[k] = v end
   return f
@@ -551,7 +588,11 @@ struct "Metadata" {
   fields = { id = enum("SubclassID", MDKIND) },
   cast = { by = "id", cases = md_cases, default = "MDNode" },
 }
-struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!{n}" }
+-- A node is numbered by the printer of what is being printed: a
+-- function (-print-after-all: the function's slot tracker) or, when a
+-- Module encloses the walk, the module's (opt -S).
+local MDNUM = "{?^Module}{mn}{:}{n}{/}"
+struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!" .. MDNUM }
 -- An MDString's chars follow its StringMapEntry<MDString> (8 + 16 bytes).
 struct "MDStringEntry" {
   size = 24, node = false,
@@ -786,6 +827,7 @@ struct "AttributeSetNode" {
     attrs   = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
     plain   = derived { from = "attrs", where = "kindid != 2", of = ref "AttributeImpl" },
     n       = num "attrs",
+    mn      = num "module_attrs",
   },
   ref = "{@attrs* }",
 }
@@ -801,7 +843,8 @@ attribute_set("AttributeSet", "{node}")
 -- The pieces a function or a call prints of its attribute sets: the
 -- function's set as "#N" and as the "; Function Attrs:" comment (without
 -- its string attributes), the result's before the result type.
-attribute_set("FnGroup", "{?node} #{node.n}{/}")
+-- (#N as the function's printer numbers it, or the module's: see MDNUM)
+attribute_set("FnGroup", "{?node} #{?^Module}{node.mn}{:}{node.n}{/}{/}")
 attribute_set("FnComment", "{?node.plain}; Function Attrs: {node.plain* }\n{/}")
 attribute_set("RetSet", "{?node}{node} {/}")
 struct "AttributeListImpl" {
@@ -1127,23 +1170,85 @@ struct "Argument" {
 
 -- Named metadata (!llvm.module.flags, !llvm.ident...): a NamedMDNode's
 -- operands are a SmallVector<TrackingMDRef> behind a void *.
-struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") } }
+struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") },
+                 text = "{md}" }
 struct "MDRefVector" {
   size = 16, node = false,
   fields = { elts = array { ptr = 0, count = { offset = 8, size = 4 }, of = "MDRef" } },
 }
 struct "NamedMDNode" {
   ctype = "llvm::NamedMDNode", node = false,
-  fields = { ops = ptr("Operands", "MDRefVector") },
+  fields = { ops = ptr("Operands", "MDRefVector"), name = std.string "Name" },
+  text = "!{name} = !{{{ops.elts*, }}}\n",
 }
 
+-- An attribute group as the module lists it after its functions.
+struct "AttrGroup" {
+  ctype = "llvm::AttributeSetNode",
+  fields = {
+    attrs = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
+    mn    = num "module_attrs",
+  },
+  ref = "attributes #{mn} = {{ {@attrs* } }}\n",
+}
+
+-- A metadata node as the module lists it after the named ones: a tuple
+-- !N = !{...} (distinct: Storage 1). The specialized DI nodes
+-- (DICompileUnit, DILocation...) have a printer each in LLVM, which this
+-- layout does not have yet: such a node is a walk error naming its kind,
+-- never wrong text.
+struct "MDTupleDef" {
+  ctype = "llvm::MDNode",
+  fields = mdnode_fields { storage = scalar "Storage" },
+  ref = "!{mn} = {?storage == 1}distinct {/}!{{{ops*, }}}\n",
+}
+struct "MDOtherDef" {
+  ctype = "llvm::MDNode",
+  fields = mdnode_fields(),
+  ref = pure(function(n)
+    error("!" .. tostring(n.mn) .. ": llvm14.lua does not print "
+          .. tostring(n.id) .. " nodes yet")
+  end),
+}
+struct "MDDef" {
+  ctype = "llvm::MDNode",
+  fields = { id = enum("SubclassID", MDKIND) },
+  cast = { by = "id", cases = { MDTupleKind = "MDTupleDef" }, default = "MDOtherDef" },
+}
+
+-- A module as `opt -S` prints it (AssemblyWriter::printModule): its
+-- header, its globals, its functions (definitions as -print-after-all
+-- prints them, declarations too), then what their text referred to by
+-- number: attribute groups #N, named metadata, metadata !N. A walk whose
+-- root is a Module numbers #N and !N as the module's printer does
+-- (numberings module_attrs and module_md below; MDNUM), a walk rooted at
+-- a Function as -print-after-all does.
+-- TODO: named struct types (%struct.T = type {...}) in TypeFinder's
+-- order, comdats, aliases and ifuncs, module asm.
 struct "Module" {
-  ctype = "llvm::Module", node = false,
+  ctype = "llvm::Module",
   fields = {
     globals   = llvm.ilist("GlobalList", "GlobalVariable", { link_offset = 56 }),
     functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
     named     = llvm.ilist("NamedMDList", "NamedMDNode", { link_offset = 0 }),
+    -- std::strings of the Module and of its DataLayout
+    id        = std.string "ModuleID",
+    src       = std.string "SourceFileName",
+    triple    = std.string "TargetTriple",
+    dl        = std.string "DL.StringRepresentation",
+    -- what the functions' text numbered, in the order of the numbers
+    groups    = derived { numbering = "module_attrs", of = ref "AttrGroup" },
+    mds       = derived { numbering = "module_md", of = ref "MDDef" },
   },
+  text = "{?id}; ModuleID = '{id}'\n{/}"
+      .. "{?src}source_filename = \"{src:escaped}\"\n{/}"
+      .. "{?dl}target datalayout = \"{dl}\"\n{/}"
+      .. "{?triple}target triple = \"{triple}\"\n{/}"
+      .. "{?globals}\n{globals}{/}"
+      .. "{?functions}\n{functions*\n}{/}"
+      .. "{?groups}\n{groups}{/}"
+      .. "{?named}\n{named}{/}"
+      .. "{?mds}\n{mds}{/}",
 }
 
 struct "SectionName" {
@@ -1196,7 +1301,8 @@ struct "Function" {
       if not c or (n.name and c == n.name.key) then return "" end
       return "($" .. quote(c) .. ")"
     end)),
-    parent = ptr("Parent", "Module"),
+    -- (a ref: the function's snapshot does not walk its module)
+    parent = ref("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
     attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
     params = zip { count = "NumArgs", of = {
@@ -1204,17 +1310,25 @@ struct "Function" {
       set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
               count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
       text = "{a.vty}{?set} {@set}{/} {a}" },
+    -- a declaration's parameters: types and attributes, no names
+    dparams = zip { count = "NumArgs", of = {
+      a = { ptr = "Arguments", of = "ArgSlot" },
+      set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
+      text = "{a.vty}{?set} {@set}{/}" },
     md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "FnMDAttachments" },
   },
   ref = "@{name:llvm_name}",
   text = "{?attrs}{attrs.comment}{/}"
-      .. "define {linkage}" .. DSO_LOCAL_VISIBILITY
-      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
+      -- (a declaration, no blocks, only in a module: opt -S)
+      .. "{?blocks}define {:}declare{md} {/}{linkage}" .. DSO_LOCAL_VISIBILITY
+      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}("
+      .. "{?blocks}{params*, }{:}{dparams*, }{/}"
       .. "{?fty.vararg}{?params}, {/}...{/})"
       .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
       .. "{?attrs}{attrs.group}{/}{?section} section \"{section}\"{/}"
       .. "{?comdat} comdat{comdat_name}{/}{?galign != 0} align {galign}{/}"
-      .. "{?haspers} personality {pers}{/}{md} {{{blocks}}}\n",
+      .. "{?haspers} personality {pers}{/}{?blocks}{md} {{{blocks}}}{/}\n",
 }
 
 -- }======================================================
@@ -1234,14 +1348,23 @@ numbering "slot" {
 -- those of the calls of the function being printed (SlotTracker's
 -- processModule, then processFunction).
 local fn_set = { "attrs", number = false, { "fn", number = false, { "node" } } }
+local call_sets = { "blocks", number = false, { "insts", number = false,
+    { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
+      { "fn", number = false, { "node" } } },
+    { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
+      { "fn", number = false, { "node" } } } } }
 numbering "attrs" {
   scope = "Function",
   { "parent.functions", number = false, fn_set },
-  { "blocks", number = false, { "insts", number = false,
-      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
-        { "fn", number = false, { "node" } } },
-      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
-        { "fn", number = false, { "node" } } } } },
+  call_sets,
+}
+-- The module's printer: its functions' attributes, then those of the
+-- calls of every function, in order (each function's processFunction as
+-- printModule reaches it).
+numbering "module_attrs" {
+  scope = "Module",
+  { "functions", number = false, fn_set },
+  { "functions", number = false, call_sets },
 }
 
 -- {====================================================== values by class
@@ -1301,22 +1424,27 @@ end
 local function attachments()
   return { "md", number = false, { "sorted", number = false, md_of() } }
 end
--- (-print-after-all's slot tracker numbers the metadata of every
--- function of the module, in order, not only the printed one's)
-numbering "md" {
-  scope = "Function",
-  { "parent.globals", number = false, attachments() },
-  { "parent.named", number = false, { "ops", number = false,
-      { "elts", number = false, md_of() } } },
-  { "parent.functions", number = false,
+-- The steps from a module (at `m`: "parent." from a function, "" from
+-- the module itself).
+local function md_steps(m, t)
+  t[#t + 1] = { m .. "globals", number = false, attachments() }
+  t[#t + 1] = { m .. "named", number = false, { "ops", number = false,
+      { "elts", number = false, md_of() } } }
+  t[#t + 1] = { m .. "functions", number = false,
     attachments(),
     { "blocks", number = false, { "insts", number = false,
         { "ops", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call,
           { "val", number = false, only = "id == MetadataAsValueVal",
             md_of { as = "MetadataAsValue" } } },
         { "dbg", only = MDNODE, operands },
-        attachments() } } },
-}
+        attachments() } } }
+  return t
+end
+-- (-print-after-all's slot tracker numbers the metadata of every
+-- function of the module, in order, not only the printed one's; the
+-- module's printer numbers them in the same order, function by function)
+numbering "md" (md_steps("parent.", { scope = "Function" }))
+numbering "module_md" (md_steps("", { scope = "Module" }))
 
 -- {====================================================== boundaries
 
