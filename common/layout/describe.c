@@ -366,6 +366,9 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_printf(&b, "; label %s", lo->reduce_label);
 	if (lo->reduce_program)
 		irs_buf_puts(&b, "; input program");
+	if (lo->reduce_field)
+		irs_buf_printf(&b, "; input the root's %s, whole",
+			       lo->reduce_field);
 	irs_buf_puts(&b, "\n");
 	if (b.oom) {
 		irs_buf_deinit(&b);

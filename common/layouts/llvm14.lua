@@ -1182,6 +1182,12 @@ struct "NamedMDNode" {
   text = "!{name} = !{{{ops.elts*, }}}\n",
 }
 
+-- A function's blocks alone, for numbering module_attrs.
+struct "FunctionBody" {
+  ctype = "llvm::Function",
+  fields = { blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }) },
+}
+
 -- An attribute group as the module lists it after its functions.
 struct "AttrGroup" {
   ctype = "llvm::AttributeSetNode",
@@ -1231,6 +1237,7 @@ struct "Module" {
     globals   = llvm.ilist("GlobalList", "GlobalVariable", { link_offset = 56 }),
     functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
     named     = llvm.ilist("NamedMDList", "NamedMDNode", { link_offset = 0 }),
+    bodies    = llvm.ilist("FunctionList", "FunctionBody", { link_offset = 56 }),
     -- std::strings of the Module and of its DataLayout
     id        = std.string "ModuleID",
     src       = std.string "SourceFileName",
@@ -1361,10 +1368,12 @@ numbering "attrs" {
 -- The module's printer: its functions' attributes, then those of the
 -- calls of every function, in order (each function's processFunction as
 -- printModule reaches it).
+-- (A numbering enters a node once per struct it is seen as: the second
+-- pass over the functions sees them as FunctionBody.)
 numbering "module_attrs" {
   scope = "Module",
   { "functions", number = false, fn_set },
-  { "functions", number = false, call_sets },
+  { "bodies", number = false, call_sets },
 }
 
 -- {====================================================== values by class
@@ -1445,6 +1454,116 @@ end
 -- module's printer numbers them in the same order, function by function)
 numbering "md" (md_steps("parent.", { scope = "Function" }))
 numbering "module_md" (md_steps("", { scope = "Module" }))
+
+-- {====================================================== reducing
+
+-- A crash's reduce command re-runs the failing pass on the module the
+-- failing function is in (the Function's parent, rendered whole as opt
+-- -S prints it: a function alone is no input opt reads), as opt's
+-- pipeline names the pass: -passes=sroa for SROAPass. The names below
+-- are opt-14's function passes (opt-14 --print-passes, each run with
+-- -debug-pass-manager to read its class).
+local PASS_NAMES = {
+  ADCEPass = "adce", AddDiscriminatorsPass = "add-discriminators",
+  AddressSanitizerPass = "asan",
+  AggressiveInstCombinePass = "aggressive-instcombine",
+  AliasSetsPrinterPass = "print-alias-sets",
+  AlignmentFromAssumptionsPass = "alignment-from-assumptions",
+  AnnotationRemarksPass = "annotation-remarks",
+  AssumeBuilderPass = "assume-builder",
+  AssumeSimplifyPass = "assume-simplify",
+  AssumptionPrinterPass = "print<assumptions>", BDCEPass = "bdce",
+  BlockFrequencyPrinterPass = "print<block-freq>",
+  BoundsCheckingPass = "bounds-checking",
+  BranchProbabilityPrinterPass = "print<branch-prob>",
+  BreakCriticalEdgesPass = "break-crit-edges",
+  CFGOnlyPrinterPass = "dot-cfg-only", CFGOnlyViewerPass = "view-cfg-only",
+  CFGPrinterPass = "dot-cfg", CFGViewerPass = "view-cfg",
+  CallSiteSplittingPass = "callsite-splitting",
+  ConstantHoistingPass = "consthoist",
+  ConstraintEliminationPass = "constraint-elimination",
+  ControlHeightReductionPass = "chr", CoroCleanupPass = "coro-cleanup",
+  CoroEarlyPass = "coro-early", CoroElidePass = "coro-elide",
+  CorrelatedValuePropagationPass = "correlated-propagation",
+  CostModelPrinterPass = "print<cost-model>",
+  CycleInfoPrinterPass = "print<cycles>", DCEPass = "dce",
+  DFAJumpThreadingPass = "dfa-jump-threading", DSEPass = "dse",
+  DelinearizationPrinterPass = "print<delinearization>",
+  DemandedBitsPrinterPass = "print<demanded-bits>",
+  DependenceAnalysisPrinterPass = "print<da>",
+  DivRemPairsPass = "div-rem-pairs",
+  DivergenceAnalysisPrinterPass = "print<divergence>",
+  DomTreeOnlyPrinterPass = "dot-dom-only", DomTreePrinterPass = "dot-dom",
+  DominanceFrontierPrinterPass = "print<domfrontier>",
+  DominatorTreePrinterPass = "print<domtree>", EarlyCSEPass = "early-cse",
+  EntryExitInstrumenterPass = "ee-instrument",
+  FixIrreduciblePass = "fix-irreducible", FlattenCFGPass = "flattencfg",
+  Float2IntPass = "float2int",
+  FunctionPropertiesPrinterPass = "print<func-properties>",
+  GVNHoistPass = "gvn-hoist", GVNPass = "gvn", GVNSinkPass = "gvn-sink",
+  GuardWideningPass = "guard-widening", HelloWorldPass = "helloworld",
+  IRCEPass = "irce", InferAddressSpacesPass = "infer-address-spaces",
+  InlineCostAnnotationPrinterPass = "print<inline-cost>",
+  InlineSizeEstimatorAnalysisPrinterPass = "print<inliner-size-estimator>",
+  InstCombinePass = "instcombine", InstCountPass = "instcount",
+  InstSimplifyPass = "instsimplify", InstructionNamerPass = "instnamer",
+  JumpThreadingPass = "jump-threading", LCSSAPass = "lcssa",
+  LibCallsShrinkWrapPass = "libcalls-shrinkwrap", LintPass = "lint",
+  LoadStoreVectorizerPass = "load-store-vectorizer",
+  LoopDataPrefetchPass = "loop-data-prefetch",
+  LoopDistributePass = "loop-distribute", LoopFusePass = "loop-fusion",
+  LoopLoadEliminationPass = "loop-load-elim",
+  LoopPrinterPass = "print<loops>", LoopSimplifyPass = "loop-simplify",
+  LoopSinkPass = "loop-sink", LoopUnrollPass = "loop-unroll",
+  LoopVectorizePass = "loop-vectorize",
+  LoopVersioningPass = "loop-versioning", LowerAtomicPass = "loweratomic",
+  LowerConstantIntrinsicsPass = "lower-constant-intrinsics",
+  LowerExpectIntrinsicPass = "lower-expect",
+  LowerGuardIntrinsicPass = "lower-guard-intrinsic",
+  LowerInvokePass = "lowerinvoke",
+  LowerMatrixIntrinsicsPass = "lower-matrix-intrinsics",
+  LowerSwitchPass = "lowerswitch",
+  LowerWidenableConditionPass = "lower-widenable-condition",
+  MakeGuardsExplicitPass = "make-guards-explicit",
+  MemCpyOptPass = "memcpyopt", MemDerefPrinterPass = "print-memderefs",
+  MemProfilerPass = "memprof", MemorySSAPrinterPass = "print<memoryssa>",
+  MemorySSAWalkerPrinterPass = "print<memoryssa-walker>",
+  MemorySanitizerPass = "msan", MergeICmpsPass = "mergeicmps",
+  MergedLoadStoreMotionPass = "mldst-motion",
+  MustExecutePrinterPass = "print-mustexecute",
+  NaryReassociatePass = "nary-reassociate", NewGVNPass = "newgvn",
+  NoOpFunctionPass = "no-op-function",
+  ObjCARCContractPass = "objc-arc-contract",
+  ObjCARCExpandPass = "objc-arc-expand", ObjCARCOptPass = "objc-arc",
+  PartiallyInlineLibCallsPass = "partially-inline-libcalls",
+  PhiValuesPrinterPass = "print<phi-values>",
+  PostDominatorTreePrinterPass = "print<postdomtree>",
+  PredicateInfoPrinterPass = "print-predicateinfo", PromotePass = "mem2reg",
+  ReassociatePass = "reassociate",
+  RedundantDbgInstEliminationPass = "redundant-dbg-inst-elim",
+  RegToMemPass = "reg2mem", RegionInfoPrinterPass = "print<regions>",
+  SCCPPass = "sccp", SLPVectorizerPass = "slp-vectorizer", SROAPass = "sroa",
+  ScalarEvolutionPrinterPass = "print<scalar-evolution>",
+  ScalarizeMaskedMemIntrinPass = "scalarize-masked-mem-intrin",
+  ScalarizerPass = "scalarizer",
+  SeparateConstOffsetFromGEPPass = "separate-const-offset-from-gep",
+  SimplifyCFGPass = "simplifycfg", SinkingPass = "sink",
+  SpeculativeExecutionPass = "speculative-execution",
+  StackSafetyPrinterPass = "print<stack-safety-local>",
+  StraightLineStrengthReducePass = "slsr",
+  StructurizeCFGPass = "structurizecfg", TailCallElimPass = "tailcallelim",
+  ThreadSanitizerPass = "tsan", UnifyFunctionExitNodesPass = "mergereturn",
+  UnifyLoopExitsPass = "unify-loop-exits",
+  VectorCombinePass = "vector-combine",
+  WarnMissedTransformationsPass = "transform-warning",
+}
+reduce {
+  input = "parent",
+  rerun = "{exe} {flags} -passes={pass} {input}",
+  pass_names = PASS_NAMES,
+}
+
+-- }======================================================
 
 -- {====================================================== boundaries
 
