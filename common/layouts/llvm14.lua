@@ -209,6 +209,12 @@ struct "Type" {
   fields = {
     id  = enum "ID",
     ctx = ptr("Context", "LLVMContext"),
+    -- for numbering module_types: the class's 24 bits (a struct's
+    -- SCDB_IsLiteral is 4) and what every type contains (a typed
+    -- pointer's pointee, an array's element, a struct's or a function
+    -- type's members), as TypeFinder walks them
+    sd  = scalar "SubclassData",
+    sub = array { ptr = "ContainedTys", count = "NumContainedTys", of = ref "Type" },
   },
   cast = { by = "id", cases = type_cases },
   ref = "<type {id}>",
@@ -424,13 +430,13 @@ struct "ConstantDataVector" {
   ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
   ref = "<" .. DATA .. ">",
 }
--- An array of i8 is a string (isString): c"...", what does not print
--- and '"' and '\\' as \XX.
+-- An array of i8 is a string (isString): c"...", a backslash doubled,
+-- '"' and what does not print as \XX (printEscapedString).
 local function c_string(n)
   local out = {}
   for i, c in ipairs(n.i8 or {}) do
     c = c & 255
-    out[i] = (c >= 32 and c < 127 and c ~= 34 and c ~= 92)
+    out[i] = c == 92 and "\\\\" or (c >= 32 and c < 127 and c ~= 34)
       and string.char(c) or string.format("\\%02X", c)
   end
   return table.concat(out)
@@ -1188,6 +1194,21 @@ struct "FunctionBody" {
   fields = { blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }) },
 }
 
+-- A named struct as the module defines it before its globals: its body,
+-- or opaque without one (SCDB_HasBody, bit 0 of SubclassData).
+struct "StructDef" {
+  ctype = "llvm::StructType",
+  fields = {
+    name    = ptr("SymbolTableEntry", "StructName"),
+    hasbody = bits { at = "SubclassData", bit = 0, width = 1 },
+    packed  = bits { at = "SubclassData", bit = 1, width = 1 },
+    elts    = array { ptr = "ContainedTys", count = "NumContainedTys",
+                      of = ref "Type" },
+  },
+  ref = "%{name:llvm_name} = type {?hasbody}{?packed}<{/}{?elts}{{ {elts*, } }}"
+     .. "{:}{{}}{/}{?packed}>{/}{:}opaque{/}\n",
+}
+
 -- An attribute group as the module lists it after its functions.
 struct "AttrGroup" {
   ctype = "llvm::AttributeSetNode",
@@ -1229,8 +1250,7 @@ struct "MDDef" {
 -- root is a Module numbers #N and !N as the module's printer does
 -- (numberings module_attrs and module_md below; MDNUM), a walk rooted at
 -- a Function as -print-after-all does.
--- TODO: named struct types (%struct.T = type {...}) in TypeFinder's
--- order, comdats, aliases and ifuncs, module asm.
+-- TODO: comdats, aliases and ifuncs, module asm.
 struct "Module" {
   ctype = "llvm::Module",
   fields = {
@@ -1244,6 +1264,7 @@ struct "Module" {
     triple    = std.string "TargetTriple",
     dl        = std.string "DL.StringRepresentation",
     -- what the functions' text numbered, in the order of the numbers
+    types     = derived { numbering = "module_types", of = ref "StructDef" },
     groups    = derived { numbering = "module_attrs", of = ref "AttrGroup" },
     mds       = derived { numbering = "module_md", of = ref "MDDef" },
   },
@@ -1251,6 +1272,7 @@ struct "Module" {
       .. "{?src}source_filename = \"{src:escaped}\"\n{/}"
       .. "{?dl}target datalayout = \"{dl}\"\n{/}"
       .. "{?triple}target triple = \"{triple}\"\n{/}"
+      .. "{?types}\n{types}{/}"
       .. "{?globals}\n{globals}{/}"
       .. "{?functions}\n{functions*\n}{/}"
       .. "{?groups}\n{groups}{/}"
@@ -1374,6 +1396,31 @@ numbering "module_attrs" {
   scope = "Module",
   { "functions", number = false, fn_set },
   { "bodies", number = false, call_sets },
+}
+
+-- Named struct types %T, in the order the module's printer finds them
+-- (TypeFinder: each global's type; each function's type, its
+-- arguments', and each instruction's, its operands' but other
+-- instructions', a GEP's source and an alloca's allocated type), each
+-- type before what it contains, depth first.
+local STRUCT = "id == StructTyID and sd & 4 == 0"
+local function types_of(path, extra)
+  local st = { path, when = STRUCT, { "sub", when = STRUCT, recurse = true } }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
+numbering "module_types" {
+  scope = "Module",
+  { "globals", number = false, types_of("vt") },
+  { "functions", number = false, types_of("vty"),
+    { "params", number = false, { "a", number = false, types_of("vty") } },
+    { "blocks", number = false, { "insts", number = false, types_of("vty"),
+        { "ops", number = false, { "val", number = false,
+            only = "id < " .. INSTRUCTION_VAL, types_of("vty") } },
+        types_of("src", { guard = "id == " .. INSTRUCTION_VAL + OP.getelementptr,
+                          as = "I_getelementptr" }),
+        types_of("allocated", { guard = "id == " .. INSTRUCTION_VAL + OP.alloca,
+                                as = "I_alloca" }) } } },
 }
 
 -- {====================================================== values by class
