@@ -265,16 +265,21 @@ struct "StructName" {
   text = "{key}",
 }
 
+local function struct_fields()
+  return {
+    name    = ptr("SymbolTableEntry", "StructName"),
+    hasbody = bits { at = "SubclassData", bit = 0, width = 1 },
+    packed  = bits { at = "SubclassData", bit = 1, width = 1 },
+    elts    = array { ptr = "ContainedTys", count = "NumContainedTys",
+                      of = ref "Type" },
+  }
+end
+-- a struct's body: { i32, double }, <{ i8, i32 }> when packed
+local STRUCT_BODY = "{?packed}<{/}{?elts}{{ {elts*, } }}{:}{{}}{/}{?packed}>{/}"
 struct "StructType" {
   ctype = "llvm::StructType",
-  fields = {
-    name   = ptr("SymbolTableEntry", "StructName"),
-    packed = bits { at = "SubclassData", bit = 1, width = 1 },
-    elts   = array { ptr = "ContainedTys", count = "NumContainedTys",
-                     of = ref "Type" },
-  },
-  ref = "{?name}%{name:llvm_name}{:}{?packed}<{/}{?elts}{{ {elts*, } }}"
-     .. "{:}{{}}{/}{?packed}>{/}{/}",
+  fields = struct_fields(),
+  ref = "{?name}%{name:llvm_name}{:}" .. STRUCT_BODY .. "{/}",
 }
 
 -- A function type: ContainedTys[0] the result, the parameters after it;
@@ -1198,15 +1203,8 @@ struct "FunctionBody" {
 -- or opaque without one (SCDB_HasBody, bit 0 of SubclassData).
 struct "StructDef" {
   ctype = "llvm::StructType",
-  fields = {
-    name    = ptr("SymbolTableEntry", "StructName"),
-    hasbody = bits { at = "SubclassData", bit = 0, width = 1 },
-    packed  = bits { at = "SubclassData", bit = 1, width = 1 },
-    elts    = array { ptr = "ContainedTys", count = "NumContainedTys",
-                      of = ref "Type" },
-  },
-  ref = "%{name:llvm_name} = type {?hasbody}{?packed}<{/}{?elts}{{ {elts*, } }}"
-     .. "{:}{{}}{/}{?packed}>{/}{:}opaque{/}\n",
+  fields = struct_fields(),
+  ref = "%{name:llvm_name} = type {?hasbody}" .. STRUCT_BODY .. "{:}opaque{/}\n",
 }
 
 -- An attribute group as the module lists it after its functions.

@@ -123,10 +123,26 @@ numbered(struct walk *w, struct frame *f, const struct lfield *fd,
 	const struct ltype *et = &w->lo->types[der->etype];
 	size_t start = w->ndbuf, n = 0;
 	uint64_t *nodes = NULL;
+	uint32_t *nums = NULL;
 	si->base = start;
 	si->n = 0;
-	if (!irs_number_nodes(w, f, fd, der->nb, &nodes, &n))
+	if (!irs_number_nodes(w, f, fd, der->nb, &nodes, &nums, &n))
 		return;
+	struct keyed *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k) {
+		free(nodes);
+		free(nums);
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){ nums[i], nodes[i] };
+	qsort(k, n, sizeof(*k), cmp_keyed);	// by number, ties by address
+	for (size_t i = 0; i < n; i++)
+		nodes[i] = k[i].i;
+	free(k);
+	free(nums);
 	for (size_t i = 0; i < n && !w->stop; i++) {
 		bool keep = true;
 		if (der->where) {

@@ -422,45 +422,30 @@ irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
 	return true;
 }
 
-struct numbered {
-	uint32_t num;
-	uint64_t addr;
-};
-
-static int
-cmp_numbered(const void *a, const void *b)
-{
-	const struct numbered *x = a, *y = b;
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
 bool
 irs_number_nodes(struct walk *w, struct frame *f, const struct lfield *fd,
-		 uint32_t k, uint64_t **ret, size_t *n)
+		 uint32_t k, uint64_t **addrs, uint32_t **nums, size_t *n)
 {
 	struct numtab *t = table(w, f, fd, k);
 	if (!t)
 		return false;
-	struct numbered *v = malloc((t->n ? t->n : 1) * sizeof(*v));
-	uint64_t *out = malloc((t->n ? t->n : 1) * sizeof(*out));
-	if (!v || !out) {
+	uint64_t *a = malloc((t->n ? t->n : 1) * sizeof(*a));
+	uint32_t *v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	if (!a || !v) {
+		free(a);
 		free(v);
-		free(out);
 		w->fatal = &irs_enomem;
 		w->stop = true;
 		return false;
 	}
 	size_t m = 0;
 	for (size_t i = 0; t->mask && i <= t->mask && m < t->n; i++)
-		if (t->keys[i])
-			v[m++] = (struct numbered){ t->nums[i], t->keys[i] };
-	qsort(v, m, sizeof(*v), cmp_numbered);
-	for (size_t i = 0; i < m; i++)
-		out[i] = v[i].addr;
-	free(v);
-	*ret = out;
+		if (t->keys[i]) {
+			a[m] = t->keys[i];
+			v[m++] = t->nums[i];
+		}
+	*addrs = a;
+	*nums = v;
 	*n = m;
 	return true;
 }
