@@ -188,9 +188,11 @@ mrun=$(dirname "${fail:-/nonexistent/x}")
 check_eq "failure.json: the reducer's input is the crashing function's module" \
 	"input/0000-SROAPass.Module.ll" \
 	"$(json_get "${fail:-/nonexistent}" 'd["reduce_input"]' 2>/dev/null)"
-check_eq "and its reduce command re-runs -passes=sroa (SROAPass by opt's name) on it" \
-	"irsnap reduce $mrun/input/0000-SROAPass.Module.ll --crash '/usr/lib/llvm-14/bin/opt -disable-output -passes=sroa {}'" \
-	"$(json_get "${fail:-/nonexistent}" 'd["reduce_command"]' 2>/dev/null)"
+# (the debuggee as the debugger names it: GDB resolves opt-14's link)
+OPT_EXE='(/usr/lib/llvm-14/bin/opt|/usr/bin/opt-14)'
+json_get "${fail:-/nonexistent}" 'd["reduce_command"]' >"$TMP/rc.txt" 2>&1
+check "and its reduce command re-runs -passes=sroa (SROAPass by opt's name) on it ($(cat "$TMP/rc.txt"))" \
+	grep -qxE "irsnap reduce $mrun/input/0000-SROAPass.Module.ll --crash '$OPT_EXE -disable-output -passes=sroa \\{\\}'" "$TMP/rc.txt"
 # (the shim crashes SROA before it changed the IR: the module at the
 # crash is the module opt read, so its text is opt -S's, byte for byte)
 opt-14 -S "$TMP/hash.ll" -o "$TMP/hash.S.ll"
@@ -208,7 +210,7 @@ check "the run validates" "$IRSNAP" validate "$mrun"
 	"$IRSNAP" reduce "$mrun"
 ) >"$TMP/reduce.log" 2>&1
 check "irsnap reduce RUN runs the reduce command from failure.json" \
-	grep -q "^irsnap reduce: running the --crash command from .*failure.json: /usr/lib/llvm-14/bin/opt -disable-output -passes=sroa {}" \
+	grep -qE "^irsnap reduce: running the --crash command from .*failure.json: $OPT_EXE -disable-output -passes=sroa \\{\\}" \
 	"$TMP/reduce.log"
 red=$mrun/repro/reduced.ll
 read -r in_lines in_bytes <<<"$(wc -lc <"$mrun/input/0000-SROAPass.Module.ll")"
