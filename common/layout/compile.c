@@ -1371,7 +1371,30 @@ compile_reduce(struct irs_cc *c, int decls, const struct ltype *root)
 	lo->rerun = rerun ? irs_cc_strdup(c, rerun) : NULL;
 	const char *input = irs_cc_str(c, r, "input", line, "reduce");
 	lo->reduce_program = input && !strcmp(input, "program");
+	if (input && strcmp(input, "program") && strcmp(input, "snapshot")) {
+		const struct lfield *f = root ? irs_ltype_field(root, input)
+					      : NULL;
+		if (!f || (f->kind != LK_PTR && f->kind != LK_REF))
+			irs_lua_raisef(L, line, "reduce: 'input' '%s' is no "
+				       "ptr or ref field of the root type %s",
+				       input, root ? root->name : "(none)");
+		lo->reduce_field = irs_cc_strdup(c, input);
+	}
 	compile_reduce_syntax(c, r, line);
+	if (lua_getfield(L, r, "pass_names") == LUA_TTABLE) {
+		uint32_t n = 0;
+		for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+			n++;
+		lo->pass_names = irs_cc_alloc(c, (2 * n + 1) *
+					      sizeof(char *));
+		for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
+			lo->pass_names[2 * lo->npass_names] =
+				irs_cc_strdup(c, lua_tostring(L, -2));
+			lo->pass_names[2 * lo->npass_names++ + 1] =
+				irs_cc_strdup(c, lua_tostring(L, -1));
+		}
+	}
+	lua_pop(L, 1);
 	if (lua_getfield(L, r, "units") == LUA_TTABLE) {
 		uint32_t n = (uint32_t)lua_rawlen(L, -1);
 		lo->units = irs_cc_alloc(c, (n + 1) * sizeof(char *));

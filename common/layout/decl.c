@@ -2,6 +2,7 @@
 // reduce. Each checks its table's shape on the spot (so a mistake is
 // reported at its line) and records it in one registry table; the compiler
 // (compile.c) reads that table once the file has run.
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,20 +335,26 @@ l_verifier(lua_State *L)
 }
 
 // reduce { units = { T, ... }, defs = T, rerun = TEMPLATE,
-//          comment = "#", label = REGEX, input = "snapshot"|"program" }
+//          comment = "#", label = REGEX, input = "snapshot"|"program"|FIELD }
 static int
 l_reduce(lua_State *L)
 {
 	static const char *const keys[] = { "units", "defs", "rerun",
-					    "comment", "label", "input", NULL };
+					    "comment", "label", "input",
+					    "pass_names", NULL };
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "reduce", keys);
 	const char *input = opt_string(L, 1, "input", "reduce");
-	if (input && strcmp(input, "snapshot") && strcmp(input, "program"))
+	bool field = input && (isalpha((unsigned char)*input) ||
+			       *input == '_') &&
+		     strspn(input, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+			    "OPQRSTUVWXYZ0123456789_") == strlen(input);
+	if (input && !field)
 		return luaL_error(L, "reduce: 'input' is \"snapshot\" (the "
-				  "failing pass's IR) or \"program\" (the "
-				  "file the compiler was given), not '%s'",
-				  input);
+				  "failing pass's IR), \"program\" (the "
+				  "file the compiler was given) or a pointer "
+				  "field of the root (its node, whole), not "
+				  "'%s'", input);
 	opt_string(L, 1, "defs", "reduce");
 	opt_string(L, 1, "rerun", "reduce");
 	opt_string(L, 1, "comment", "reduce");
@@ -358,6 +365,24 @@ l_reduce(lua_State *L)
 				  "type names");
 	if (t == LUA_TTABLE)
 		check_strings(L, "reduce: 'units'", "type names");
+	lua_pop(L, 1);
+	// pass_names = { SROAPass = "sroa", ... }: what {pass} becomes
+	t = lua_getfield(L, 1, "pass_names");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		return luaL_error(L, "reduce: 'pass_names' must be a table "
+				  "{ PASS = \"name in the rerun\", ... }");
+	if (t == LUA_TTABLE) {
+		lua_pushnil(L);
+		while (lua_next(L, -2)) {
+			if (lua_type(L, -2) != LUA_TSTRING ||
+			    lua_type(L, -1) != LUA_TSTRING)
+				return luaL_error(L, "reduce: 'pass_names' "
+						  "maps pass names to the "
+						  "names the rerun takes, "
+						  "strings to strings");
+			lua_pop(L, 1);
+		}
+	}
 	lua_pop(L, 1);
 	declare_once(L, "reduce");
 	return 0;

@@ -8,6 +8,13 @@
 //   preds = derived { from = "uses", where = "user.id >= TermOpsBegin",
 //                    map = "user.parent", of = ref "BasicBlock" }
 //
+// Or the nodes a numbering numbered in the scope the struct is in, in
+// the order of their numbers: what a printer lists after the IR that
+// uses them (LLVM's attribute groups #N and metadata !N at the end of a
+// module):
+//
+//   groups = derived { numbering = "module_attrs", of = ref "AttributeSetNode" }
+//
 // The walk (walk/derived.c) computes the list once per frame, reading
 // only; the elements are references, like any sequence's.
 #include <string.h>
@@ -22,16 +29,24 @@ irs_cc_derived(struct irs_cc *c, const struct ltype *owner, int idx,
 	      uint32_t line, const char *qual, struct lseq *s)
 {
 	lua_State *L = c->L;
-	irs_cc_keys(c, idx, " from where map sort of ", line, qual, "derived");
+	irs_cc_keys(c, idx, " from where map sort of numbering ", line, qual,
+		    "derived");
 	struct lderived *der = irs_cc_alloc(c, sizeof(*der));
 	static const char *const keys[] = { "from", "where", "map", "sort" };
 	for (int i = 0; i < 4; i++) {
 		const char *v = irs_cc_str(c, idx, keys[i], line, qual);
 		der->names[i] = v ? irs_cc_strdup(c, v) : NULL;
 	}
-	if (!der->names[0])
+	const char *nb = irs_cc_str(c, idx, "numbering", line, qual);
+	der->numbering = nb ? irs_cc_strdup(c, nb) : NULL;
+	if (!der->names[0] == !der->numbering)
 		irs_lua_raisef(L, line, "%s: derived needs from = \"sequence\" "
-			       "(a sequence field of %s)", qual, owner->name);
+			       "(a sequence field of %s) or numbering = "
+			       "\"NAME\" (the nodes it numbered), one of "
+			       "them", qual, owner->name);
+	if (der->numbering && (der->names[2] || der->names[3]))
+		irs_lua_raisef(L, line, "%s: a numbering's nodes come in the "
+			       "order of their numbers: no map or sort", qual);
 	der->line = line;
 	struct lfield *e = irs_cc_alloc(c, sizeof(*e));
 	if (lua_getfield(L, idx, "of") != LUA_TTABLE ||
@@ -74,6 +89,21 @@ irs_link_derived(struct irs_cc *c, const struct ltype *owner,
 {
 	struct lderived *der = s->der;
 	uint32_t line = der->line;
+	if (der->numbering) {
+		// the numbering's name is linked with the numberings
+		// (number.c); the condition is on the nodes themselves
+		der->etype = s->elem->type;
+		der->eptr = true;
+		if (der->names[1]) {
+			struct irs_error *err = irs_template_cond(c->lo,
+				&c->lo->types[der->etype], der->names[1],
+				&der->where);
+			if (err)
+				raise_err(c, line, qual, "where",
+					  der->names[1], err);
+		}
+		return;
+	}
 	const struct lfield *from = irs_ltype_field(owner, der->names[0]);
 	if (!from || from->kind != LK_SEQ || from->seq->kind == SEQ_ZIP ||
 	    from->seq->kind == SEQ_DERIVED)

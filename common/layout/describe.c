@@ -102,7 +102,10 @@ put_seq(struct irs_buf *b, const struct irs_layout *lo, const struct lseq *s)
 		}
 		break;
 	case SEQ_DERIVED:
-		irs_buf_printf(b, "from %s", s->der->from->name);
+		if (s->der->numbering)
+			irs_buf_printf(b, "numbered by %s", s->der->numbering);
+		else
+			irs_buf_printf(b, "from %s", s->der->from->name);
 		if (s->der->names[1])
 			irs_buf_printf(b, " where %s", s->der->names[1]);
 		if (s->der->names[2])
@@ -363,6 +366,9 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 		irs_buf_printf(&b, "; label %s", lo->reduce_label);
 	if (lo->reduce_program)
 		irs_buf_puts(&b, "; input program");
+	if (lo->reduce_field)
+		irs_buf_printf(&b, "; input the root's %s, whole",
+			       lo->reduce_field);
 	irs_buf_puts(&b, "\n");
 	if (b.oom) {
 		irs_buf_deinit(&b);

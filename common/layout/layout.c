@@ -352,4 +352,36 @@ irs_layout_reduces_program(const struct irs_layout *lo)
 	return lo->reduce_program;
 }
 
+const char *
+irs_layout_rerun_pass(const struct irs_layout *lo, const char *pass)
+{
+	for (uint32_t i = 0; pass && i < lo->npass_names; i++)
+		if (!strcmp(lo->pass_names[2 * i], pass))
+			return lo->pass_names[2 * i + 1];
+	return NULL;
+}
+
+const char *
+irs_layout_reduce_field(const struct irs_layout *lo)
+{
+	return lo->reduce_field;
+}
+
+bool
+irs_layout_reduce_target(const struct irs_layout *lo, const char *type,
+			 uint64_t loc[3], const char **target)
+{
+	const struct ltype *t = irs_layout_find_type(lo, type ? type
+						     : lo->root);
+	const struct lfield *f = t && lo->reduce_field
+		? irs_ltype_field(t, lo->reduce_field) : NULL;
+	if (!f || (f->kind != LK_PTR && f->kind != LK_REF))
+		return false;
+	loc[0] = f->at.offset;
+	loc[1] = f->mask;
+	loc[2] = f->past;
+	*target = lo->types[f->type].name;
+	return true;
+}
+
 /* }====================================================== */

@@ -431,6 +431,8 @@ struct lderived {
 	struct lcval map;	/* npath 0: the element itself */
 	struct lcval sort;	/* npath 0: in from's order */
 	const char *names[4];	/* from, where, map, sort until linked */
+	const char *numbering;	/* numbering = N: its nodes, or NULL */
+	uint32_t nb;		/* that numbering's index, once linked */
 	uint32_t line;
 };
 
@@ -654,6 +656,10 @@ struct irs_layout {
 	const char *defs;
 	const char *rerun;
 	bool reduce_program;	/* reduce { input = "program" } */
+	const char *reduce_field;	/* reduce { input = FIELD }: the node
+					   the root's pointer FIELD names */
+	const char **pass_names;	/* reduce { pass_names }: pairs */
+	uint32_t npass_names;
 	const char *reduce_comment;	/* the text's line comment marker */
 	const char *reduce_label;	/* POSIX ERE of a label line */
 	const char *cfg_func, *cfg_block;	/* cfg { }: type names, or
@@ -701,6 +707,20 @@ struct irs_error *irs_layout_donor_spec(const char *path,
 /** Boundary @p i's check = { PATH = VALUE }, or NULL. */
 const struct lbcheck *irs_layout_boundary_check(const struct irs_layout *lo,
 						uint32_t i);
+/** reduce { input = FIELD }: the name of the root's pointer field whose
+ *  node, rendered whole, the reducer shrinks (an LLVM Function's Module),
+ *  or NULL. */
+const char *irs_layout_reduce_field(const struct irs_layout *lo);
+/** Where pointer field irs_layout_reduce_field() of root type @p type
+ *  (NULL: the layout's root) is: its offset, mask and past in *@p loc
+ *  ({ offset, mask, past }) and the type it names in *@p target; false
+ *  when that type has no such pointer field. */
+bool irs_layout_reduce_target(const struct irs_layout *lo, const char *type,
+			      uint64_t loc[3], const char **target);
+/** reduce { pass_names = { PASS = NAME } }: the NAME {pass} takes in a
+ *  rerun for pass @p pass, or NULL (then the pass's own). Borrowed. */
+const char *irs_layout_rerun_pass(const struct irs_layout *lo,
+				  const char *pass);
 /** The donor @p lo loaded (its object in *obj_ret), or NULL. */
 const struct irs_donor_spec *irs_layout_donor(const struct irs_layout *lo,
 					      const char **obj_ret);

@@ -342,6 +342,19 @@ link_nums(struct irs_cc *c, const struct ltype *t, struct lfield *f)
 			link_nums(c, t, f->un->deflt);
 		return;
 	}
+	if (f->kind == LK_SEQ && f->seq->kind == SEQ_DERIVED &&
+	    f->seq->der->numbering) {
+		struct lderived *der = f->seq->der;
+		for (uint32_t i = 0; i < c->lo->nnumberings; i++)
+			if (!strcmp(c->lo->numberings[i].name,
+				    der->numbering)) {
+				der->nb = i;
+				return;
+			}
+		irs_lua_raisef(c->L, f->line, "%s.%s: no numbering \"%s\" "
+			       "(declare numbering \"%s\" { ... })", t->name,
+			       f->name, der->numbering, der->numbering);
+	}
 	if (f->kind != LK_SHAPE || f->shape->kind != SH_NUMBER)
 		return;
 	struct lnum *nm = (struct lnum *)f->shape->num;

@@ -209,6 +209,12 @@ struct "Type" {
   fields = {
     id  = enum "ID",
     ctx = ptr("Context", "LLVMContext"),
+    -- for numbering module_types: the class's 24 bits (a struct's
+    -- SCDB_IsLiteral is 4) and what every type contains (a typed
+    -- pointer's pointee, an array's element, a struct's or a function
+    -- type's members), as TypeFinder walks them
+    sd  = scalar "SubclassData",
+    sub = array { ptr = "ContainedTys", count = "NumContainedTys", of = ref "Type" },
   },
   cast = { by = "id", cases = type_cases },
   ref = "<type {id}>",
@@ -259,16 +265,21 @@ struct "StructName" {
   text = "{key}",
 }
 
+local function struct_fields()
+  return {
+    name    = ptr("SymbolTableEntry", "StructName"),
+    hasbody = bits { at = "SubclassData", bit = 0, width = 1 },
+    packed  = bits { at = "SubclassData", bit = 1, width = 1 },
+    elts    = array { ptr = "ContainedTys", count = "NumContainedTys",
+                      of = ref "Type" },
+  }
+end
+-- a struct's body: { i32, double }, <{ i8, i32 }> when packed
+local STRUCT_BODY = "{?packed}<{/}{?elts}{{ {elts*, } }}{:}{{}}{/}{?packed}>{/}"
 struct "StructType" {
   ctype = "llvm::StructType",
-  fields = {
-    name   = ptr("SymbolTableEntry", "StructName"),
-    packed = bits { at = "SubclassData", bit = 1, width = 1 },
-    elts   = array { ptr = "ContainedTys", count = "NumContainedTys",
-                     of = ref "Type" },
-  },
-  ref = "{?name}%{name:llvm_name}{:}{?packed}<{/}{?elts}{{ {elts*, } }}"
-     .. "{:}{{}}{/}{?packed}>{/}{/}",
+  fields = struct_fields(),
+  ref = "{?name}%{name:llvm_name}{:}" .. STRUCT_BODY .. "{/}",
 }
 
 -- A function type: ContainedTys[0] the result, the parameters after it;
@@ -424,10 +435,23 @@ struct "ConstantDataVector" {
   ctype = "llvm::ConstantDataVector", fields = data_fields("FixedVectorType"),
   ref = "<" .. DATA .. ">",
 }
--- TODO: an i8 array that is a string prints as c"..." (isString).
+-- An array of i8 is a string (isString): c"...", a backslash doubled,
+-- '"' and what does not print as \XX (printEscapedString).
+local function c_string(n)
+  local out = {}
+  for i, c in ipairs(n.i8 or {}) do
+    c = c & 255
+    out[i] = c == 92 and "\\\\" or (c >= 32 and c < 127 and c ~= 34)
+      and string.char(c) or string.format("\\%02X", c)
+  end
+  return table.concat(out)
+end
+local cda = data_fields("ArrayType")
+cda.str = computed(pure(c_string))
 struct "ConstantDataArray" {
-  ctype = "llvm::ConstantDataArray", fields = data_fields("ArrayType"),
-  ref = "[" .. DATA .. "]",
+  ctype = "llvm::ConstantDataArray", fields = cda,
+  ref = "{?ty.elt.id == IntegerTyID and ty.ielt.width == 8}c\"{str}\"{:}["
+     .. DATA .. "]{/}",
 }
 
 -- A constant expression: its opcode is its SubclassData; a GEP keeps its
@@ -510,12 +534,33 @@ local function global_fields(extra)
   f.dsolocal = scalar "IsDSOLocal"
   return f
 end
+-- A global variable, as a module prints it (printGlobal): its
+-- initializer is its one operand, the Use just before it (none for an
+-- external declaration); constant, thread_local and the alignment are
+-- bits of GlobalVariable, GlobalValue and GlobalObject.
+local TLS = { [0] = "", "thread_local ", "thread_local(localdynamic) ",
+              "thread_local(initialexec) ", "thread_local(localexec) " }
+local GV_ALIGN = {}
+for i = 1, 33 do GV_ALIGN[i] = tostring(1 << (i - 1)) end
 struct "GlobalVariable" {
   ctype = "llvm::GlobalVariable",
   fields = global_fields {
     md = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "MDAttachments" },
+    vt = ref("ValueType", "Type"),
+    nops = scalar "NumUserOperands",
+    init = array { at = "before", count = "NumUserOperands", of = "UseV" },
+    isconst = scalar "isConstantGlobal",
+    tls = enum("ThreadLocal", { names = TLS }),
+    galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GV_ALIGN }),
+    section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
+                              of = "SectionName" },
   },
   ref = "@{name:llvm_name}",
+  text = "@{name:llvm_name} = {?nops == 0 and linkage == ExternalLinkage}external {/}"
+      .. "{linkage}" .. DSO_LOCAL_VISIBILITY .. "{tls}"
+      .. "{?unnamed == 2}unnamed_addr {/}{?unnamed == 1}local_unnamed_addr {/}"
+      .. "{?isconst}constant{:}global{/} {vt}{?nops} {init}{/}"
+      .. "{?section}, section \"{section}\"{/}{?galign != 0}, align {galign}{/}{md}\n",
 }
 
 -- }======================================================
@@ -537,6 +582,9 @@ local function mdnode_fields(extra)
     id  = enum("SubclassID", MDKIND),
     ops = array { at = "before", count = "NumOperands", of = "MDOperand" },
     n   = num "md",
+    -- numbered as the module printer does, when the Module is what is
+    -- printed (its numbering below)
+    mn  = num "module_md",
   }
   for k, v in pairs(extra or {}) do f[k] = v end
   return f
@@ -551,7 +599,11 @@ struct "Metadata" {
   fields = { id = enum("SubclassID", MDKIND) },
   cast = { by = "id", cases = md_cases, default = "MDNode" },
 }
-struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!{n}" }
+-- A node is numbered by the printer of what is being printed: a
+-- function (-print-after-all: the function's slot tracker) or, when a
+-- Module encloses the walk, the module's (opt -S).
+local MDNUM = "{?^Module}{mn}{:}{n}{/}"
+struct "MDNode" { ctype = "llvm::MDNode", fields = mdnode_fields(), ref = "!" .. MDNUM }
 -- An MDString's chars follow its StringMapEntry<MDString> (8 + 16 bytes).
 struct "MDStringEntry" {
   size = 24, node = false,
@@ -786,6 +838,7 @@ struct "AttributeSetNode" {
     attrs   = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
     plain   = derived { from = "attrs", where = "kindid != 2", of = ref "AttributeImpl" },
     n       = num "attrs",
+    mn      = num "module_attrs",
   },
   ref = "{@attrs* }",
 }
@@ -801,7 +854,8 @@ attribute_set("AttributeSet", "{node}")
 -- The pieces a function or a call prints of its attribute sets: the
 -- function's set as "#N" and as the "; Function Attrs:" comment (without
 -- its string attributes), the result's before the result type.
-attribute_set("FnGroup", "{?node} #{node.n}{/}")
+-- (#N as the function's printer numbers it, or the module's: see MDNUM)
+attribute_set("FnGroup", "{?node} #{?^Module}{node.mn}{:}{node.n}{/}{/}")
 attribute_set("FnComment", "{?node.plain}; Function Attrs: {node.plain* }\n{/}")
 attribute_set("RetSet", "{?node}{node} {/}")
 struct "AttributeListImpl" {
@@ -1127,23 +1181,101 @@ struct "Argument" {
 
 -- Named metadata (!llvm.module.flags, !llvm.ident...): a NamedMDNode's
 -- operands are a SmallVector<TrackingMDRef> behind a void *.
-struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") } }
+struct "MDRef" { size = 8, node = false, fields = { md = ref(0, "Metadata") },
+                 text = "{md}" }
 struct "MDRefVector" {
   size = 16, node = false,
   fields = { elts = array { ptr = 0, count = { offset = 8, size = 4 }, of = "MDRef" } },
 }
 struct "NamedMDNode" {
   ctype = "llvm::NamedMDNode", node = false,
-  fields = { ops = ptr("Operands", "MDRefVector") },
+  fields = { ops = ptr("Operands", "MDRefVector"), name = std.string "Name" },
+  text = "!{name} = !{{{ops.elts*, }}}\n",
 }
 
+-- A function's blocks alone, for numbering module_attrs.
+struct "FunctionBody" {
+  ctype = "llvm::Function",
+  fields = { blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }) },
+}
+
+-- A named struct as the module defines it before its globals: its body,
+-- or opaque without one (SCDB_HasBody, bit 0 of SubclassData).
+struct "StructDef" {
+  ctype = "llvm::StructType",
+  fields = struct_fields(),
+  ref = "%{name:llvm_name} = type {?hasbody}" .. STRUCT_BODY .. "{:}opaque{/}\n",
+}
+
+-- An attribute group as the module lists it after its functions.
+struct "AttrGroup" {
+  ctype = "llvm::AttributeSetNode",
+  fields = {
+    attrs = array { at = "after", count = "NumAttrs", of = ref "AttributeImpl" },
+    mn    = num "module_attrs",
+  },
+  ref = "attributes #{mn} = {{ {@attrs* } }}\n",
+}
+
+-- A metadata node as the module lists it after the named ones: a tuple
+-- !N = !{...} (distinct: Storage 1). The specialized DI nodes
+-- (DICompileUnit, DILocation...) have a printer each in LLVM, which this
+-- layout does not have yet: such a node is a walk error naming its kind,
+-- never wrong text.
+struct "MDTupleDef" {
+  ctype = "llvm::MDNode",
+  fields = mdnode_fields { storage = scalar "Storage" },
+  ref = "!{mn} = {?storage == 1}distinct {/}!{{{ops*, }}}\n",
+}
+struct "MDOtherDef" {
+  ctype = "llvm::MDNode",
+  fields = mdnode_fields(),
+  ref = pure(function(n)
+    error("!" .. tostring(n.mn) .. ": llvm14.lua does not print "
+          .. tostring(n.id) .. " nodes yet")
+  end),
+}
+struct "MDDef" {
+  ctype = "llvm::MDNode",
+  fields = { id = enum("SubclassID", MDKIND) },
+  cast = { by = "id", cases = { MDTupleKind = "MDTupleDef" }, default = "MDOtherDef" },
+}
+
+-- A module as `opt -S` prints it (AssemblyWriter::printModule): its
+-- header, its globals, its functions (definitions as -print-after-all
+-- prints them, declarations too), then what their text referred to by
+-- number: attribute groups #N, named metadata, metadata !N. A walk whose
+-- root is a Module numbers #N and !N as the module's printer does
+-- (numberings module_attrs and module_md below; MDNUM), a walk rooted at
+-- a Function as -print-after-all does.
+-- TODO: comdats, aliases and ifuncs, module asm.
 struct "Module" {
-  ctype = "llvm::Module", node = false,
+  ctype = "llvm::Module",
   fields = {
     globals   = llvm.ilist("GlobalList", "GlobalVariable", { link_offset = 56 }),
     functions = llvm.ilist("FunctionList", "Function", { link_offset = 56 }),
     named     = llvm.ilist("NamedMDList", "NamedMDNode", { link_offset = 0 }),
+    bodies    = llvm.ilist("FunctionList", "FunctionBody", { link_offset = 56 }),
+    -- std::strings of the Module and of its DataLayout
+    id        = std.string "ModuleID",
+    src       = std.string "SourceFileName",
+    triple    = std.string "TargetTriple",
+    dl        = std.string "DL.StringRepresentation",
+    -- what the functions' text numbered, in the order of the numbers
+    types     = derived { numbering = "module_types", of = ref "StructDef" },
+    groups    = derived { numbering = "module_attrs", of = ref "AttrGroup" },
+    mds       = derived { numbering = "module_md", of = ref "MDDef" },
   },
+  text = "{?id}; ModuleID = '{id}'\n{/}"
+      .. "{?src}source_filename = \"{src:escaped}\"\n{/}"
+      .. "{?dl}target datalayout = \"{dl}\"\n{/}"
+      .. "{?triple}target triple = \"{triple}\"\n{/}"
+      .. "{?types}\n{types}{/}"
+      .. "{?globals}\n{globals}{/}"
+      .. "{?functions}\n{functions*\n}{/}"
+      .. "{?groups}\n{groups}{/}"
+      .. "{?named}\n{named}{/}"
+      .. "{?mds}\n{mds}{/}",
 }
 
 struct "SectionName" {
@@ -1196,7 +1328,8 @@ struct "Function" {
       if not c or (n.name and c == n.name.key) then return "" end
       return "($" .. quote(c) .. ")"
     end)),
-    parent = ptr("Parent", "Module"),
+    -- (a ref: the function's snapshot does not walk its module)
+    parent = ref("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
     attrs  = ptr("AttributeSets.pImpl", "AttributeListImpl"),
     params = zip { count = "NumArgs", of = {
@@ -1204,17 +1337,25 @@ struct "Function" {
       set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
               count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
       text = "{a.vty}{?set} {@set}{/} {a}" },
+    -- a declaration's parameters: types and attributes, no names
+    dparams = zip { count = "NumArgs", of = {
+      a = { ptr = "Arguments", of = "ArgSlot" },
+      set = { ptr = "AttributeSets.pImpl", skip = { "AttributeListImpl", 16 },
+              count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } },
+      text = "{a.vty}{?set} {@set}{/}" },
     md     = llvm.densemap { map = "vty.ctx.pImpl.ValueMetadata", of = "FnMDAttachments" },
   },
   ref = "@{name:llvm_name}",
   text = "{?attrs}{attrs.comment}{/}"
-      .. "define {linkage}" .. DSO_LOCAL_VISIBILITY
-      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}({params*, }"
+      -- (a declaration, no blocks, only in a module: opt -S)
+      .. "{?blocks}define {:}declare{md} {/}{linkage}" .. DSO_LOCAL_VISIBILITY
+      .. "{?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}{fty.ret} @{name:llvm_name}("
+      .. "{?blocks}{params*, }{:}{dparams*, }{/}"
       .. "{?fty.vararg}{?params}, {/}...{/})"
       .. "{?unnamed == 2} unnamed_addr{/}{?unnamed == 1} local_unnamed_addr{/}"
       .. "{?attrs}{attrs.group}{/}{?section} section \"{section}\"{/}"
       .. "{?comdat} comdat{comdat_name}{/}{?galign != 0} align {galign}{/}"
-      .. "{?haspers} personality {pers}{/}{md} {{{blocks}}}\n",
+      .. "{?haspers} personality {pers}{/}{?blocks}{md} {{{blocks}}}{/}\n",
 }
 
 -- }======================================================
@@ -1234,14 +1375,50 @@ numbering "slot" {
 -- those of the calls of the function being printed (SlotTracker's
 -- processModule, then processFunction).
 local fn_set = { "attrs", number = false, { "fn", number = false, { "node" } } }
+local call_sets = { "blocks", number = false, { "insts", number = false,
+    { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
+      { "fn", number = false, { "node" } } },
+    { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
+      { "fn", number = false, { "node" } } } } }
 numbering "attrs" {
   scope = "Function",
   { "parent.functions", number = false, fn_set },
-  { "blocks", number = false, { "insts", number = false,
-      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call, as = "I_call",
-        { "fn", number = false, { "node" } } },
-      { "attrs", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.invoke, as = "I_invoke",
-        { "fn", number = false, { "node" } } } } },
+  call_sets,
+}
+-- The module's printer: its functions' attributes, then those of the
+-- calls of every function, in order (each function's processFunction as
+-- printModule reaches it).
+-- (A numbering enters a node once per struct it is seen as: the second
+-- pass over the functions sees them as FunctionBody.)
+numbering "module_attrs" {
+  scope = "Module",
+  { "functions", number = false, fn_set },
+  { "bodies", number = false, call_sets },
+}
+
+-- Named struct types %T, in the order the module's printer finds them
+-- (TypeFinder: each global's type; each function's type, its
+-- arguments', and each instruction's, its operands' but other
+-- instructions', a GEP's source and an alloca's allocated type), each
+-- type before what it contains, depth first.
+local STRUCT = "id == StructTyID and sd & 4 == 0"
+local function types_of(path, extra)
+  local st = { path, when = STRUCT, { "sub", when = STRUCT, recurse = true } }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
+numbering "module_types" {
+  scope = "Module",
+  { "globals", number = false, types_of("vt") },
+  { "functions", number = false, types_of("vty"),
+    { "params", number = false, { "a", number = false, types_of("vty") } },
+    { "blocks", number = false, { "insts", number = false, types_of("vty"),
+        { "ops", number = false, { "val", number = false,
+            only = "id < " .. INSTRUCTION_VAL, types_of("vty") } },
+        types_of("src", { guard = "id == " .. INSTRUCTION_VAL + OP.getelementptr,
+                          as = "I_getelementptr" }),
+        types_of("allocated", { guard = "id == " .. INSTRUCTION_VAL + OP.alloca,
+                                as = "I_alloca" }) } } },
 }
 
 -- {====================================================== values by class
@@ -1301,22 +1478,137 @@ end
 local function attachments()
   return { "md", number = false, { "sorted", number = false, md_of() } }
 end
--- (-print-after-all's slot tracker numbers the metadata of every
--- function of the module, in order, not only the printed one's)
-numbering "md" {
-  scope = "Function",
-  { "parent.globals", number = false, attachments() },
-  { "parent.named", number = false, { "ops", number = false,
-      { "elts", number = false, md_of() } } },
-  { "parent.functions", number = false,
+-- The steps from a module (at `m`: "parent." from a function, "" from
+-- the module itself).
+local function md_steps(m, t)
+  t[#t + 1] = { m .. "globals", number = false, attachments() }
+  t[#t + 1] = { m .. "named", number = false, { "ops", number = false,
+      { "elts", number = false, md_of() } } }
+  t[#t + 1] = { m .. "functions", number = false,
     attachments(),
     { "blocks", number = false, { "insts", number = false,
         { "ops", number = false, guard = "id == " .. INSTRUCTION_VAL + OP.call,
           { "val", number = false, only = "id == MetadataAsValueVal",
             md_of { as = "MetadataAsValue" } } },
         { "dbg", only = MDNODE, operands },
-        attachments() } } },
+        attachments() } } }
+  return t
+end
+-- (-print-after-all's slot tracker numbers the metadata of every
+-- function of the module, in order, not only the printed one's; the
+-- module's printer numbers them in the same order, function by function)
+numbering "md" (md_steps("parent.", { scope = "Function" }))
+numbering "module_md" (md_steps("", { scope = "Module" }))
+
+-- {====================================================== reducing
+
+-- A crash's reduce command re-runs the failing pass on the module the
+-- failing function is in (the Function's parent, rendered whole as opt
+-- -S prints it: a function alone is no input opt reads), as opt's
+-- pipeline names the pass: -passes=sroa for SROAPass. The names below
+-- are opt-14's function passes (opt-14 --print-passes, each run with
+-- -debug-pass-manager to read its class).
+local PASS_NAMES = {
+  ADCEPass = "adce", AddDiscriminatorsPass = "add-discriminators",
+  AddressSanitizerPass = "asan",
+  AggressiveInstCombinePass = "aggressive-instcombine",
+  AliasSetsPrinterPass = "print-alias-sets",
+  AlignmentFromAssumptionsPass = "alignment-from-assumptions",
+  AnnotationRemarksPass = "annotation-remarks",
+  AssumeBuilderPass = "assume-builder",
+  AssumeSimplifyPass = "assume-simplify",
+  AssumptionPrinterPass = "print<assumptions>", BDCEPass = "bdce",
+  BlockFrequencyPrinterPass = "print<block-freq>",
+  BoundsCheckingPass = "bounds-checking",
+  BranchProbabilityPrinterPass = "print<branch-prob>",
+  BreakCriticalEdgesPass = "break-crit-edges",
+  CFGOnlyPrinterPass = "dot-cfg-only", CFGOnlyViewerPass = "view-cfg-only",
+  CFGPrinterPass = "dot-cfg", CFGViewerPass = "view-cfg",
+  CallSiteSplittingPass = "callsite-splitting",
+  ConstantHoistingPass = "consthoist",
+  ConstraintEliminationPass = "constraint-elimination",
+  ControlHeightReductionPass = "chr", CoroCleanupPass = "coro-cleanup",
+  CoroEarlyPass = "coro-early", CoroElidePass = "coro-elide",
+  CorrelatedValuePropagationPass = "correlated-propagation",
+  CostModelPrinterPass = "print<cost-model>",
+  CycleInfoPrinterPass = "print<cycles>", DCEPass = "dce",
+  DFAJumpThreadingPass = "dfa-jump-threading", DSEPass = "dse",
+  DelinearizationPrinterPass = "print<delinearization>",
+  DemandedBitsPrinterPass = "print<demanded-bits>",
+  DependenceAnalysisPrinterPass = "print<da>",
+  DivRemPairsPass = "div-rem-pairs",
+  DivergenceAnalysisPrinterPass = "print<divergence>",
+  DomTreeOnlyPrinterPass = "dot-dom-only", DomTreePrinterPass = "dot-dom",
+  DominanceFrontierPrinterPass = "print<domfrontier>",
+  DominatorTreePrinterPass = "print<domtree>", EarlyCSEPass = "early-cse",
+  EntryExitInstrumenterPass = "ee-instrument",
+  FixIrreduciblePass = "fix-irreducible", FlattenCFGPass = "flattencfg",
+  Float2IntPass = "float2int",
+  FunctionPropertiesPrinterPass = "print<func-properties>",
+  GVNHoistPass = "gvn-hoist", GVNPass = "gvn", GVNSinkPass = "gvn-sink",
+  GuardWideningPass = "guard-widening", HelloWorldPass = "helloworld",
+  IRCEPass = "irce", InferAddressSpacesPass = "infer-address-spaces",
+  InlineCostAnnotationPrinterPass = "print<inline-cost>",
+  InlineSizeEstimatorAnalysisPrinterPass = "print<inliner-size-estimator>",
+  InstCombinePass = "instcombine", InstCountPass = "instcount",
+  InstSimplifyPass = "instsimplify", InstructionNamerPass = "instnamer",
+  JumpThreadingPass = "jump-threading", LCSSAPass = "lcssa",
+  LibCallsShrinkWrapPass = "libcalls-shrinkwrap", LintPass = "lint",
+  LoadStoreVectorizerPass = "load-store-vectorizer",
+  LoopDataPrefetchPass = "loop-data-prefetch",
+  LoopDistributePass = "loop-distribute", LoopFusePass = "loop-fusion",
+  LoopLoadEliminationPass = "loop-load-elim",
+  LoopPrinterPass = "print<loops>", LoopSimplifyPass = "loop-simplify",
+  LoopSinkPass = "loop-sink", LoopUnrollPass = "loop-unroll",
+  LoopVectorizePass = "loop-vectorize",
+  LoopVersioningPass = "loop-versioning", LowerAtomicPass = "loweratomic",
+  LowerConstantIntrinsicsPass = "lower-constant-intrinsics",
+  LowerExpectIntrinsicPass = "lower-expect",
+  LowerGuardIntrinsicPass = "lower-guard-intrinsic",
+  LowerInvokePass = "lowerinvoke",
+  LowerMatrixIntrinsicsPass = "lower-matrix-intrinsics",
+  LowerSwitchPass = "lowerswitch",
+  LowerWidenableConditionPass = "lower-widenable-condition",
+  MakeGuardsExplicitPass = "make-guards-explicit",
+  MemCpyOptPass = "memcpyopt", MemDerefPrinterPass = "print-memderefs",
+  MemProfilerPass = "memprof", MemorySSAPrinterPass = "print<memoryssa>",
+  MemorySSAWalkerPrinterPass = "print<memoryssa-walker>",
+  MemorySanitizerPass = "msan", MergeICmpsPass = "mergeicmps",
+  MergedLoadStoreMotionPass = "mldst-motion",
+  MustExecutePrinterPass = "print-mustexecute",
+  NaryReassociatePass = "nary-reassociate", NewGVNPass = "newgvn",
+  NoOpFunctionPass = "no-op-function",
+  ObjCARCContractPass = "objc-arc-contract",
+  ObjCARCExpandPass = "objc-arc-expand", ObjCARCOptPass = "objc-arc",
+  PartiallyInlineLibCallsPass = "partially-inline-libcalls",
+  PhiValuesPrinterPass = "print<phi-values>",
+  PostDominatorTreePrinterPass = "print<postdomtree>",
+  PredicateInfoPrinterPass = "print-predicateinfo", PromotePass = "mem2reg",
+  ReassociatePass = "reassociate",
+  RedundantDbgInstEliminationPass = "redundant-dbg-inst-elim",
+  RegToMemPass = "reg2mem", RegionInfoPrinterPass = "print<regions>",
+  SCCPPass = "sccp", SLPVectorizerPass = "slp-vectorizer", SROAPass = "sroa",
+  ScalarEvolutionPrinterPass = "print<scalar-evolution>",
+  ScalarizeMaskedMemIntrinPass = "scalarize-masked-mem-intrin",
+  ScalarizerPass = "scalarizer",
+  SeparateConstOffsetFromGEPPass = "separate-const-offset-from-gep",
+  SimplifyCFGPass = "simplifycfg", SinkingPass = "sink",
+  SpeculativeExecutionPass = "speculative-execution",
+  StackSafetyPrinterPass = "print<stack-safety-local>",
+  StraightLineStrengthReducePass = "slsr",
+  StructurizeCFGPass = "structurizecfg", TailCallElimPass = "tailcallelim",
+  ThreadSanitizerPass = "tsan", UnifyFunctionExitNodesPass = "mergereturn",
+  UnifyLoopExitsPass = "unify-loop-exits",
+  VectorCombinePass = "vector-combine",
+  WarnMissedTransformationsPass = "transform-warning",
 }
+reduce {
+  input = "parent",
+  rerun = "{exe} {flags} -passes={pass} {input}",
+  pass_names = PASS_NAMES,
+}
+
+-- }======================================================
 
 -- {====================================================== boundaries
 

@@ -348,7 +348,8 @@ reduce_json(const struct irs_failure_site *site, const json_t *crash)
 	// {pass} is the pass, not the instance it ran on ("ssa" of
 	// "ssa@main")
 	char *before = irs_path_join(site->dir, input);
-	char *pass = irs_failure_bare_pass(site->pass, site->instance);
+	char *pass = site->rerun_pass ? strdup(site->rerun_pass)
+		: irs_failure_bare_pass(site->pass, site->instance);
 	char *cmd = !before || !pass ? NULL
 		: v ? irs_failure_verify_command(v, site->exe, site->args,
 						 pass, before)

@@ -382,6 +382,8 @@ struct irs_failure_site {
 					   failed (kind "verifier"), whose
 					   own rerun the reduce command
 					   uses; or NULL */
+	const char *rerun_pass;		/* {pass} in the rerun when the layout
+					   names it otherwise, or NULL */
 	bool reduce_program;		/* the layout reduces the program: */
 	const char *program;		/* its copy in the run (relative),
 					   or NULL when it could not be read */

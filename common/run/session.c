@@ -1157,6 +1157,72 @@ out:
 	return rel;
 }
 
+// reduce { input = FIELD }: the node the IR root's pointer FIELD names
+// (an LLVM Function's Module), rendered whole as the failure left it, as
+// input/NNNN-PASS.TYPE.ll in the run: what the reducer shrinks and the
+// rerun reads, where the failing pass's own snapshot (a function) is no
+// input the compiler takes. NULL when it cannot be rendered (said under
+// IRSNAP_DEBUG=S); the reduce command is then null. Freed with free().
+static char *
+reduce_node(struct irs_session *s, struct irs_memory *mem, uint64_t root,
+	    const char *type, uint32_t seq, const char *pass)
+{
+	uint64_t loc[3], p = 0;
+	const char *target;
+	struct names n = {0};
+	struct irs_snapshot *snap = NULL;
+	char *name = NULL, *rel = NULL, *dir = NULL;
+	struct irs_error *err = NULL;
+
+	if (!irs_layout_reduce_target(s->lo, type, loc, &target))
+		return NULL;
+	if ((err = irs_memory_read(mem, root + loc[0], &p, sizeof(p))))
+		goto out;
+	p &= loc[1];
+	p = p ? p - loc[2] : 0;
+	if (!p) {
+		err = irs_error_format(IRS_ERROR_FAULT, "the root's %s is "
+				       "NULL", irs_layout_reduce_field(s->lo));
+		goto out;
+	}
+	name = irs_rundir_snapshot_name(seq, pass, target, "ll");
+	const char *base = name ? strchr(name, '/') : NULL;
+	dir = irs_path_join(s->dir, "input");
+	if (!base || !dir || asprintf(&rel, "input%s", base) < 0) {
+		rel = NULL;
+		err = &irs_enomem;
+		goto out;
+	}
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		err = irs_error_format(IRS_ERROR_IO, "%s: %s", dir,
+				       strerror(errno));
+		goto out;
+	}
+	n.text = rel;
+	err = snapshot(s, mem, p, target, &n, &snap);
+	n.text = NULL;
+	if (!err) {
+		struct irs_snapshot_stats st;
+		irs_snapshot_get_stats(snap, &st);
+		for (uint32_t i = 0; i < st.nerrors && irs_debug('S'); i++)
+			fprintf(stderr, "irsnap: session: %s: %s\n", rel,
+				irs_snapshot_error(snap, i));
+		irs_snapshot_destroy(snap);
+	}
+out:
+	if (err && irs_debug('S'))
+		fprintf(stderr, "irsnap: session: no reduce input: %s\n",
+			err->message);
+	if (err) {
+		free(rel);
+		rel = NULL;
+	}
+	irs_error_destroy(err);
+	free(name);
+	free(dir);
+	return rel;
+}
+
 // The verifier @p name of layout @p lo into @p ret.
 static bool
 find_verifier(const struct irs_layout *lo, const char *name,
@@ -1224,11 +1290,21 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.rerun = s->lo ? irs_layout_rerun(s->lo) : NULL,
 		.reduce_program = s->lo && irs_layout_reduces_program(s->lo),
 	};
+	char *bare = pass ? irs_failure_bare_pass(pass, site.instance) : NULL;
+	site.rerun_pass = s->lo ? irs_layout_rerun_pass(s->lo, bare) : NULL;
+	free(bare);
 	struct irs_verifier_info vi;
 	if (verifier && info->verifier && s->lo &&
 	    find_verifier(s->lo, info->verifier, &vi))
 		site.verifier = &vi;
 	char *program = site.reduce_program ? copy_program(s) : NULL;
+	if (!verifier && info->ir_root && mem && s->lo &&
+	    irs_layout_reduce_field(s->lo)) {
+		program = reduce_node(s, mem, info->ir_root,
+				      ev ? ev->type : NULL, ev ? ev->seq : 0,
+				      pass);
+		site.reduce_program = true;	// what it names is the input
+	}
 	site.program = program;
 	err = irs_failure_build(&site, t, &fi, crash, &doc);
 	free(program);

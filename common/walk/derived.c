@@ -113,11 +113,62 @@ sort_results(struct walk *w, const struct lfield *fd, size_t start, size_t n)
 	free(copy);
 }
 
+// derived { numbering = N }: the nodes N numbered, by number, that hold
+// the condition.
+static void
+numbered(struct walk *w, struct frame *f, const struct lfield *fd,
+	 struct seqinfo *si)
+{
+	const struct lderived *der = fd->seq->der;
+	const struct ltype *et = &w->lo->types[der->etype];
+	size_t start = w->ndbuf, n = 0;
+	uint64_t *nodes = NULL;
+	uint32_t *nums = NULL;
+	si->base = start;
+	si->n = 0;
+	if (!irs_number_nodes(w, f, fd, der->nb, &nodes, &nums, &n))
+		return;
+	struct keyed *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k) {
+		free(nodes);
+		free(nums);
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){ nums[i], nodes[i] };
+	qsort(k, n, sizeof(*k), cmp_keyed);	// by number, ties by address
+	for (size_t i = 0; i < n; i++)
+		nodes[i] = k[i].i;
+	free(k);
+	free(nums);
+	for (size_t i = 0; i < n && !w->stop; i++) {
+		bool keep = true;
+		if (der->where) {
+			struct frame *ef = irs_walk_push(w, et, nodes[i],
+							 NULL, fd);
+			if (!ef)
+				continue;
+			keep = irs_walk_cond(w, ef, der->where);
+			irs_walk_pop(w);
+		}
+		if (keep && !append(w, nodes[i]))
+			break;
+	}
+	free(nodes);
+	si->n = w->ndbuf - start;
+}
+
 void
 irs_derived_compute(struct walk *w, struct frame *f, const struct lfield *fd,
 		   struct seqinfo *si)
 {
 	const struct lderived *der = fd->seq->der;
+	if (der->numbering) {
+		numbered(w, f, fd, si);
+		return;
+	}
 	const struct ltype *et = &w->lo->types[der->etype];
 	size_t start = w->ndbuf;
 	struct seq_iter it;

@@ -421,3 +421,31 @@ irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
 	*ret = t->nums[s];
 	return true;
 }
+
+bool
+irs_number_nodes(struct walk *w, struct frame *f, const struct lfield *fd,
+		 uint32_t k, uint64_t **addrs, uint32_t **nums, size_t *n)
+{
+	struct numtab *t = table(w, f, fd, k);
+	if (!t)
+		return false;
+	uint64_t *a = malloc((t->n ? t->n : 1) * sizeof(*a));
+	uint32_t *v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	if (!a || !v) {
+		free(a);
+		free(v);
+		w->fatal = &irs_enomem;
+		w->stop = true;
+		return false;
+	}
+	size_t m = 0;
+	for (size_t i = 0; t->mask && i <= t->mask && m < t->n; i++)
+		if (t->keys[i]) {
+			a[m] = t->keys[i];
+			v[m++] = t->nums[i];
+		}
+	*addrs = a;
+	*nums = v;
+	*n = m;
+	return true;
+}

@@ -954,6 +954,11 @@ struct irs_numcache;
  *  it; false when it has none (not numbered, or no scope: recorded). */
 bool irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
 		   int64_t *ret);
+/** The *n nodes numbering @p k numbered in the scope around frame @p f,
+ *  in no order: their addresses in *addrs and numbers in *nums (free()
+ *  both); false when there is no scope (recorded) or memory ran out. */
+bool irs_number_nodes(struct walk *w, struct frame *f, const struct lfield *fd,
+		      uint32_t k, uint64_t **addrs, uint32_t **nums, size_t *n);
 /** Frees the numberings' tables. */
 void irs_number_forget(struct walk *w);
 

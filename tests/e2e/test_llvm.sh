@@ -9,7 +9,10 @@
 # what opt's own -print-after-all shows of that function after that
 # pass, pass by pass, live; from a gcore at a boundary; and from the
 # kernel core of a crash injected deep into SROA (crash_shim.c), whose
-# IR root the search finds in a callee-saved register.
+# IR root the search finds in a callee-saved register; from that core,
+# with the shipped llvm14.lua, failure.json names the crashing function's
+# module as the reducer's input and `irsnap reduce RUN` shrinks it to a
+# reproducer on which opt-14 -passes=sroa still crashes the same way.
 source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 source "$IRSNAP_ROOT/tests/e2e/llvm.sh"
@@ -167,5 +170,65 @@ check_eq "the Function SROA was given, read from the kernel core" \
 fail=$(sed -n 's/^ir-report: .*: \(.*failure.json\)$/\1/p' "$TMP/kcore.log")
 check_eq "ir-report: the crashing pass" "SIGSEGV SROAPass" \
 	"$(json_get "${fail:-/nonexistent}" 'd["signal"]["name"] + " " + d["pass"]["name"]' 2>/dev/null)"
+
+# --- crash -> failure.json -> reduce -> reproducer -------------------------
+# The same kernel core, with the shipped llvm14.lua (its donor is the one
+# built above: same source, same cache entry): ir-report renders the
+# failing Function's Module (reduce { input = "parent" }) as the
+# reducer's input, and its reduce command re-runs SROA on it by opt's
+# own name for it; `irsnap reduce RUN` shrinks that module while opt-14
+# (the shim preloaded, as the test's environment has it) still crashes
+# in SROA with SIGSEGV.
+cp common/layouts/llvm14.lua "$TMP/lay/llvm14.lua"
+LAYOUT=$TMP/lay/llvm14.lua IRSNAP_DEBUG=S DBG_TIMEOUT=180 dbg_batch \
+	"$TMP/kcore-module.log" -o 'ir-report' \
+	-c "${kcore:-/nonexistent}" /usr/bin/opt-14
+fail=$(sed -n 's/^ir-report: .*: \(.*failure.json\)$/\1/p' "$TMP/kcore-module.log")
+mrun=$(dirname "${fail:-/nonexistent/x}")
+check_eq "failure.json: the reducer's input is the crashing function's module" \
+	"input/0000-SROAPass.Module.ll" \
+	"$(json_get "${fail:-/nonexistent}" 'd["reduce_input"]' 2>/dev/null)"
+# (the debuggee as the debugger names it: GDB resolves opt-14's link)
+OPT_EXE='(/usr/lib/llvm-14/bin/opt|/usr/bin/opt-14)'
+json_get "${fail:-/nonexistent}" 'd["reduce_command"]' >"$TMP/rc.txt" 2>&1
+check "and its reduce command re-runs -passes=sroa (SROAPass by opt's name) on it ($(cat "$TMP/rc.txt"))" \
+	grep -qxE "irsnap reduce $mrun/input/0000-SROAPass.Module.ll --crash '$OPT_EXE -disable-output -passes=sroa \\{\\}'" "$TMP/rc.txt"
+# (the shim crashes SROA before it changed the IR: the module at the
+# crash is the module opt read, so its text is opt -S's, byte for byte)
+opt-14 -S "$TMP/hash.ll" -o "$TMP/hash.S.ll"
+check_eq "the module from the kernel core is byte-identical to opt-14 -S" "" \
+	"$(diff "$TMP/hash.S.ll" "$mrun/input/0000-SROAPass.Module.ll" 2>&1 | head -5)"
+check "opt-14 reads and verifies it" \
+	opt-14 -verify -disable-output "$mrun/input/0000-SROAPass.Module.ll"
+check "the run validates" "$IRSNAP" validate "$mrun"
+# LLVM_DISABLE_SYMBOLIZATION: the crash's stack dump without llvm-symbolizer
+# (each test's run of opt is the time a reduction takes)
+(
+	ulimit -c 0
+	export IRSNAP_CRASH_IN=SROAPass IRSNAP_CRASH_AFTER=3 \
+		LD_PRELOAD=$TMP/crash_shim.so LLVM_DISABLE_SYMBOLIZATION=1
+	"$IRSNAP" reduce "$mrun"
+) >"$TMP/reduce.log" 2>&1
+check "irsnap reduce RUN runs the reduce command from failure.json" \
+	grep -qE "^irsnap reduce: running the --crash command from .*failure.json: $OPT_EXE -disable-output -passes=sroa \\{\\}" \
+	"$TMP/reduce.log"
+red=$mrun/repro/reduced.ll
+read -r in_lines in_bytes <<<"$(wc -lc <"$mrun/input/0000-SROAPass.Module.ll")"
+read -r out_lines out_bytes <<<"$(wc -lc <"$red" 2>/dev/null || echo "0 0")"
+check "the reproducer is smaller: $in_lines -> $out_lines lines, $in_bytes -> $out_bytes bytes" \
+	test -s "$red" -a "$out_lines" -lt "$in_lines" -a "$out_bytes" -lt "$in_bytes"
+figure "$(grep '^reduced ' "$TMP/reduce.log")"
+check "the reproducer is valid IR (opt-14 -verify, no shim)" \
+	opt-14 -verify -disable-output "$red"
+(
+	ulimit -c 0
+	IRSNAP_CRASH_IN=SROAPass IRSNAP_CRASH_AFTER=3 \
+		LD_PRELOAD=$TMP/crash_shim.so \
+		opt-14 -passes=sroa -disable-output "$red"
+) >"$TMP/repro.log" 2>&1
+status=$?
+check_eq "and still crashes opt-14 -passes=sroa with SIGSEGV (128 + 11)" 139 "$status"
+check "in SROAPass (its stack dump)" \
+	grep -q "llvm::SROAPass::run(llvm::Function&" "$TMP/repro.log"
 
 done_testing

@@ -211,6 +211,21 @@ test_reduce_syntax(void **state)
 	assert_null(irs_layout_describe(f->lo, &desc));
 	assert_non_null(strstr(desc, "; input program\n"));
 	free(desc);
+	// input = FIELD: the node the root's pointer names (an LLVM
+	// Function's Module); pass_names: {pass} as the rerun spells it
+	snprintf(src, sizeof(src), HEAD "%sreduce { input = \"next\", "
+		 "pass_names = { PtPass = \"pt\" } }\n", pt);
+	assert_null(load(f, src));
+	assert_string_equal(irs_layout_reduce_field(f->lo), "next");
+	uint64_t loc[3];
+	const char *target;
+	assert_true(irs_layout_reduce_target(f->lo, NULL, loc, &target));
+	assert_string_equal(target, "Pt");
+	assert_string_equal(irs_layout_rerun_pass(f->lo, "PtPass"), "pt");
+	assert_null(irs_layout_rerun_pass(f->lo, "Other"));
+	assert_null(irs_layout_describe(f->lo, &desc));
+	assert_non_null(strstr(desc, "; input the root's next, whole\n"));
+	free(desc);
 	static const struct {
 		const char *decl, *msg;
 	} bad[] = {
@@ -220,9 +235,15 @@ test_reduce_syntax(void **state)
 		{"comment = 3", "'comment' must be a string"},
 		{"label = \"^(@\"", "reduce: 'label' must be a POSIX extended "
 		 "regular expression"},
-		{"input = \"ir\"", "reduce: 'input' is \"snapshot\" (the "
-		 "failing pass's IR) or \"program\" (the file the compiler "
-		 "was given), not 'ir'"},
+		{"input = \"in put\"", "reduce: 'input' is \"snapshot\" (the "
+		 "failing pass's IR), \"program\" (the file the compiler "
+		 "was given) or a pointer field of the root (its node, "
+		 "whole), not 'in put'"},
+		{"input = \"ir\"", "reduce: 'input' 'ir' is no ptr or ref "
+		 "field of the root type Pt"},
+		{"pass_names = 3", "reduce: 'pass_names' must be a table"},
+		{"pass_names = { Pt = 1 }", "reduce: 'pass_names' maps pass "
+		 "names to the names the rerun takes, strings to strings"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(src, sizeof(src), HEAD "%sreduce { %s }\n", pt,

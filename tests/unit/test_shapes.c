@@ -1048,6 +1048,66 @@ test_numbering_slots_and_metadata(void **state)
 			   "3:\n  i, !x !E()\n", 0, "");
 }
 
+// derived { numbering = N }: the nodes N numbered, in the order of their
+// numbers (a module's metadata definitions after its functions), those
+// that hold `where` alone when it is given.
+static void
+test_numbering_nodes_in_order(void **state)
+{
+	static const char layout[] =
+		"layout { name = \"f\", root = \"NFn\" }\n"
+		"struct \"NMd\" { fields = { expr = scalar \"expr\",\n"
+		"  ops = array { ptr = \"ops\", count = \"nops\", of = ref "
+		"\"NMd\" },\n"
+		"  n = num \"md\" },\n"
+		"  ref = \"{?expr}!E{:}!{n}{/}\" }\n"
+		"struct \"NMdDef\" { ctype = \"NMd\", fields = {\n"
+		"  nops = scalar \"nops\",\n"
+		"  ops = array { ptr = \"ops\", count = \"nops\", of = ref "
+		"\"NMd\" },\n"
+		"  n = num \"md\" },\n"
+		"  ref = \"!{n} = !{{{ops*, }}}\\n\" }\n"
+		"struct \"NInst\" { fields = { md = ref(\"md\", \"NMd\") } }\n"
+		"struct \"NBlock\" { fields = {\n"
+		"  insts = list { head = \"insts\", of = \"NInst\", link = "
+		"\"next\" } } }\n"
+		"struct \"NFn\" { fields = {\n"
+		"  blocks = list { head = \"blocks\", of = \"NBlock\", link = "
+		"\"next\" },\n"
+		"  own = ref(\"own\", \"NMd\"),\n"
+		"  defs = derived { numbering = \"md\", of = ref \"NMdDef\" },\n"
+		"  some = derived { numbering = \"md\", where = \"nops != 0\",\n"
+		"                   of = ref \"NMdDef\" } },\n"
+		"  text = \"{defs}--\\n{some}\" }\n"
+		"numbering \"md\" { scope = \"NFn\",\n"
+		"  { \"own\", only = \"not expr\", { \"ops\", only = \"not expr\", "
+		"recurse = true } },\n"
+		"  { \"blocks\", number = false, { \"insts\", number = false,\n"
+		"    { \"md\", only = \"not expr\", { \"ops\", only = \"not expr\","
+		" recurse = true } } } } }\n";
+	struct unit_layout_fixture *f = *state;
+	num_fn_types(&f->ft);
+	unit_layout_load(&f->ft.target, layout, "f.lua", &f->lo);
+	NMd leaf = { 0, 0, NULL }, expr = { 1, 0, NULL };
+	NMd *cyc_ops[2];
+	NMd cyc = { 0, 2, cyc_ops };
+	cyc_ops[0] = &cyc;
+	cyc_ops[1] = &leaf;
+	NMd *top_ops[3] = { &expr, &cyc, &leaf };
+	NMd top = { 0, 3, top_ops };
+	NMd *loc_ops[1] = { &leaf };
+	NMd loc = { 0, 1, loc_ops };
+	NInst i1 = { NULL, 1, &top, NULL };
+	NInst i0 = { NULL, 0, &expr, &i1 };
+	NBlock b0 = { NULL, &i0, NULL };
+	NFn fn = { NULL, 0, &b0, &loc };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&fn,
+			   "!0 = !{!1}\n!1 = !{}\n!2 = !{!E, !3, !1}\n"
+			   "!3 = !{!3, !1}\n--\n"
+			   "!0 = !{!1}\n!2 = !{!E, !3, !1}\n!3 = !{!3, !1}\n",
+			   0, "");
+}
+
 // MLIR's operations: regions of blocks of operations; a block's
 // arguments, an op's results (one number however many).
 typedef struct MOp MOp;
@@ -1230,6 +1290,9 @@ main(void)
 			test_numbering_slots_and_metadata,
 			unit_layout_fixture_setup,
 			unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_numbering_nodes_in_order,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_numbering_nested_regions,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
