@@ -415,4 +415,42 @@ check_files_eq "the same result either way" "$TMP/prog.out" "$TMP/lib.out"
 check_eq "the same tests and rejected candidates either way" \
 	"$(grep '^tests: ' "$TMP/prog.log")" "$(grep '^tests: ' "$TMP/lib.log")"
 
+# ---- operands to the function's arguments (issue 30) -----------------------
+# clang -O0 stores each argument and loads it back for every use; what a
+# test needs of such a function is the arithmetic on the argument itself.
+# A use becomes a parameter written with its type (llvm-reduce's
+# operands-to-args), also a use an earlier step already sent to another
+# load, so the loads, the store and the alloca all go.
+cat >"$TMP/toargs.ll" <<'IR'
+define i32 @rotl3(i32 %0) {
+  %2 = alloca i32, align 4
+  store i32 %0, i32* %2, align 4
+  %3 = load i32, i32* %2, align 4
+  %4 = shl i32 %3, 3
+  %5 = load i32, i32* %2, align 4
+  %6 = lshr i32 %5, 29
+  %7 = or i32 %4, %6
+  ret i32 %7
+}
+IR
+cat >"$TMP/toargs.sh" <<'EOF'
+#!/bin/sh
+opt-14 -passes=mem2reg,instcombine -S "$1" -o - 2>/dev/null |
+	grep -q 'call i32 @llvm.fshl.i32'
+EOF
+cat >"$TMP/toargs.want" <<'IR'
+define i32 @rotl3(i32 %0) {
+  %2 = shl i32 %0, 3
+  %3 = lshr i32 %0, 29
+  %4 = or i32 %2, %3
+  ret i32 %4
+}
+IR
+check "the rotate is interesting" sh "$TMP/toargs.sh" "$TMP/toargs.ll"
+"$IRSNAP" reduce "$TMP/toargs.ll" --test "sh $TMP/toargs.sh {}" -j 2 \
+	-o "$TMP/toargs.out" >"$TMP/toargs.log" 2>&1
+check_eq "reduce of the rotate exits 0" 0 "$?"
+check_files_eq "both loads of the argument became the argument, nothing else is left" \
+	"$TMP/toargs.want" "$TMP/toargs.out"
+
 done_testing
