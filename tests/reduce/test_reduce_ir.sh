@@ -420,19 +420,8 @@ check_eq "the same tests and rejected candidates either way" \
 # test needs of such a function is the arithmetic on the argument itself.
 # A use becomes a parameter written with its type (llvm-reduce's
 # operands-to-args), also a use an earlier step already sent to another
-# load, so the loads, the store and the alloca all go.
-cat >"$TMP/toargs.ll" <<'IR'
-define i32 @rotl3(i32 %0) {
-  %2 = alloca i32, align 4
-  store i32 %0, i32* %2, align 4
-  %3 = load i32, i32* %2, align 4
-  %4 = shl i32 %3, 3
-  %5 = load i32, i32* %2, align 4
-  %6 = lshr i32 %5, 29
-  %7 = or i32 %4, %6
-  ret i32 %7
-}
-IR
+# load, so the loads, the store and the alloca all go. (two.ll above, and
+# a test of instcombine's own.)
 cat >"$TMP/toargs.sh" <<'EOF'
 #!/bin/sh
 opt-14 -passes=mem2reg,instcombine -S "$1" -o - 2>/dev/null |
@@ -446,8 +435,8 @@ define i32 @rotl3(i32 %0) {
   ret i32 %4
 }
 IR
-check "the rotate is interesting" sh "$TMP/toargs.sh" "$TMP/toargs.ll"
-"$IRSNAP" reduce "$TMP/toargs.ll" --test "sh $TMP/toargs.sh {}" -j 2 \
+check "the rotate is interesting" sh "$TMP/toargs.sh" "$TMP/two.ll"
+"$IRSNAP" reduce "$TMP/two.ll" --test "sh $TMP/toargs.sh {}" -j 2 \
 	-o "$TMP/toargs.out" >"$TMP/toargs.log" 2>&1
 check_eq "reduce of the rotate exits 0" 0 "$?"
 check_files_eq "both loads of the argument became the argument, nothing else is left" \
