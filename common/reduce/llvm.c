@@ -467,7 +467,8 @@ lib_open(const char *printer)
 		const char *name;
 		size_t off;
 	} syms[] = {
-		{"LLVMContextCreate", offsetof(struct llvm_lib, context_create)},
+		{"LLVMContextCreate",
+		 offsetof(struct llvm_lib, context_create)},
 		{"LLVMContextDispose",
 		 offsetof(struct llvm_lib, context_dispose)},
 		{"LLVMCreateMemoryBufferWithMemoryRangeCopy",
