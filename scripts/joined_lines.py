@@ -7,7 +7,8 @@ constants, not two lines run together. This checks that the way a person
 would: a result line passes when its tokens, with every value (a %name,
 @name, #N, !N, number, string or constant) seen as one kind of token, an
 integer type as another (LLVM's printer may rewrite a call's types) and
-`define` as `declare`, are a subsequence of some input line's. Comment lines (';'
+`define` as `declare`, are a subsequence of some input line's (a word's
+dotted parts count as tokens of their own: `x = ...` is `p.x = ...` cut). Comment lines (';'
 in LLVM IR) and blank ones are left out, and the source_filename line LLVM's
 printer writes.
 
@@ -24,9 +25,21 @@ VALUE = re.compile(rb'^([%@#!^]\S*|-?[0-9][0-9A-Za-z_.]*|"[^\n]*|null|undef|'
                    rb'poison|zeroinitializer|true|false)$')
 
 
+DOTTED = re.compile(rb'[^.]+|\.')
+
+
+def parts(line):
+    """Tokens, a word's dotted parts apart (Lua's `p.x` may lose `p.`)."""
+    for t in TOKEN.findall(line):
+        if t.startswith(b'"') or b"." not in t:
+            yield t
+        else:
+            yield from DOTTED.findall(t)
+
+
 def norm(line):
     out = []
-    for t in TOKEN.findall(line):
+    for t in parts(line):
         if VALUE.match(t):
             t = b"V"
         elif INT_TYPE.match(t):

@@ -689,14 +689,76 @@ reassigned(const struct reduce_tree *t, uint32_t d)
 // the kind is what a reduction wants, and the search is per use.
 enum { OTHER_REACH = 64 };
 
+// The type written before byte @p at, [*a, *e): the word before it
+// ("i32* %2", a use's), or the first word after the '(' or ',' before it
+// ("(i32 noundef %0", a parameter's); empty when there is none.
+static void
+type_before(const struct reduce_tree *t, uint32_t at, bool param,
+	    uint32_t *a, uint32_t *e)
+{
+	uint32_t i = at;
+	*a = *e = 0;
+	if (param) {
+		while (i > 0 && !strchr("(,\n", t->text[i - 1]))
+			i--;
+		if (i == 0 || t->text[i - 1] == '\n')
+			return;
+		while (i < at && t->text[i] == ' ')
+			i++;
+		*a = i;
+		while (i < at && t->text[i] != ' ')
+			i++;
+		*e = i < at ? i : *a;	// no word before the name: none
+		return;
+	}
+	while (i > 0 && t->text[i - 1] == ' ')
+		i--;
+	*e = i;
+	while (i > 0 && !strchr(" \t\n(,", t->text[i - 1]))
+		i--;
+	*a = i;
+}
+
+// A parameter of the use's function written with the type the use is
+// written with ("shl i32 %3" may read "shl i32 %0"; llvm-reduce's
+// operands-to-args): what a function's -O0 loads of its own arguments
+// come down to. RU_NONE when there is none.
+static uint32_t
+param_operand(const struct reduce_state *s, const struct reduce_tree *t,
+	      uint32_t k)
+{
+	uint32_t d = use_def(s, t, k), ua, ue;
+	type_before(t, t->uses[k].start, false, &ua, &ue);
+	if (ua == ue)
+		return RU_NONE;
+	for (uint32_t i = d; i-- > 0 && t->defs[i].scope == t->defs[d].scope;) {
+		const struct reduce_def *y = &t->defs[i];
+		uint32_t b, f;
+		def_opcode(t, i, &b, &f);
+		if (b != f || y->repair != REPAIR_CONST || y->end == 0 ||
+		    y->sample == RU_NONE || y->shadow != RU_NONE ||
+		    y->unit == RU_NONE || s->gone[y->unit] ||
+		    t->text[y->start] != '%' || reassigned(t, i))
+			continue;
+		type_before(t, y->start, true, &b, &f);
+		if (f - b == ue - ua && !memcmp(t->text + b, t->text + ua,
+						ue - ua))
+			return i;
+	}
+	return RU_NONE;
+}
+
 uint32_t
 reduce_state_other_operand(const struct reduce_state *s,
 			   const struct reduce_tree *t, uint32_t k)
 {
-	uint32_t d = t->uses[k].def;
+	// A use redirected before may go further back: its load's value to
+	// an argument, once the second load went to the first.
+	uint32_t d = use_def(s, t, k);
+	if (d == DANGLING || !use_live(s, t, k))
+		return RU_NONE;
 	const struct reduce_def *x = &t->defs[d];
-	if (!use_live(s, t, k) || s->to[k] != RU_NONE ||
-	    x->repair != REPAIR_CONST || x->end == 0 || x->scope == RU_NONE ||
+	if (x->repair != REPAIR_CONST || x->end == 0 || x->scope == RU_NONE ||
 	    x->unit == RU_NONE)
 		return RU_NONE;
 	uint32_t a, e;
@@ -716,20 +778,33 @@ reduce_state_other_operand(const struct reduce_state *s,
 		    !reassigned(t, i))
 			return i;
 	}
-	return RU_NONE;
+	// only for a load: -O0's copy of an argument (other values going to
+	// an argument were tests that did not pay, on llvm-lj-strscan-llc)
+	return e - a != 4 || memcmp(t->text + a, "load", 4) ? RU_NONE
+	       : param_operand(s, t, k);
 }
 
 bool
 reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
 		      const uint32_t *uses, const uint32_t *to, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
-		s->to[uses[i]] = to[i];
+	// the definitions the uses name now (an earlier redirect's target)
+	uint32_t *was = malloc(((size_t)n + 1) * sizeof(*was));
 	uint32_t *dead = malloc(((size_t)n + 1) * sizeof(*dead)), ndead = 0;
-	if (!dead)
+	if (!dead || !was) {
+		free(was);
+		free(dead);
 		return false;
+	}
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t d = t->uses[uses[i]].def, u = t->defs[d].unit;
+		was[i] = use_def(s, t, uses[i]);
+		s->to[uses[i]] = to[i];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t d = was[i];
+		if (d == DANGLING)
+			continue;
+		uint32_t u = t->defs[d].unit;
 		bool used = u == RU_NONE || t->units[u].kind != UNIT_NORMAL;
 		for (uint32_t k = 0; k < t->nuses && !used; k++)
 			used = use_live(s, t, k) && use_def(s, t, k) == d;
@@ -739,6 +814,7 @@ reduce_state_redirect(struct reduce_state *s, const struct reduce_tree *t,
 			dead[ndead++] = u;
 	}
 	bool ok = reduce_state_delete(s, t, dead, ndead);
+	free(was);
 	free(dead);
 	return ok;
 }

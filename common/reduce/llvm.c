@@ -3,6 +3,9 @@
 // together, where a block ends. With these llvm-reduce's test counts are
 // reachable on LLVM text that irsnap has no layout for.
 #include <ctype.h>
+#include <dlfcn.h>
+#include <glob.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,6 +415,118 @@ bodies(const char *s, size_t len, struct reduce_spans *sp)
 	}
 }
 
+/* {=== the printer's library, in a server process (reduce/printsrv.c) === */
+
+// libLLVM's C API: the calls opt -S makes (parse with the debug info
+// upgraded, verify the module, print it), without a process per
+// candidate and the 0.1 s of CPU opt spends loading libLLVM each time.
+// The handles are opaque pointers; the LLVMBool is an int.
+struct llvm_lib {
+	void *dl;
+	void *(*context_create)(void);
+	void (*context_dispose)(void *ctx);
+	void *(*buffer_copy)(const char *data, size_t len, const char *name);
+	int (*parse)(void *ctx, void *buf, void **mod, char **msg);
+	int (*verify)(void *mod, int action, char **msg);
+	char *(*print)(void *mod);
+	void (*dispose_message)(char *msg);
+	void (*dispose_module)(void *mod);
+};
+
+enum { LLVM_RETURN_STATUS_ACTION = 2 };	// LLVMVerifierFailureAction
+
+// The libLLVM the printer program links against: PREFIX/lib/ beside
+// PREFIX/bin/opt (Debian: /usr/lib/llvm-14/lib/libLLVM-14.so.1), so the
+// library parses, verifies and prints as the printer does.
+static void *
+lib_open(const char *printer)
+{
+	char real[PATH_MAX], pat[PATH_MAX + 32];
+	if (!realpath(printer, real))
+		return NULL;
+	for (int up = 0; up < 2; up++) {
+		char *slash = strrchr(real, '/');
+		if (!slash)
+			return NULL;
+		*slash = 0;
+	}
+	snprintf(pat, sizeof(pat), "%s/lib/libLLVM-*.so.1", real);
+	glob_t g;
+	void *dl = NULL;
+	if (!glob(pat, 0, NULL, &g) && g.gl_pathc)
+		dl = dlopen(g.gl_pathv[0], RTLD_NOW | RTLD_LOCAL);
+	globfree(&g);
+	struct llvm_lib *lib = dl ? calloc(1, sizeof(*lib)) : NULL;
+	if (!lib) {
+		if (dl)
+			dlclose(dl);
+		return NULL;
+	}
+	lib->dl = dl;
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+		{"LLVMContextCreate",
+		 offsetof(struct llvm_lib, context_create)},
+		{"LLVMContextDispose",
+		 offsetof(struct llvm_lib, context_dispose)},
+		{"LLVMCreateMemoryBufferWithMemoryRangeCopy",
+		 offsetof(struct llvm_lib, buffer_copy)},
+		{"LLVMParseIRInContext", offsetof(struct llvm_lib, parse)},
+		{"LLVMVerifyModule", offsetof(struct llvm_lib, verify)},
+		{"LLVMPrintModuleToString", offsetof(struct llvm_lib, print)},
+		{"LLVMDisposeMessage",
+		 offsetof(struct llvm_lib, dispose_message)},
+		{"LLVMDisposeModule",
+		 offsetof(struct llvm_lib, dispose_module)},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++) {
+		void *f = dlsym(dl, syms[i].name);
+		if (!f) {
+			dlclose(dl);
+			free(lib);
+			return NULL;
+		}
+		// POSIX: a dlsym result converts to a function pointer
+		memcpy((char *)lib + syms[i].off, &f, sizeof(f));
+	}
+	return lib;
+}
+
+// @p text as opt -S prints it, the module named @p name, into @p out;
+// false when the parser or the verifier rejects it.
+static bool
+lib_print(void *handle, const char *text, size_t len, const char *name,
+	  struct irs_buf *out)
+{
+	struct llvm_lib *lib = handle;
+	void *mod = NULL;
+	char *msg = NULL;
+	void *ctx = lib->context_create();	// a fresh one: a reused context
+						// would rename named types
+	void *buf = lib->buffer_copy(text, len, name);	// parse owns it
+	bool ok = !lib->parse(ctx, buf, &mod, &msg);
+	if (msg)
+		lib->dispose_message(msg);
+	msg = NULL;
+	if (ok && lib->verify(mod, LLVM_RETURN_STATUS_ACTION, &msg))
+		ok = false;
+	if (msg)
+		lib->dispose_message(msg);
+	if (ok) {
+		char *s = lib->print(mod);
+		irs_buf_puts(out, s);
+		lib->dispose_message(s);
+	}
+	if (mod)
+		lib->dispose_module(mod);
+	lib->context_dispose(ctx);
+	return ok;
+}
+
+/* }=== */
+
 static const char *const opt[] = {"opt-14", "opt", NULL};
 static const char *const opt_print[] = {"-S", "{}", "-o", "{out}", NULL};
 static const char *const opt_adds[] = {";", "source_filename = ", NULL};
@@ -421,6 +536,8 @@ const struct reduce_lang reduce_lang_llvm = {
 	.printer = opt,
 	.print_args = opt_print,
 	.print_strip = opt_adds,
+	.lib_open = lib_open,
+	.lib_print = lib_print,
 	.detect = detect,
 	.unit_fixed = terminator,
 	.bodies = bodies,

@@ -193,7 +193,7 @@ reduce_item_live(const struct reducer *r, enum reduce_item kind, uint32_t item)
 	if (kind == ITEM_MERGE)
 		return !r->best.gone[item] && !r->best.gone[t->header[item]];
 	uint32_t u = t->uses[item].unit;
-	if (kind == ITEM_OTHER && (r->best.to[item] != RU_NONE ||
+	if (kind == ITEM_OTHER && (r->best.to[item] == r->other[item] ||
 				   r->best.gone[t->defs[r->other[item]].unit]))
 		return false;
 	return !r->best.rep[item] && !(u != RU_NONE && r->best.gone[u]);

@@ -22,6 +22,8 @@
  *   tools.c      a syntax's printer: candidates go through it before
  *                the test (what it rejects is untested), the result is
  *                written in its form
+ *   printsrv.c   the printer's own library (libLLVM) in server
+ *                processes, instead of a printer process per candidate
  *   spans.c      pieces of a text the text passes cut
  *   progress.c   the status line, a line per round, reduce.log
  *   check.c      the input checked at the start, the result at the end
@@ -442,6 +444,14 @@ struct reduce_lang {
 	/** Prefixes of the lines it adds that a result does without
 	 *  ("; ModuleID", comments); NULL-terminated, or NULL. */
 	const char *const *print_strip;
+	/** NULL, or the printer's own library, run in a server process
+	 *  (printsrv.c): lib_open() loads the one @p printer uses (NULL
+	 *  when it cannot); lib_print() prints @p text as the printer
+	 *  would, its module named @p name, into @p out, false where the
+	 *  printer would fail. */
+	void *(*lib_open)(const char *printer);
+	bool (*lib_print)(void *lib, const char *text, size_t len,
+			  const char *name, struct irs_buf *out);
 	bool no_pairs;		/* tokens are not cut two at a time (what
 				   goes only with another word is a
 				   trailing item) */
@@ -719,6 +729,9 @@ struct reducer {
 				   instead, RU_NONE */
 	char *printer;		/* the syntax's printer program, or NULL:
 				   candidates are tested as cut */
+	struct reduce_printsrv *srv;	/* the printer's library in server
+					   processes (printsrv.c), or NULL */
+	uint32_t nsrv;
 	uint32_t ncommits;	/* results so far, each kept in
 				   exec.tmpdir/commit-N for the re-check */
 	bool progress_shown;	/* a progress line is on the terminal */
@@ -823,6 +836,22 @@ struct irs_error *reduce_tools_canon(struct reducer *r,
 /** The best text as the printer writes it, less the lines print_strip
  *  names, committed when interesting (though it may be larger). */
 struct irs_error *reduce_tools_print(struct reducer *r);
+
+/* ---- reduce/printsrv.c: the printer's library in server processes ---- */
+
+/** Starts -j servers of the syntax's printer library (lib_open) when it
+ *  has one and r->printer is set; none (r->nsrv 0) when it cannot load. */
+struct irs_error *reduce_printsrv_start(struct reducer *r);
+void reduce_printsrv_stop(struct reducer *r);
+/** Prints texts[0..n) through the servers as reduce_tools_canon() does:
+ *  out[i] (free()d by the caller) or NULL where rejected, done[i] true;
+ *  done[i] false where no server could answer (the printer program
+ *  must). */
+struct irs_error *reduce_printsrv_canon(struct reducer *r,
+					const char *const *texts,
+					const size_t *lens, uint32_t n,
+					char **out, size_t *outlen,
+					bool *done);
 
 /* ---- reduce/passes.c: the passes, in order ------------------------------- */
 

@@ -134,10 +134,16 @@ reduce_tools_canon(struct reducer *r, const char *const *texts,
 	struct irs_child kids[64];
 	uint32_t nslots = r->exec.jobs < 64 ? r->exec.jobs : 64;
 	uint32_t next = 0, running = 0;
+	bool done[64] = {false};
 
 	memset(slots, 0, sizeof(slots));
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = NULL;
+	if (r->nsrv && n <= 64)
+		err = reduce_printsrv_canon(r, texts, lens, n, out, outlen,
+					    done);
+	while (next < n && done[next])
+		next++;
 	while ((next < n || running) && !err) {
 		for (uint32_t s = 0; s < nslots && next < n && !err; s++) {
 			if (slots[s].dir)
@@ -145,6 +151,8 @@ reduce_tools_canon(struct reducer *r, const char *const *texts,
 			err = printing_start(r, &slots[s], s, next,
 					     texts[next], lens[next]);
 			next++;
+			while (next < n && done[next])
+				next++;
 			running++;
 		}
 		if (err)
@@ -184,6 +192,35 @@ reduce_tools_canon(struct reducer *r, const char *const *texts,
 
 /* }=== */
 
+// The printer's library in servers, used only when it prints the input
+// byte for byte as the printer program did (@p printed), so the tests
+// see what they would have seen.
+static struct irs_error *
+lib_init(struct reducer *r, const char *printed, size_t len)
+{
+	struct irs_error *err;
+	char *again = NULL;
+	size_t alen = 0;
+	bool done = false;
+
+	if ((err = reduce_printsrv_start(r)) || !r->nsrv)
+		return err;
+	const char *text = r->tree->text;
+	err = reduce_printsrv_canon(r, &text, &r->tree->len, 1, &again,
+				    &alen, &done);
+	bool same = !err && done && again && alen == len &&
+		    !memcmp(again, printed, len);
+	free(again);
+	if (same)
+		reduce_note(r, "printer: its library in %u processes", r->nsrv);
+	else
+		reduce_note(r, "printer: its library prints the input "
+			    "otherwise: not used");
+	if (!same)
+		reduce_printsrv_stop(r);
+	return err;
+}
+
 struct irs_error *
 reduce_tools_init(struct reducer *r)
 {
@@ -207,21 +244,25 @@ reduce_tools_init(struct reducer *r)
 		free(printed);
 		return err;
 	}
-	free(printed);
 	reduce_note(r, "printer: %s%s", r->printer,
 		    v == VERDICT_INTERESTING ? "" : !printed
 		    ? " rejects the input: not used"
 		    : ": the printed input is not interesting: not used");
 	if (v != VERDICT_INTERESTING) {
+		free(printed);
 		free(r->printer);
 		r->printer = NULL;
+		return NULL;
 	}
-	return NULL;
+	err = lib_init(r, printed, len);
+	free(printed);
+	return err;
 }
 
 void
 reduce_tools_deinit(struct reducer *r)
 {
+	reduce_printsrv_stop(r);
 	free(r->printer);
 }
 

@@ -380,4 +380,66 @@ expect_rc "no line of it runs two of the input's together" 0 \
 	python3 scripts/joined_lines.py "$TMP/tools.ll" "$TMP/tools.out"
 figure "LLVM IR with its tools: $(sed -n 's/^reduced .* bytes, \([0-9]*\) tests.*/\1/p' "$TMP/tools.log") tests"
 
+# ---- opt's own library, in server processes (issue 30) ---------------------
+# The candidates go through libLLVM's C API beside opt-14 in -j servers,
+# not an opt process each: what the test sees must be what opt -S writes
+# (each candidate a fixed point of opt -S, the comment and source_filename
+# lines it adds aside: the input and the result as written are tested too), and
+# the reduction the same, test for test, as through the opt program alone
+# (an opt-14 with no libLLVM beside it, so no library to load).
+cat >"$TMP/fixed.sh" <<EOF
+#!/bin/sh
+opt-14 -S "\$1" -o - 2>/dev/null | grep -v '^;\|^source_filename' |
+	sed '/./,\$!d' >"\$1.opt"
+grep -v '^;\|^source_filename' "\$1" | sed '/./,\$!d' | cmp -s - "\$1.opt" ||
+	echo "\$1" >>"$TMP/fixed.bad"
+exec sh "$TMP/tools.sh" "\$1"
+EOF
+rm -f "$TMP/fixed.bad"
+IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/tools.ll" --test "sh $TMP/fixed.sh {}" \
+	-j 2 -o "$TMP/lib.out" >"$TMP/lib.log" 2>&1
+check_eq "reduce through opt's library exits 0" 0 "$?"
+check "the library printed the candidates, in two servers" \
+	grep -q 'printer: its library in 2 processes' "$TMP/lib.log"
+check "every candidate the test saw is as opt-14 -S writes it" \
+	test ! -e "$TMP/fixed.bad"
+mkdir -p "$TMP/nolib/bin"
+printf '#!/bin/sh\nexec /usr/bin/opt-14 "$@"\n' >"$TMP/nolib/bin/opt-14"
+chmod +x "$TMP/nolib/bin/opt-14"
+PATH="$TMP/nolib/bin:$PATH" IRSNAP_DEBUG=R "$IRSNAP" reduce "$TMP/tools.ll" \
+	--test "sh $TMP/fixed.sh {}" -j 2 -o "$TMP/prog.out" >"$TMP/prog.log" 2>&1
+check_eq "reduce through the opt program alone exits 0" 0 "$?"
+check "the opt with no libLLVM beside it printed every candidate itself" \
+	sh -c "grep -q 'printer: $TMP/nolib/bin/opt-14\$' '$TMP/prog.log' && ! grep -q 'its library' '$TMP/prog.log'"
+check_files_eq "the same result either way" "$TMP/prog.out" "$TMP/lib.out"
+check_eq "the same tests and rejected candidates either way" \
+	"$(grep '^tests: ' "$TMP/prog.log")" "$(grep '^tests: ' "$TMP/lib.log")"
+
+# ---- operands to the function's arguments (issue 30) -----------------------
+# clang -O0 stores each argument and loads it back for every use; what a
+# test needs of such a function is the arithmetic on the argument itself.
+# A use becomes a parameter written with its type (llvm-reduce's
+# operands-to-args), also a use an earlier step already sent to another
+# load, so the loads, the store and the alloca all go. (two.ll above, and
+# a test of instcombine's own.)
+cat >"$TMP/toargs.sh" <<'EOF'
+#!/bin/sh
+opt-14 -passes=mem2reg,instcombine -S "$1" -o - 2>/dev/null |
+	grep -q 'call i32 @llvm.fshl.i32'
+EOF
+cat >"$TMP/toargs.want" <<'IR'
+define i32 @rotl3(i32 %0) {
+  %2 = shl i32 %0, 3
+  %3 = lshr i32 %0, 29
+  %4 = or i32 %2, %3
+  ret i32 %4
+}
+IR
+check "the rotate is interesting" sh "$TMP/toargs.sh" "$TMP/two.ll"
+"$IRSNAP" reduce "$TMP/two.ll" --test "sh $TMP/toargs.sh {}" -j 2 \
+	-o "$TMP/toargs.out" >"$TMP/toargs.log" 2>&1
+check_eq "reduce of the rotate exits 0" 0 "$?"
+check_files_eq "both loads of the argument became the argument, nothing else is left" \
+	"$TMP/toargs.want" "$TMP/toargs.out"
+
 done_testing
