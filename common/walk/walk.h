@@ -731,6 +731,8 @@ struct seq_iter {
 	struct seqinfo *si;	/* a list still being measured, or NULL */
 	uint64_t n;		/* elements to visit */
 	uint64_t i;
+	uint64_t count;		/* zips: tuples in all (a slice visits
+				   fewer; placed arrays lie by this) */
 	uint64_t base;		/* arrays: first element */
 	uint64_t link;		/* lists: link of the current element */
 	uint64_t sentinel;	/* lists: the sentinel link, or 0 */
