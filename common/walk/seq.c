@@ -623,6 +623,7 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 	}
 	it->chunk_first = i;
 	it->chunk_n = good;
+	it->chunk_gen = ++o->chunk_gen;
 	return good > 0;
 }
 
@@ -644,6 +645,7 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 		o->chunk = p;
 		o->chunk_cap = s->stride;
 	}
+	o->chunk_gen++;		// another iterator's elements are gone
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		const struct lzip *z = &s->comps[k];
 		uint64_t a = irs_load_u(o->data, &z->base);
@@ -739,7 +741,8 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 			return true;
 		}
 		*addr = it->base + i * s->stride;
-		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n) {
+		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n ||
+		    it->chunk_gen != it->owner->chunk_gen) {
 			if (it->fault || !refill(w, it, i)) {
 				it->i = it->n;	// the rest is not there
 				return false;
