@@ -45,8 +45,9 @@ trace() {
 
 # NAME LEVEL PIPELINE: the -O2 programs through default<O2> (loops,
 # vectors, switch tables; dbg.c with -g: !dbg, llvm.dbg.value; state.c,
-# written after the layout: overflow intrinsics, i128, atomics, a VLA),
-# one -O0 program through ten function passes.
+# written after the layout: overflow intrinsics, i128, atomics, a VLA;
+# bundle.c, written after it too: llvm.assume's operand bundles), one
+# -O0 program through ten function passes.
 total=0
 while read -r name level pipe; do
 	g=; [ "$name" = dbg ] && g=-g
@@ -80,6 +81,7 @@ hash O2 default<O2>
 switch O2 default<O2>
 dbg O2 default<O2>
 state O2 default<O2>
+bundle O2 default<O2>
 varargs O0 $PIPE
 EOF
 figure "$total sections byte-identical under each debugger"
