@@ -1349,8 +1349,15 @@ numbering "md" {
 -- llvm::XPass::run(Function &F, FunctionAnalysisManager &AM) returns a
 -- PreservedAnalyses through a hidden pointer: `this` is $arg0, F $arg1.
 -- The pass's name, as -print-after-all prints it, is the class's.
+-- Analyses have the same `run` (returning their result: no section), so
+-- the classes are those named ...Pass, and the five function passes of
+-- libLLVM-14 that are not (InjectTLIMappings runs in default<O2>). The
+-- templated RequireAnalysisPass<...> and InvalidateAnalysisPass<...> have
+-- no symbol to stop at: their inline `run` is hidden in libLLVM.
+local FUNCTION_PASS = "[A-Za-z0-9_]+Pass|InjectTLIMappings|ReplaceWithVeclib"
+  .. "|PGOMemOPSizeOpt|StripGCRelocates|AAEvaluator"
 boundary {
-  functions = { match = "^llvm::([A-Za-z0-9_]+Pass)::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
+  functions = { match = "^llvm::(" .. FUNCTION_PASS .. ")::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
   ir = "$arg1", sret = true, type = "Function",
   after = "caller",
   -- what a Function holds: a core deep in a pass finds its root by it
