@@ -13,6 +13,7 @@ import gdb
 PATTERN = re.compile(os.environ["BENCH_LLVM_RE"])
 LIB = os.environ["BENCH_LLVM_LIB"]
 SEEN = set()
+RETURNS = []
 
 
 class Return(gdb.Breakpoint):
@@ -25,8 +26,17 @@ class Entry(gdb.Breakpoint):
         pc = gdb.newest_frame().older().pc()
         if pc not in SEEN:
             SEEN.add(pc)
-            Return("*%d" % pc, internal=True)
+            RETURNS.append(Return("*%d" % pc, internal=True))
         return False
+
+
+def forget(_event):
+    # return addresses are the process's: gone with it (irsnap keeps its
+    # own while the process lives, too)
+    for b in RETURNS:
+        b.delete()
+    RETURNS.clear()
+    SEEN.clear()
 
 
 def names():
@@ -41,6 +51,7 @@ def names():
 
 
 gdb.execute("set breakpoint pending on")
+gdb.events.exited.connect(forget)
 N = 0
 for n in names():
     Entry("'%s'" % n, internal=True)
