@@ -465,6 +465,25 @@ test_arrays_around_the_struct(void **state)
 			 0);
 }
 
+// Loading @p src as e.lua fails with a message holding @p want and
+// @p where (@p want empty: it loads).
+static void
+expect_load(struct unit_layout_fixture *f, const char *src, const char *where,
+	    const char *want)
+{
+	struct irs_error *err = unit_layout_try(&f->ft.target, src, "e.lua",
+						&f->lo);
+	if (!*want) {
+		assert_null(err);
+		return;
+	}
+	assert_non_null(err);
+	if (!strstr(irs_error_get_message(err), want) ||
+	    !strstr(irs_error_get_message(err), where))
+		fail_msg("%s: got %s", want, irs_error_get_message(err));
+	irs_error_destroy(err);
+}
+
 // LLVM's CallBase with operand bundles: below its Uses, a size_t of
 // descriptor bytes (there only when a flag says so), below that the
 // bundles, each naming the operands [first, last) it takes.
@@ -577,18 +596,7 @@ test_present_and_bound_errors(void **state)
 			 " ops = array { at = \"before\", count = \"nops\", "
 			 "of = \"Use\", %s } },\n text = \"%s\" }\n",
 			 cases[i].array, cases[i].text);
-		struct irs_error *err = unit_layout_try(&f->ft.target, src,
-							"e.lua", &f->lo);
-		if (!*cases[i].error) {
-			assert_null(err);
-			continue;
-		}
-		assert_non_null(err);
-		if (!strstr(irs_error_get_message(err), cases[i].error) ||
-		    !strstr(irs_error_get_message(err), "e.lua:"))
-			fail_msg("%s: got %s", cases[i].text,
-				 irs_error_get_message(err));
-		irs_error_destroy(err);
+		expect_load(f, src, "e.lua:", cases[i].error);
 	}
 }
 
@@ -1302,18 +1310,7 @@ test_placement_errors(void **state)
 			 "struct \"User\" { fields = {\n"
 			 " ops = array { count = \"nops\", of = \"Use\", "
 			 "%s } } }\n", cases[i].array);
-		struct irs_error *err = unit_layout_try(&f->ft.target, src,
-							"e.lua", &f->lo);
-		if (!*cases[i].error) {
-			assert_null(err);
-			continue;
-		}
-		assert_non_null(err);
-		if (!strstr(irs_error_get_message(err), cases[i].error) ||
-		    !strstr(irs_error_get_message(err), "e.lua:4:"))
-			fail_msg("%s: got %s", cases[i].array,
-				 irs_error_get_message(err));
-		irs_error_destroy(err);
+		expect_load(f, src, "e.lua:4:", cases[i].error);
 	}
 }
 
