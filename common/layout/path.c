@@ -136,9 +136,9 @@ subscript(const char *s, size_t n, size_t *i, struct lpath *p, char *why,
 			    subscript_path(s, n, &j, &c->bound_s[1],
 					   &c->bound_n[1]);
 	} else if (c->bound_s[0]) {
-		return fail(why, len, "'%.*s': an index is an integer; a "
-			    "field gives a slice's bounds only ([f:g])",
-			    (int)n, s);
+		return fail(why, len, "'%.*s': a subscript is [N], [-N] or a "
+			    "slice [N:M] (a field gives a slice's bounds "
+			    "only: [f:g])", (int)n, s);
 	} else if (!c->has_lo) {
 		return fail(why, len, "'%.*s': a subscript is [N], [-N] or a "
 			    "slice [N:M] of integers or field paths", (int)n,

@@ -581,7 +581,7 @@ test_present_and_bound_errors(void **state)
 	place_types(&f->ft);
 	static const struct { const char *text, *array, *error; } cases[] = {
 		{ "{ops[0:nosuch]*, }", "", "unknown field 'nosuch'" },
-		{ "{ops[id]}", "", "an index is an integer" },
+		{ "{ops[id]}", "", "a field gives a slice's bounds only" },
 		{ "{ops[0:ops]*, }", "", "is a sequence, not an integer" },
 		{ "{ops*, }", "present = \"nosuch\"", "present 'nosuch'" },
 		{ "{ops[0:id]*, }{ops[hung:]*, }", "present = \"hung\"", "" },
