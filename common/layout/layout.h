@@ -1136,6 +1136,8 @@ void irs_cc_field(struct irs_cc *c, const struct ltype *owner,
 struct irs_tpl {
 	struct irs_layout *lo;
 	struct ltype *t;	/* the type whose template it is */
+	uint32_t depth;		/* slice bounds being resolved, one in
+				   another ({s[:a[:b[0].x][0].y]}) */
 	char msg[400];		/* the error, when there is one */
 };
 

@@ -117,12 +117,21 @@ subscript(struct irs_tpl *p, const struct lfield *seq, const struct lpc *c,
 	for (int k = 0; k < 2; k++) {
 		if (!c->bound_s[k])
 			continue;
+		// each bound is resolved by a call in this one: a hostile
+		// layout nests them no deeper than this
+		if (p->depth >= 4)
+			return irs_tpl_fail(p, "'%.*s': slice bounds nested "
+					    "more than 4 deep", (int)n, s),
+			       NULL;
 		struct lcval *v = irs_layout_alloc(p->lo, sizeof(*v));
 		if (!v)
 			return irs_tpl_fail(p, "out of memory"), NULL;
 		memset(v, 0, sizeof(*v));
-		if (!irs_tpl_path(p, c->bound_s[k], c->bound_n[k], &v->path,
-				  &v->npath))
+		p->depth++;
+		bool ok = irs_tpl_path(p, c->bound_s[k], c->bound_n[k],
+				       &v->path, &v->npath);
+		p->depth--;
+		if (!ok)
 			return NULL;
 		const struct lfield *b = v->path[v->npath - 1];
 		if (b->kind == LK_SEQ || b->kind == LK_SLICE)

@@ -584,6 +584,8 @@ test_present_and_bound_errors(void **state)
 		{ "{ops[id]}", "", "a field gives a slice's bounds only" },
 		{ "{ops[0:ops]*, }", "", "is a sequence, not an integer" },
 		{ "{ops*, }", "present = \"nosuch\"", "present 'nosuch'" },
+		{ "{ops[:ops[:ops[:ops[:ops[:ops[:id]]]]]]*, }", "",
+		  "nested more than 4 deep" },
 		{ "{ops[0:id]*, }{ops[hung:]*, }", "present = \"hung\"", "" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
