@@ -638,7 +638,8 @@ link_field(struct irs_cc *c, const struct ltype *owner, struct lfield *f)
 	} else if (f->kind == LK_SEQ && f->seq->kind == SEQ_DERIVED) {
 		irs_link_derived(c, owner, qual, f->seq);
 	} else if (f->kind == LK_SEQ && (f->seq->kind == SEQ_ZIP ||
-					 f->seq->length_name)) {
+					 f->seq->length_name ||
+					 f->seq->present_src)) {
 		irs_link_zip(c, owner, qual, f);
 	}
 }

@@ -163,6 +163,10 @@ struct lseq {
 				   (through pointers: LLVM's constant data
 				   is as long as its type says), not count */
 	const char *length_name;	/* until linked */
+	const struct lexpr *present;	/* ARRAY: empty unless it holds for
+					   the owner (LLVM's bundle
+					   descriptors, when HasDescriptor) */
+	const char *present_src;	/* until linked */
 	uint64_t fixed_count;	/* FIXED */
 	struct lfield *elem;	/* element, at offset 0 of each element */
 	uint32_t stride;	/* bytes per element */
@@ -283,6 +287,10 @@ struct lfield {
 	struct ldelta *delta;		/* DELTA */
 	int64_t lo, hi;		/* PICK: lo; SLICE: [lo:hi] (0 and INT64_MAX
 				   when left out) */
+	const struct lcval *bound[2];	/* SLICE: or NULL; lo and hi given
+					   as field paths of the template's
+					   struct ({args[:bundles[0].begin]}):
+					   one with no value is left out */
 	const struct lshape *shape;	/* SHAPE */
 	/* unresolved names, linked once every type is compiled */
 	const char *link_name;	/* UNION: tag; INDEX: "T.seq" */
@@ -1113,6 +1121,8 @@ struct lpc {
 	uint32_t n;		/* NAME, UP: the name's length */
 	const char *s;		/* ... and its bytes */
 	int64_t lo, hi;		/* INDEX: lo; SLICE: [lo:hi] */
+	const char *bound_s[2];	/* SLICE: a bound given as a field path */
+	uint32_t bound_n[2];	/* ... and its length */
 };
 
 enum { IRS_PATH_MAX = 32 };	/* components of one path */
@@ -1146,6 +1156,8 @@ void irs_cc_field(struct irs_cc *c, const struct ltype *owner,
 struct irs_tpl {
 	struct irs_layout *lo;
 	struct ltype *t;	/* the type whose template it is */
+	uint32_t depth;		/* slice bounds being resolved, one in
+				   another ({s[:a[:b[0].x][0].y]}) */
 	char msg[400];		/* the error, when there is one */
 };
 

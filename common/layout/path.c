@@ -12,6 +12,7 @@
 //          | '^prev' '.'        (the previous element of the sequence)
 //   sub   := int | int? ':' int?      (int: -?[0-9]+ or 0x..., negative
 //                                      ones count from the end)
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,6 +89,36 @@ subscript_int(const char *s, size_t n, size_t *i, int64_t *ret)
 	return true;
 }
 
+// A slice's bound given as a field path at s[*i] (up to ':' or ']' outside
+// brackets: "bundles[0].begin"); false when there is none.
+static bool
+subscript_path(const char *s, size_t n, size_t *i, const char **ret,
+	       uint32_t *retn)
+{
+	size_t j = *i, depth = 0;
+	while (j < n && s[j] == ' ')
+		j++;
+	if (j >= n || !(isalpha((unsigned char)s[j]) || s[j] == '_' ||
+			s[j] == '^'))
+		return false;
+	size_t start = j;
+	for (; j < n; j++) {
+		if (s[j] == '[')
+			depth++;
+		else if (s[j] == ']' && depth)
+			depth--;
+		else if (!depth && (s[j] == ':' || s[j] == ']' ||
+				    s[j] == ' '))
+			break;
+	}
+	*ret = s + start;
+	*retn = (uint32_t)(j - start);
+	while (j < n && s[j] == ' ')
+		j++;
+	*i = j;
+	return true;
+}
+
 // [sub] at s[*i] (at its '['), appended to @p p.
 static bool
 subscript(const char *s, size_t n, size_t *i, struct lpath *p, char *why,
@@ -96,14 +127,22 @@ subscript(const char *s, size_t n, size_t *i, struct lpath *p, char *why,
 	struct lpc *c = &p->c[p->n];
 	size_t j = *i + 1;
 	memset(c, 0, sizeof(*c));
-	c->has_lo = subscript_int(s, n, &j, &c->lo);
+	c->has_lo = subscript_int(s, n, &j, &c->lo) ||
+		    subscript_path(s, n, &j, &c->bound_s[0], &c->bound_n[0]);
 	if (j < n && s[j] == ':') {
 		j++;
 		c->kind = LPC_SLICE;
-		c->has_hi = subscript_int(s, n, &j, &c->hi);
+		c->has_hi = subscript_int(s, n, &j, &c->hi) ||
+			    subscript_path(s, n, &j, &c->bound_s[1],
+					   &c->bound_n[1]);
+	} else if (c->bound_s[0]) {
+		return fail(why, len, "'%.*s': a subscript is [N], [-N] or a "
+			    "slice [N:M] (a field gives a slice's bounds "
+			    "only: [f:g])", (int)n, s);
 	} else if (!c->has_lo) {
 		return fail(why, len, "'%.*s': a subscript is [N], [-N] or a "
-			    "slice [N:M] of integers", (int)n, s);
+			    "slice [N:M] of integers or field paths", (int)n,
+			    s);
 	} else {
 		c->kind = LPC_INDEX;
 	}
@@ -111,7 +150,8 @@ subscript(const char *s, size_t n, size_t *i, struct lpath *p, char *why,
 		j++;
 	if (j >= n || s[j] != ']')
 		return fail(why, len, "'%.*s': a subscript is [N], [-N] or a "
-			    "slice [N:M] of integers", (int)n, s);
+			    "slice [N:M] of integers or field paths", (int)n,
+			    s);
 	*i = j + 1;
 	p->n++;
 	return true;
@@ -183,10 +223,16 @@ irs_path_span(const char *s, size_t n)
 		if (ident_char(s[i]) || s[i] == '.') {
 			i++;
 		} else if (s[i] == '[') {
-			const char *close = memchr(s + i, ']', n - i);
-			if (!close)
+			// to the matching ']' (a slice's bound may subscript)
+			size_t depth = 0, j = i;
+			for (; j < n; j++)
+				if (s[j] == '[')
+					depth++;
+				else if (s[j] == ']' && !--depth)
+					break;
+			if (j == n)
 				return n;	// the parse says what is wrong
-			i = (size_t)(close - s) + 1;
+			i = j + 1;
 		} else {
 			break;
 		}

@@ -236,6 +236,18 @@ irs_link_zip(struct irs_cc *c, const struct ltype *owner, const char *qual,
 	if (s->length_name)
 		s->length = link_path(c, owner, qual, f, "length",
 				      s->length_name);
+	if (s->present_src) {
+		struct irs_error *err = irs_template_cond(c->lo, owner,
+							  s->present_src,
+							  &s->present);
+		if (err) {
+			char msg[400];
+			snprintf(msg, sizeof(msg), "%s", err->message);
+			irs_error_destroy(err);
+			irs_lua_raisef(c->L, f->line, "%s: present '%s': %s",
+				       qual, s->present_src, msg);
+		}
+	}
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		struct lzip *z = &s->comps[k];
 		if (!z->count_name)

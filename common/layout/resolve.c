@@ -663,9 +663,14 @@ compile_seq(struct irs_cc *c, const struct ltype *owner, const char *kind,
 			       qual);
 	if (!strcmp(kind, "array")) {
 		irs_cc_keys(c, idx, " ptr count length first of stride at "
-			    "skip reverse alt limit drop divide ", line, qual,
-			    kind);
+			    "skip reverse alt limit drop divide present ", line,
+			    qual, kind);
 		s->kind = SEQ_ARRAY;
+		// present = "COND": no elements unless COND holds (linked
+		// later, when every field of the owner is known)
+		const char *pr = irs_cc_str(c, idx, "present", line, qual);
+		if (pr)
+			s->present_src = irs_cc_strdup(c, pr);
 		// before or after its struct, behind a pointer outside it
 		// (place.c), or behind its ptr
 		s->place = irs_cc_place(c, owner, idx, line, qual);

@@ -95,7 +95,7 @@ subscript(struct irs_tpl *p, const struct lfield *seq, const struct lpc *c,
 				    "(only a sequence has elements to "
 				    "subscript)", (int)n, s, seq->name,
 				    irs_lkind_word(seq)), NULL;
-	if (seq->seq->kind == SEQ_ZIP)
+	if (seq->seq->kind == SEQ_ZIP && c->kind == LPC_INDEX)
 		return irs_tpl_fail(p, "'%.*s': the tuples of zip '%s' lie "
 				    "nowhere to be picked (write {%s*SEP})",
 				    (int)n, s, seq->name, seq->name), NULL;
@@ -113,6 +113,34 @@ subscript(struct irs_tpl *p, const struct lfield *seq, const struct lpc *c,
 	st->index_seq = seq;
 	st->lo = c->has_lo ? c->lo : 0;
 	st->hi = c->kind == LPC_INDEX || c->has_hi ? c->hi : INT64_MAX;
+	// bounds given as field paths of the template's own struct
+	for (int k = 0; k < 2; k++) {
+		if (!c->bound_s[k])
+			continue;
+		// each bound is resolved by a call in this one: a hostile
+		// layout nests them no deeper than this
+		if (p->depth >= 4)
+			return irs_tpl_fail(p, "'%.*s': slice bounds nested "
+					    "more than 4 deep", (int)n, s),
+			       NULL;
+		struct lcval *v = irs_layout_alloc(p->lo, sizeof(*v));
+		if (!v)
+			return irs_tpl_fail(p, "out of memory"), NULL;
+		memset(v, 0, sizeof(*v));
+		p->depth++;
+		bool ok = irs_tpl_path(p, c->bound_s[k], c->bound_n[k],
+				       &v->path, &v->npath);
+		p->depth--;
+		if (!ok)
+			return NULL;
+		const struct lfield *b = v->path[v->npath - 1];
+		if (b->kind == LK_SEQ || b->kind == LK_SLICE)
+			return irs_tpl_fail(p, "'%.*s': bound '%.*s' is a "
+					    "sequence, not an integer",
+					    (int)n, s, (int)c->bound_n[k],
+					    c->bound_s[k]), NULL;
+		st->bound[k] = v;
+	}
 	const struct lfield *e = seq->seq->elem;
 	if (e->kind == LK_EMBED || e->kind == LK_PTR || e->kind == LK_REF)
 		st->type = e->type;

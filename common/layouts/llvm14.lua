@@ -1092,8 +1092,20 @@ inst("phi", "llvm::PHINode",
 -- are 0 the function's, 1 the result's, 2 and on the arguments' (fewer
 -- sets than arguments: the rest have none). The calling convention is
 -- bits 2-11 of SubclassData, a call's tail kind bits 0-1.
--- TODO: operand bundles.
-local function call_fields(extra, tail)
+--
+-- Operand bundles (`[ "align"(i8* %0, i64 64) ]`): their inputs are
+-- operands too, between the arguments and the callee. Each bundle is a
+-- BundleOpInfo { StringMapEntry<uint32_t> *Tag; uint32_t Begin, End; }
+-- naming its operands [Begin, End); the BundleOpInfo[] lies before the
+-- Uses, below a size_t holding its bytes (User's "descriptor"), and only
+-- when the Value's HasDescriptor bit is set. So the arguments are the
+-- operands before the first bundle's Begin (all but the callee and an
+-- invoke's destinations when there is none).
+struct "DescriptorInfo" {
+  size = 8, node = false,
+  fields = { bytes = u64(0) },
+}
+local function call_fields(sname, extra, tail)
   extra.cc = enum(SD(2, 10), { names = CCS })
   extra.fty = ref("FTy", "FunctionType")
   extra.attrs = ptr("Attrs.pImpl", "AttributeListImpl")
@@ -1102,18 +1114,32 @@ local function call_fields(extra, tail)
       u = { at = "before", skip = 32 * (1 + tail), of = "Use" },
       set = { ptr = "Attrs.pImpl", skip = { "AttributeListImpl", 16 },
               count = "attrs.nsets", drop = 2, of = ref "AttributeSetNode" } } }
+  extra.hasdesc = scalar "HasDescriptor"
+  extra.desc = array { at = "before", skip = { { "NumUserOperands", 32 } },
+                       count = "HasDescriptor", of = "DescriptorInfo" }
+  extra.bundles = array { at = "before", skip = { 8, { "NumUserOperands", 32 } },
+                          present = "hasdesc", length = "desc[0].bytes",
+                          divide = 16, of = "Bundle_" .. sname }
+  -- a bundle's inputs print as the operands they are (in `args`, past
+  -- the attribute sets, so with none)
+  struct ("Bundle_" .. sname) {
+    size = 16, node = false,
+    fields = { tag = ref(0, "MDKindName"), first = u32(8), last = u32(12) },
+    text = '"{tag}"({^I_' .. sname .. '.args[first:last]*, })',
+  }
   return extra
 end
 local CALLEE = " {?cc != 0}{cc} {/}{?attrs}{attrs.ret}{/}"
-  .. "{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args*, }){?attrs}{attrs.group}{/}"
+  .. "{?fty.vararg}{fty}{:}{fty.ret}{/} {last}({args[:bundles[0].first]*, })"
+  .. "{?attrs}{attrs.group}{/}{?bundles} [ {bundles*, } ]{/}"
 inst("call", "llvm::CallInst",
-     call_fields(fmf_bits { tail = bits { at = "SubclassData", bit = 0, width = 2 } }, 0),
+     call_fields("call", fmf_bits { tail = bits { at = "SubclassData", bit = 0, width = 2 } }, 0),
      "{?tail == 1}tail {/}{?tail == 2}musttail {/}{?tail == 3}notail {/}call"
      .. FMF .. CALLEE)
 -- An invoke's operands: the arguments, the normal and the unwind
 -- destination, the callee.
 inst("invoke", "llvm::InvokeInst",
-     call_fields({
+     call_fields("invoke", {
        normal = array { at = "before", skip = 64, count = "NumUserOperands",
                         limit = 1, of = "Use" },
        unwind = array { at = "before", skip = 32, count = "NumUserOperands",
@@ -1615,8 +1641,15 @@ reduce {
 -- llvm::XPass::run(Function &F, FunctionAnalysisManager &AM) returns a
 -- PreservedAnalyses through a hidden pointer: `this` is $arg0, F $arg1.
 -- The pass's name, as -print-after-all prints it, is the class's.
+-- Analyses have the same `run` (returning their result: no section), so
+-- the classes are those named ...Pass, and the five function passes of
+-- libLLVM-14 that are not (InjectTLIMappings runs in default<O2>). The
+-- templated RequireAnalysisPass<...> and InvalidateAnalysisPass<...> have
+-- no symbol to stop at: their inline `run` is hidden in libLLVM.
+local FUNCTION_PASS = "[A-Za-z0-9_]+Pass|InjectTLIMappings|ReplaceWithVeclib"
+  .. "|PGOMemOPSizeOpt|StripGCRelocates|AAEvaluator"
 boundary {
-  functions = { match = "^llvm::([A-Za-z0-9_]+Pass)::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
+  functions = { match = "^llvm::(" .. FUNCTION_PASS .. ")::run\\(llvm::Function&, llvm::AnalysisManager<llvm::Function>&\\)$" },
   ir = "$arg1", sret = true, type = "Function",
   after = "caller",
   -- what a Function holds: a core deep in a pass finds its root by it

@@ -349,6 +349,11 @@ compute(struct walk *w, struct frame *f, const struct lfield *fd,
 		return;
 	case SEQ_ARRAY: case SEQ_ZIP: {
 		uint64_t n;
+		// a sequence that is there only when its owner says so
+		if (s->present && !irs_walk_cond(w, f, s->present)) {
+			si->n = 0;
+			return;
+		}
 		if (s->count.is_signed && irs_load_i(f->data, &s->count) < 0) {
 			irs_walk_error(w, fd, 0, "negative count %lld",
 				       (long long)irs_load_i(f->data,
@@ -503,6 +508,7 @@ irs_seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 	it->f = fd;
 	it->owner = f;
 	it->n = irs_seq_info(w, f, fd, &tmp)->n;
+	it->count = it->n;
 	if (s->kind == SEQ_FIXED) {
 		it->base = f->addr + s->base.offset;
 	} else if (s->kind == SEQ_ZIP) {	// its first array names a tuple
@@ -617,6 +623,7 @@ refill(struct walk *w, struct seq_iter *it, uint64_t i)
 	}
 	it->chunk_first = i;
 	it->chunk_n = good;
+	it->chunk_gen = ++o->chunk_gen;
 	return good > 0;
 }
 
@@ -638,6 +645,7 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 		o->chunk = p;
 		o->chunk_cap = s->stride;
 	}
+	o->chunk_gen++;		// another iterator's elements are gone
 	for (uint32_t k = 0; k < s->ncomps; k++) {
 		const struct lzip *z = &s->comps[k];
 		uint64_t a = irs_load_u(o->data, &z->base);
@@ -651,7 +659,7 @@ zip_tuple(struct walk *w, struct seq_iter *it, uint64_t i)
 			continue;
 		}
 		if (z->place && !irs_place_base(w, o, z->place, &z->base,
-						it->n, z->stride, it->f, &a,
+						it->count, z->stride, it->f, &a,
 						&rev)) {
 			it->fault = a;
 			return false;
@@ -733,7 +741,8 @@ irs_seq_next_slow(struct walk *w, struct seq_iter *it, uint64_t *addr,
 			return true;
 		}
 		*addr = it->base + i * s->stride;
-		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n) {
+		if (i < it->chunk_first || i >= it->chunk_first + it->chunk_n ||
+		    it->chunk_gen != it->owner->chunk_gen) {
 			if (it->fault || !refill(w, it, i)) {
 				it->i = it->n;	// the rest is not there
 				return false;

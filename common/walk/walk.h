@@ -484,6 +484,10 @@ struct frame {
 	struct irs_buf json;	/* node frames: the fields being written */
 	unsigned char *chunk;	/* inline elements read in bulk */
 	size_t chunk_cap;
+	uint64_t chunk_gen;	/* bumped at each fill: an iterator whose
+				   fill it is not reads again (an element
+				   that walks another sequence of the same
+				   owner, {^Call.args[first:last]}) */
 	uint64_t elem;		/* its index in the sequence it is an element
 				   of ({=#}), or UINT64_MAX */
 	uint64_t prev;		/* the struct of the element before it
@@ -731,10 +735,13 @@ struct seq_iter {
 	struct seqinfo *si;	/* a list still being measured, or NULL */
 	uint64_t n;		/* elements to visit */
 	uint64_t i;
+	uint64_t count;		/* zips: tuples in all (a slice visits
+				   fewer; placed arrays lie by this) */
 	uint64_t base;		/* arrays: first element */
 	uint64_t link;		/* lists: link of the current element */
 	uint64_t sentinel;	/* lists: the sentinel link, or 0 */
 	uint64_t chunk_first, chunk_n;	/* elements in owner->chunk */
+	uint64_t chunk_gen;	/* ... as owner->chunk_gen was then */
 	uint64_t fault;		/* the element that could not be read */
 	bool reverse;		/* element i at base - i * stride */
 	uint64_t cur;		/* a derived element: its node's address */
@@ -791,7 +798,8 @@ irs_seq_next(struct walk *w, struct seq_iter *it, uint64_t *addr,
 	if (i >= it->n || w->stop)
 		return irs_seq_next_slow(w, it, addr, data);
 	// an array element already read in bulk
-	if (i >= it->chunk_first && i < it->chunk_first + it->chunk_n) {
+	if (i >= it->chunk_first && i < it->chunk_first + it->chunk_n &&
+	    it->chunk_gen == it->owner->chunk_gen) {
 		it->i = i + 1;
 		*addr = it->base + i * s->stride;
 		*data = it->owner->chunk + (i - it->chunk_first) * s->stride;

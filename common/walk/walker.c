@@ -1286,13 +1286,30 @@ render_elem(struct walk *w, const struct lfield *fd, uint64_t addr,
 	irs_walk_pop(w);
 }
 
-// [lo:hi] of a sequence of @p n elements, as Python takes it: negative
-// bounds count from the end, and both are clamped to [0, n].
+// The bounds of slice @p sl, those given as field paths read in @p f0
+// (the struct whose template names the slice); a path with no value (an
+// element of an empty sequence) is a bound left out.
 static void
-slice_bounds(const struct lfield *sl, uint64_t n, uint64_t *from,
-	     uint64_t *to)
+slice_limits(struct walk *w, struct frame *f0, const struct lfield *sl,
+	     int64_t b[2])
 {
-	int64_t b[2] = { sl->lo, sl->hi };
+	b[0] = sl->lo;
+	b[1] = sl->hi;
+	for (int k = 0; k < 2; k++) {
+		int64_t v;
+		if (sl->bound[k])
+			b[k] = irs_walk_value(w, f0, sl->bound[k], &v) ? v
+			       : k ? INT64_MAX : 0;
+	}
+}
+
+// [lo:hi] (@p lim, from slice_limits()) of a sequence of @p n elements, as
+// Python takes it: negative bounds count from the end, and both are
+// clamped to [0, n].
+static void
+slice_bounds(const int64_t lim[2], uint64_t n, uint64_t *from, uint64_t *to)
+{
+	int64_t b[2] = { lim[0], lim[1] };
 	for (int k = 0; k < 2; k++) {
 		if (b[k] < 0)
 			b[k] = -(uint64_t)b[k] >= n ? 0 : (int64_t)n + b[k];
@@ -1308,13 +1325,13 @@ slice_bounds(const struct lfield *sl, uint64_t n, uint64_t *from,
 // the struct before it when its type names ^prev.
 static uint64_t
 seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
-	  const struct lfield *slice, struct seq_iter *it, uint64_t *prev)
+	  const int64_t lim[2], struct seq_iter *it, uint64_t *prev)
 {
 	uint64_t from = 0, to, addr;
 	const unsigned char *data;
 	*prev = 0;
 	irs_seq_begin(w, f, fd, it);
-	slice_bounds(slice, it->n, &from, &to);
+	slice_bounds(lim, it->n, &from, &to);
 	it->n = to;
 	const struct lfield *e = fd->seq->elem;
 	if (fd->seq->kind != SEQ_LIST && !elem_uses_prev(w, e)) {
@@ -1331,7 +1348,7 @@ seq_begin(struct walk *w, struct frame *f, const struct lfield *fd,
 static void
 render_seq(struct walk *w, struct frame *f, const struct lfield *fd,
 	   const char *sep, size_t seplen, bool as_ref,
-	   const struct lfield *slice)
+	   const int64_t *slice)
 {
 	struct seq_iter it;
 	uint64_t addr;
@@ -1525,9 +1542,13 @@ truthy(struct walk *w, struct frame *f, const struct lfield *fd,
 	}
 	case LK_SLICE: {
 		uint64_t from, to;
+		int64_t lim[2];
+		// (truthy_path() reads bounds given as fields where the
+		// path starts; here the owner is all there is)
+		slice_limits(w, f, fd, lim);
 		const struct seqinfo *si = irs_seq_info(w, f, fd->index_seq,
 							&tmp);
-		slice_bounds(fd, si->n, &from, &to);
+		slice_bounds(lim, si->n, &from, &to);
 		return to > from;
 	}
 	case LK_UP:
@@ -1910,9 +1931,12 @@ render_field(struct walk *w, struct frame *f, const struct lfield *fd,
 	case LK_SEQ:
 		render_seq(w, f, fd, "", 0, false, NULL);
 		return;
-	case LK_SLICE:
-		render_seq(w, f, fd->index_seq, "", 0, false, fd);
+	case LK_SLICE: {
+		int64_t lim[2];
+		slice_limits(w, f, fd, lim);
+		render_seq(w, f, fd->index_seq, "", 0, false, lim);
 		return;
+	}
 	case LK_PICK:
 		render_pick(w, f, fd);
 		return;
@@ -2258,13 +2282,16 @@ count_value(struct walk *w, struct frame *f, const struct lexpr *e,
 	uint64_t at = 0, from, to;
 	struct seqinfo tmp;
 	const struct lfield *l = e->path[e->npath - 1];
+	int64_t lim[2];
+	if (l->kind == LK_SLICE)
+		slice_limits(w, f, l, lim);	// where the path starts
 	struct frame *g = follow_path(w, f, e->path, e->npath, false, &np,
 				      &at);
 	const struct lfield *seq = l->kind == LK_SLICE ? l->index_seq : l;
 	const struct seqinfo *si = g ? irs_seq_info(w, g, seq, &tmp) : NULL;
 	bool ok = si && si->bad == SEQ_OK;
 	if (ok && l->kind == LK_SLICE) {
-		slice_bounds(l, si->n, &from, &to);
+		slice_bounds(lim, si->n, &from, &to);
 		*r = (int64_t)(to - from);
 	} else if (ok) {
 		*r = (int64_t)si->n;
@@ -2554,13 +2581,16 @@ run_op_seq(struct walk *w, struct frame *f, const struct ltemplate *tpl,
 {
 	uint32_t np;
 	uint64_t nfail = w->nfail;
+	const struct lfield *fd = op->path[op->npath - 1];
+	int64_t lim[2];
+	if (fd->kind == LK_SLICE)
+		slice_limits(w, f, fd, lim);	// in the template's struct
 	if (op->npath > 1)
 		w->detached++;
 	struct frame *g = follow(w, f, op, true, &np, NULL);
-	const struct lfield *fd = op->path[op->npath - 1];
 	if (g && fd->kind == LK_SLICE) {
 		render_seq(w, g, fd->index_seq, tpl->lits + op->lit, op->len,
-			   op->code == TOP_REFOF, fd);
+			   op->code == TOP_REFOF, lim);
 	} else if (g && (op->code == TOP_SEQ || op->is_seq)) {
 		render_seq(w, g, fd, tpl->lits + op->lit, op->len,
 			   op->code == TOP_REFOF, NULL);

@@ -21,6 +21,9 @@ export BENCH_WORK=$work BENCH_KEEP=1
 # The reducer's corpus (scripts/bench-reduce) on its smallest case only:
 # the whole corpus takes many minutes, which is make bench's business.
 export BENCH_CASES=toyc-crash
+# The LLVM step (opt-14 under GDB and LLDB, the donor built if the cache
+# lacks it) on one program of the corpus.
+export BENCH_LLVM_PROGRAMS=bundle BENCH_LLVM_RUNS=1
 # C-Vise comes with `scripts/install-deps --bench`, which make test does not
 # run: without it the smoke run skips it, and checks that it says so.
 if command -v cvise >/dev/null; then
@@ -41,7 +44,7 @@ check_eq "scripts/bench at 2000 instructions exits 0" 0 "$status"
 
 sed -n '/^irsnap benchmark, /,/^$/p' "$TMP/bench.log" >"$TMP/table.txt"
 check_eq "the table has a row per figure" \
-	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk trace_events_gdb trace_events_gdb trace_events_gdb trace_events_gdb trace_events_lldb trace_events_lldb trace_events_lldb trace_events_lldb reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump merge_attempts_4x merge_attempts merge_groups_4x merge_groups peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
+	"dump_gdb dump_gdb dump_gdb_call dump_gdb_python dump_lldb dump_core trace trace_text print_after_all trace_one_function full_walk trace_events_gdb trace_events_gdb trace_events_gdb trace_events_gdb trace_events_lldb trace_events_lldb trace_events_lldb trace_events_lldb reduce reduce_tests reduce_lines walk_toyc walk_plain lua54_dump lua54_dump lua54_luac_l luajit_trace luajit_jdump llvm_trace llvm_trace llvm_trace_lldb llvm_trace_lldb llvm_print_after_all_lldb llvm_print_changed_lldb llvm_print_after_all llvm_print_changed llvm_bare llvm_breaks llvm_opt_paa llvm_opt_changed llvm_opt_bare merge_attempts_4x merge_attempts merge_groups_4x merge_groups peak_rss_gdb peak_rss_lldb peak_rss_gdb peak_rss_lldb" \
 	"$(sed 1,2d "$TMP/table.txt" | awk 'NF { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check "each compared figure shows a ratio and whether its goal is met" \
 	grep -qE '^dump_lldb +[0-9.]+ +[0-9.]+ +dump_gdb [0-9.]+ +[0-9.]+x +<= 1\.50x +(yes|no)$' \
@@ -63,6 +66,10 @@ keys=$(python3 - "$BENCH_OUT" "$have_cvise" <<-'PY'
 	        "walk_toyc_nodes_per_s trace_pure_copied trace_one_function_s "
 	        "full_walk_s ratio_trace_one_function_to_full_walk luajit_trace_s "
 	        "luajit_jdump_s luajit_traces luajit_traced merge_attempts_s "
+	        "llvm_trace_s llvm_print_after_all_s llvm_print_changed_s "
+	        "llvm_bare_s llvm_breaks_s llvm_trace_lldb_s "
+	        "llvm_print_after_all_lldb_s llvm_print_changed_lldb_s "
+	        "llvm_opt_bare_s llvm_events llvm_sections llvm_event_ms "
 	        "merge_attempts_4x_s merge_groups_s merge_groups_4x_s").split()
 	bad = []
 	for k in keys:
@@ -133,6 +140,11 @@ check "... of the whole chunk (luac printed it)" \
 check_eq "reduce: irsnap's result still crashes toyc --bug=crash" 139 \
 	"$(sh -c '"$1" --bug=crash "$2" >/dev/null 2>&1; echo $?' sh "$TOYC" \
 		"$out/bench-reduce/irsnap.ir")"
+
+check "llvm: bundle.c's traced sections were compared with opt-14's, under GDB and LLDB" \
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["llvm_sections"] >= 100 and d["llvm_events"] >= 200))' "$BENCH_OUT"
 
 # The table, for a look in the test log.
 sed 's/^/# /' "$TMP/table.txt"

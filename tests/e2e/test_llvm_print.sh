@@ -7,10 +7,10 @@
 # that pass on that function (scripts/llvm-compare, which also checks
 # that the passes come in opt's order, and counts them), and GDB's
 # snapshots the same bytes as LLDB's. Sections of passes the layout's
-# boundary pattern cannot stop at (InjectTLIMappings, the templated
-# InvalidateAnalysisPass<...> and RequireAnalysisPass<...>) are left out
-# by --only and counted; module, CGSCC and loop sections are not
-# function sections.
+# boundary pattern cannot stop at (the templated InvalidateAnalysisPass<...>
+# and RequireAnalysisPass<...>, whose inline run has no symbol in
+# libLLVM) are left out by --only and counted; module, CGSCC and loop
+# sections are not function sections.
 # It drives both debuggers by name, so tests/run runs it once (e2e_both).
 source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
@@ -19,8 +19,8 @@ require_debuggers gdb lldb
 source "$IRSNAP_ROOT/tests/e2e/llvm.sh"
 
 PIPE=sroa,early-cse,instcombine,simplifycfg,gvn,reassociate,sccp,dse,adce,instcombine
-# the class names the layout's boundary pattern takes
-ONLY='[A-Za-z0-9_]+Pass'
+# the class names the layout's boundary pattern takes (its FUNCTION_PASS)
+ONLY='[A-Za-z0-9_]+Pass|InjectTLIMappings|ReplaceWithVeclib|PGOMemOPSizeOpt|StripGCRelocates|AAEvaluator'
 
 # The donor, built as a user builds it (the system's c++, g++: LLDB 14
 # finds none of its types by name, lldb/target.cpp's find_donor_type does).
@@ -45,8 +45,9 @@ trace() {
 
 # NAME LEVEL PIPELINE: the -O2 programs through default<O2> (loops,
 # vectors, switch tables; dbg.c with -g: !dbg, llvm.dbg.value; state.c,
-# written after the layout: overflow intrinsics, i128, atomics, a VLA),
-# one -O0 program through ten function passes.
+# written after the layout: overflow intrinsics, i128, atomics, a VLA;
+# bundle.c, written after it too: llvm.assume's operand bundles), one
+# -O0 program through ten function passes.
 total=0
 while read -r name level pipe; do
 	g=; [ "$name" = dbg ] && g=-g
@@ -80,6 +81,7 @@ hash O2 default<O2>
 switch O2 default<O2>
 dbg O2 default<O2>
 state O2 default<O2>
+bundle O2 default<O2>
 varargs O0 $PIPE
 EOF
 figure "$total sections byte-identical under each debugger"

@@ -465,6 +465,143 @@ test_arrays_around_the_struct(void **state)
 			 0);
 }
 
+// Loading @p src as e.lua fails with a message holding @p want and
+// @p where (@p want empty: it loads).
+static void
+expect_load(struct unit_layout_fixture *f, const char *src, const char *where,
+	    const char *want)
+{
+	struct irs_error *err = unit_layout_try(&f->ft.target, src, "e.lua",
+						&f->lo);
+	if (!*want) {
+		assert_null(err);
+		return;
+	}
+	assert_non_null(err);
+	if (!strstr(irs_error_get_message(err), want) ||
+	    !strstr(irs_error_get_message(err), where))
+		fail_msg("%s: got %s", want, irs_error_get_message(err));
+	irs_error_destroy(err);
+}
+
+// LLVM's CallBase with operand bundles: below its Uses, a size_t of
+// descriptor bytes (there only when a flag says so), below that the
+// bundles, each naming the operands [first, last) it takes.
+typedef struct Call {
+	uint32_t nops : 27;
+	uint32_t desc : 1;
+	int id;
+} Call;
+typedef struct Bundle {
+	const char *tag;
+	uint32_t first, last;
+} Bundle;
+
+static const char bundle_layout[] =
+	"layout { name = \"b\", root = \"Call\" }\n"
+	"struct \"Val\" { fields = { id = scalar \"id\" }, ref = \"%{id}\" }\n"
+	"struct \"Use\" { node = false, fields = { val = ref(\"val\", "
+	"\"Val\") }, text = \"{val}\" }\n"
+	"struct \"Desc\" { size = 8, node = false, fields = { bytes = "
+	"u64(0) } }\n"
+	"struct \"Bundle\" { size = 16, node = false, fields = {\n"
+	"  tag = cstr(0), first = u32(8), last = u32(12) },\n"
+	"  text = '\"{tag}\"({^Call.args[first:last]*, })' }\n"
+	"struct \"Call\" { fields = {\n"
+	"  hasdesc = scalar \"desc\",\n"
+	"  ops = array { at = \"before\", count = \"nops\", of = \"Use\" },\n"
+	"  desc = array { at = \"before\", skip = { { \"nops\", 32 } }, "
+	"count = \"desc\", of = \"Desc\" },\n"
+	"  bundles = array { at = \"before\", skip = { 8, { \"nops\", 32 } },"
+	" present = \"hasdesc\", length = \"desc[0].bytes\", divide = 16, "
+	"of = \"Bundle\" },\n"
+	"  args = zip { count = \"nops\", drop = 1, text = \"{u}\", of = {\n"
+	"    u = { at = \"before\", skip = 32, of = \"Use\" } } } },\n"
+	"  text = \"call {ops[-1]}({args[:bundles[0].first]*, })"
+	"{?bundles} [ {bundles*, } ]{/} #{=#args[1:last]}\" }\n";
+
+// A sequence present only when its owner says so, sized by a word below
+// another placed sequence, and slices whose bounds are fields: the
+// arguments of a call end where its first bundle's operands begin, and
+// each bundle prints the operands it names.
+static void
+test_bundles_below_the_operands(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	place_types(&f->ft);
+	FAKE_TYPE(&f->ft, Call);
+	FAKE_BITFIELD(&f->ft, Call, nops, IRS_TYPE_UINT);
+	FAKE_BITFIELD(&f->ft, Call, desc, IRS_TYPE_UINT);
+	FAKE_INT(&f->ft, Call, id);
+	struct irs_error *err = unit_layout_try(&f->ft.target, bundle_layout,
+						"b.lua", &f->lo);
+	// #args[1:last]: a bound names a field of the template's struct
+	assert_non_null(err);
+	assert_non_null(strstr(irs_error_get_message(err), "last"));
+	irs_error_destroy(err);
+	char src[sizeof(bundle_layout)];
+	snprintf(src, sizeof(src), "%s", bundle_layout);
+	*strstr(src, " #{=#args[1:last]}") = '\0';
+	strcat(src, "\" }\n");
+	unit_layout_load(&f->ft.target, src, "b.lua", &f->lo);
+	Val v[5] = { { 10 }, { 11 }, { 12 }, { 13 }, { 14 } };
+
+	// no descriptor: every operand but the callee is an argument
+	struct { Use u[3]; Call call; } plain = {
+		.u = { { &v[0], 0, 0, 0 }, { &v[1], 0, 0, 0 },
+		       { &v[2], 0, 0, 0 } },
+		.call = { .nops = 3, .id = 1 } };
+	unit_assert_render(f->lo, fake_memory(&f->ft),
+			   (uintptr_t)&plain.call, "call %12(%10, %11)", 0,
+			   "");
+
+	// two bundles: the argument, then [1, 3) and [3, 4), then the callee
+	struct { Bundle b[2]; uint64_t bytes; Use u[5]; Call call; } bun = {
+		.b = { { "align", 1, 3 }, { "deopt", 3, 4 } },
+		.bytes = 2 * sizeof(Bundle),
+		.u = { { &v[0], 0, 0, 0 }, { &v[1], 0, 0, 0 },
+		       { &v[2], 0, 0, 0 }, { &v[3], 0, 0, 0 },
+		       { &v[4], 0, 0, 0 } },
+		.call = { .nops = 5, .desc = 1, .id = 2 } };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&bun.call,
+			   "call %14(%10) [ \"align\"(%11, %12), "
+			   "\"deopt\"(%13) ]", 0, "");
+
+	// the flag clear: the words below the Uses are not read as bundles
+	bun.call.desc = 0;
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&bun.call,
+			   "call %14(%10, %11, %12, %13)", 0, "");
+}
+
+// What a present or a slice's bound may be, said at the layout's line.
+static void
+test_present_and_bound_errors(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	place_types(&f->ft);
+	static const struct { const char *text, *array, *error; } cases[] = {
+		{ "{ops[0:nosuch]*, }", "", "unknown field 'nosuch'" },
+		{ "{ops[id]}", "", "a field gives a slice's bounds only" },
+		{ "{ops[0:ops]*, }", "", "is a sequence, not an integer" },
+		{ "{ops*, }", "present = \"nosuch\"", "present 'nosuch'" },
+		{ "{ops[:ops[:ops[:ops[:ops[:ops[:id]]]]]]*, }", "",
+		  "nested more than 4 deep" },
+		{ "{ops[0:id]*, }{ops[hung:]*, }", "present = \"hung\"", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char src[1024];
+		snprintf(src, sizeof(src),
+			 "layout { name = \"p\", root = \"User\" }\n"
+			 "struct \"Use\" { node = false, fields = {} }\n"
+			 "struct \"User\" { fields = { id = scalar \"id\", "
+			 "hung = scalar \"hung\",\n"
+			 " ops = array { at = \"before\", count = \"nops\", "
+			 "of = \"Use\", %s } },\n text = \"%s\" }\n",
+			 cases[i].array, cases[i].text);
+		expect_load(f, src, "e.lua:", cases[i].error);
+	}
+}
+
 // A key after a fixed header (StringMapEntry<V>: the key's length, the
 // value, then the chars) and two strings after a struct, the second past
 // the first and its NUL (StringAttributeImpl's kind and value).
@@ -1235,18 +1372,7 @@ test_placement_errors(void **state)
 			 "struct \"User\" { fields = {\n"
 			 " ops = array { count = \"nops\", of = \"Use\", "
 			 "%s } } }\n", cases[i].array);
-		struct irs_error *err = unit_layout_try(&f->ft.target, src,
-							"e.lua", &f->lo);
-		if (!*cases[i].error) {
-			assert_null(err);
-			continue;
-		}
-		assert_non_null(err);
-		if (!strstr(irs_error_get_message(err), cases[i].error) ||
-		    !strstr(irs_error_get_message(err), "e.lua:4:"))
-			fail_msg("%s: got %s", cases[i].array,
-				 irs_error_get_message(err));
-		irs_error_destroy(err);
+		expect_load(f, src, "e.lua:4:", cases[i].error);
 	}
 }
 
@@ -1266,6 +1392,12 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_arrays_around_the_struct,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_bundles_below_the_operands,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_present_and_bound_errors,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_placement_errors,
