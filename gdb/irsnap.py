@@ -593,6 +593,7 @@ def _interrupt(pid):
 # pointer or not, or a constant index.
 _PATH_STEP = re.compile(r"(->|\.)([A-Za-z_]\w*)|\[(\d+)\]")
 _EXPR_VARIABLE = 1   # enum irs_expr_kind
+_EXPR_REGISTER = 2
 
 
 def _simple(expr, raw):
@@ -631,6 +632,13 @@ def _cb_eval_value(expr, calls, ret):
     try:
         raw, expr = expr, _text(expr)
         v = None if calls else _simple(expr, raw)
+        if v is None and not calls and \
+                _lib.irs_frontend_expr_kind(raw) == _EXPR_REGISTER:
+            # "$sp": a register (or convenience variable) calls nothing,
+            # so it needs none of _evaluating's `set` commands, and
+            # parse_and_eval reads it from frame 0 without the frame
+            # object (and the unwinding of frame 1) read_register needs.
+            v = gdb.parse_and_eval(expr)
         if v is not None:
             _describe(v, ret.contents)
             return

@@ -27,12 +27,15 @@ struct callback_scope {
 		gl->in_callback = true;
 		gl->cb_thread = thread;
 		gl->cb_frame = 0;
+		gl->cb_args_valid = false;
 		target_refresh(gl, (int64_t)process.GetProcessID());
 	}
 	~callback_scope()
 	{
 		gl->in_callback = false;
 		gl->cb_thread = lldb::SBThread();
+		gl->cb_args = lldb::SBValueList();
+		gl->cb_args_valid = false;
 	}
 };
 

@@ -45,6 +45,11 @@ struct glue {
 	bool in_callback = false;
 	lldb::SBThread cb_thread;
 	uint32_t cb_frame = 0;
+	// The arguments of that frame, listed once per callback: the core
+	// asks for them one index at a time at every traced entry, and each
+	// GetVariables() lists them all again (issue 26).
+	lldb::SBValueList cb_args;
+	bool cb_args_valid = false;
 
 	std::vector<lldb::SBType> types;	/* type handle i + 1 */
 	std::vector<lldb::SBAddress> insns;	/* the last disassembly */

@@ -518,8 +518,18 @@ arg_value_cb(void *arg, uint32_t index, char *name, uint64_t len,
 	     struct irs_value_facts *ret)
 {
 	return guard([&]() -> struct irs_error * {
-		lldb::SBValueList vars = current_frame(from(arg))
-			.GetVariables(true, false, false, true);
+		glue *gl = from(arg);
+		lldb::SBValueList vars;
+		if (gl->in_callback && gl->cb_args_valid) {
+			vars = gl->cb_args;
+		} else {
+			vars = current_frame(gl).GetVariables(true, false,
+							      false, true);
+			if (gl->in_callback) {
+				gl->cb_args = vars;
+				gl->cb_args_valid = true;
+			}
+		}
 		if (index >= vars.GetSize())
 			return irs_error_create(IRS_ERROR_NOT_FOUND, "no more");
 		lldb::SBValue v = vars.GetValueAtIndex(index);
@@ -594,9 +604,10 @@ select_frame_cb(void *arg, uint32_t index)
 		if (index >= thread.GetNumFrames())
 			return irs_error_format(IRS_ERROR_NOT_FOUND,
 						"no frame #%" PRIu32, index);
-		if (gl->in_callback)
+		if (gl->in_callback) {
 			gl->cb_frame = index;
-		else
+			gl->cb_args_valid = false;
+		} else
 			thread.SetSelectedFrame(index);
 		return NULL;
 	});

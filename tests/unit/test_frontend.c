@@ -619,6 +619,8 @@ struct world {
 	Module *m;
 	const char *pass;
 	uint64_t cfa;			// of the frame eval() uses
+	unsigned ncfa;			// times the core asked for it
+	uint64_t sp;			// $sp, when nonzero
 	struct bp bps[16];		// set and not deleted
 	size_t nbps;
 	unsigned ndeleted;
@@ -646,6 +648,8 @@ w_eval(void *arg, const char *expr, bool calls, struct irs_value_facts *ret)
 		ret->bits = (uint64_t)(uintptr_t)w->pass;
 	else if (!strcmp(expr, "x") && !w->x_gone)
 		ret->bits = 42;
+	else if (!strcmp(expr, "$sp") && w->sp)
+		ret->bits = w->sp;
 	else
 		return irs_error_format(IRS_ERROR_TARGET, "optimized out");
 	return NULL;
@@ -654,7 +658,9 @@ w_eval(void *arg, const char *expr, bool calls, struct irs_value_facts *ret)
 static struct irs_error *
 w_cfa(void *arg, uint64_t *ret)
 {
-	*ret = ((struct world *)arg)->cfa;
+	struct world *w = arg;
+	w->ncfa++;
+	*ret = w->cfa;
 	return NULL;
 }
 
@@ -943,6 +949,39 @@ test_hits_pair_by_cfa(void **state)
 	assert_non_null(strstr(w->out, "irsnap: stopped after pass 'dce'"));
 }
 
+// At a return instruction the CFA is sp + 8 (x86-64's ret pops the return
+// address) when that is an open call's: no CFA is asked of the debugger
+// then. Else (AArch64's ret, where sp is the CFA) the debugger's decides.
+static void
+test_returns_pair_by_sp(void **state)
+{
+	struct world *w = *state;
+	wrun(w, "ir-trace", "on");
+	uint32_t entry = bp_id(w, true, 0), ret = bp_id(w, false, 9);
+
+	hit(w, entry, 0x7100);
+	unsigned asked = w->ncfa;
+	w->sp = 0x70f8;
+	assert_false(hit(w, ret, 0xdead0));	// the debugger's CFA unasked
+	assert_int_equal(w->ncfa, asked);
+	assert_int_equal(w->c->nevents, 0);
+	json_t *man = manifest(w);
+	assert_int_equal(json_array_size(json_object_get(man, "events")), 2);
+	json_decref(man);
+
+	hit(w, entry, 0x7100);
+	asked = w->ncfa;
+	w->sp = 0x7100;				// no open call's CFA - 8
+	assert_false(hit(w, ret, 0x7100));
+	assert_int_equal(w->ncfa, asked + 1);
+	assert_int_equal(w->c->nevents, 0);
+
+	hit(w, entry, 0x7100);
+	w->sp = 0x6ff8;			// a call entered before we looked
+	assert_false(hit(w, ret, 0x7000));
+	assert_int_equal(w->c->nevents, 1);	// still open
+}
+
 // A function not known at the sync (its library not loaded yet) gets its
 // return breakpoints at its first entry; one that has none says so once.
 static void
@@ -1092,6 +1131,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_user_deleted_breakpoints,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_hits_pair_by_cfa,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_returns_pair_by_sp,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_returns_resolved_late,
 						setup_world, teardown_world),
