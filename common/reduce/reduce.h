@@ -19,6 +19,8 @@
  *                rejects, so no test is spent on such a candidate, its
  *                bodies, its printer (opt -S)
  *   toyc.c       toyc's syntax: its printer (toyc --verify -o)
+ *   mlir.c       MLIR's generic form: operands rewired, functions'
+ *                bodies, terminators, its printer (mlir-opt)
  *   tools.c      a syntax's printer: candidates go through it before
  *                the test (what it rejects is untested), the result is
  *                written in its form
@@ -431,6 +433,10 @@ struct reduce_lang {
 	/** Adds to @p sp each function's body as a span whose replacement
 	 *  is the function's declaration (its uses stay valid). */
 	void (*bodies)(const char *s, size_t len, struct reduce_spans *sp);
+	/** Adds to @p sp each operand as a span whose replacement names
+	 *  another value of its type that dominates it (a block argument
+	 *  first), so that what computed it may go. */
+	void (*rewires)(const char *s, size_t len, struct reduce_spans *sp);
 	/** Whether the whole lines [cs, ce) may go together. */
 	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
 			     uint32_t ce);
@@ -453,6 +459,8 @@ extern const struct reduce_lang reduce_lang_text;
 extern const struct reduce_lang reduce_lang_llvm;
 /** toyc's text: its own verifier and printer. */
 extern const struct reduce_lang reduce_lang_toyc;
+/** MLIR's generic operation form: "dialect.op"(...) lines. */
+extern const struct reduce_lang reduce_lang_mlir;
 
 /** The syntax of @p s: the first of reduce_langs[] that detects it. */
 const struct reduce_lang *reduce_lang_detect(const char *s, size_t len);
@@ -843,6 +851,7 @@ struct irs_error *reduce_pass_fold_chains(struct reducer *r);
 struct irs_error *reduce_pass_delete_units(struct reducer *r);
 struct irs_error *reduce_pass_blank_lines(struct reducer *r);
 struct irs_error *reduce_pass_other_operands(struct reducer *r);
+struct irs_error *reduce_pass_rewire(struct reducer *r);
 struct irs_error *reduce_pass_const_operands(struct reducer *r);
 struct irs_error *reduce_pass_drop_params(struct reducer *r);
 struct irs_error *reduce_pass_lines(struct reducer *r);
