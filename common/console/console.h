@@ -142,6 +142,7 @@ struct console_event {
 	char *pass;		/* NULL when the name could not be read */
 	char *instance;		/* its instance label, or NULL: "main" of
 				   "ssa@main", "3" of "lj_opt_sink#3" */
+	char *rerun_pass;	/* the boundary's rerun_pass, or NULL */
 	char *type;		/* layout type of the root */
 	uint64_t root;		/* 0 when the IR could not be evaluated */
 	uint32_t seq;		/* session event, 0 when not traced */
@@ -352,6 +353,13 @@ struct irs_error *console_eval_ir(struct irs_console *c,
 struct irs_error *console_eval_pass(struct irs_console *c,
 				    const struct irs_boundary_info *bi,
 				    char **ret, char **instance_ret);
+/** What a rerun's {pass} is at boundary @p bi (its rerun_pass, read in
+ *  the frame eval() uses): "ANCHOR(PASS)", or PASS on the top unit or
+ *  without an anchor; *ret NULL when the boundary has no rerun_pass.
+ *  Freed with free(); untouched on error. */
+struct irs_error *console_eval_rerun_pass(struct irs_console *c,
+					  const struct irs_boundary_info *bi,
+					  char **ret);
 /** The error "no layout loaded" for @p cmd, or NULL when one is. */
 struct irs_error *console_need_layout(const struct irs_console *c,
 				      const char *cmd);

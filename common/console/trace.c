@@ -704,6 +704,7 @@ console_event_deinit(struct console_event *ev)
 {
 	free(ev->pass);
 	free(ev->instance);
+	free(ev->rerun_pass);
 	free(ev->type);
 	for (size_t i = 0; i < ev->nargs; i++)
 		free(ev->args[i].name);
@@ -757,7 +758,8 @@ event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 			   irs_layout_root_type(c->layout);
 	if (!(ev->type = strdup(type)))
 		return &irs_enomem;
-	if ((err = console_eval_pass(c, bi, &ev->pass, &ev->instance)))
+	if ((err = console_eval_pass(c, bi, &ev->pass, &ev->instance)) ||
+	    (err = console_eval_rerun_pass(c, bi, &ev->rerun_pass)))
 		return err;
 	console_note_pass(c, ev->pass);
 	return console_eval_ir(c, bi, &ev->root);
@@ -790,7 +792,8 @@ trace_begin(struct irs_console *c, struct console_event *ev,
 	if ((err = console_memory(c, &mem)))
 		return err;
 	irs_session_set_position(s, ev->position);
-	if ((err = irs_session_set_instance(s, ev->instance)))
+	if ((err = irs_session_set_instance(s, ev->instance)) ||
+	    (err = irs_session_set_rerun_pass(s, ev->rerun_pass)))
 		return err;
 	if ((err = irs_session_pass_begin_as(s, mem, ev->pass, ev->root,
 					     ev->type, &ev->seq)))
