@@ -314,6 +314,9 @@ typedef struct irs_error *(*irs_arg_value_fn)(void *arg, uint32_t index,
  *  killed it); *signo 0 when none. @p name gets its name ("SIGSEGV"). */
 typedef struct irs_error *(*irs_stop_signal_fn)(void *arg, int32_t *signo,
 						char *name, uint64_t len);
+/** The system id of the thread the debuggee is stopped on (Linux: its
+ *  LWP; the main thread's is the process's id), *tid 0 when unknown. */
+typedef struct irs_error *(*irs_thread_fn)(void *arg, uint64_t *tid);
 /** The debuggee's arguments as one shell-quoted string. */
 typedef struct irs_error *(*irs_args_fn)(void *arg, char *buf, uint64_t len);
 /** The path of the @p index-th file the debugger loaded for the debuggee
@@ -404,6 +407,7 @@ struct irs_target {
 	irs_load_types_fn load_types;
 	irs_elf_symbol_fn elf_symbol;	/* front ends leave it NULL: the
 					   core reads the modules' ELF files */
+	irs_thread_fn thread;		/* NULL: threads are not told apart */
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */

@@ -862,6 +862,8 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	irs_buf_init(&out);
 	irs_buf_puts(&out, "");
+	if (ev->pass && *ev->pass)
+		console_threads_check(c, ev, &out);
 	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass,
 						ev->instance) &&
 	    (err = trace_begin(c, ev, &out))) {
@@ -1150,6 +1152,7 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 	console_clear_after(c);
 	console_event_deinit(&c->returning);
 	c->nboundaries = 0;	// the next process counts its own
+	c->threads_said = false;
 	c->signo = 0;
 	free(c->signame);
 	c->signame = NULL;
