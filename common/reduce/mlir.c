@@ -39,6 +39,29 @@ line_end(const char *s, size_t len, uint32_t i)
 	return nl ? (uint32_t)(nl - s) : (uint32_t)len;
 }
 
+// What byte s[*i] of a scan does to the bracket depth: +1 an opening
+// bracket, -1 a closing one ("->"'s '>' is none), 0 else; a string
+// ("...", with escapes; *str says the scan is in one) is skipped.
+static int
+bracket(const char *s, uint32_t *i, bool *str)
+{
+	char c = s[*i];
+	if (*str) {
+		if (c == '\\')
+			(*i)++;
+		else if (c == '"' || c == '\n')
+			*str = false;
+		return 0;
+	}
+	if (c == '"')
+		*str = true;
+	else if (strchr("([{<", c))
+		return 1;
+	else if (strchr(")]}>", c) && !(c == '>' && *i && s[*i - 1] == '-'))
+		return -1;
+	return 0;
+}
+
 // After an operation's quoted name at @p i ("arith.addi"): the byte past
 // its closing quote, or 0 when no "dialect.op" name starts there.
 static uint32_t
@@ -148,24 +171,6 @@ operand_item(const char *s, size_t len, size_t comma)
 	return !(stack[k] == '{' && !(at[k] > ls && s[at[k] - 1] == '('));
 }
 
-// Does %name ([a, e), its sigil included) occur as a word outside bytes
-// [cs, ce) of s? ("%0" in "%0#1" counts: '#' ends no word of ours.)
-static bool
-used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
-	     uint32_t ce)
-{
-	size_t n = e - a;
-	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
-					    n)); q++) {
-		size_t at = (size_t)(q - s);
-		if ((at >= cs && at < ce) ||
-		    (at + n < len && reduce_word_char(s[at + n])))
-			continue;
-		return true;
-	}
-	return false;
-}
-
 // Can the whole lines [cs, ce) go together? Not when their brackets do
 // not balance (half an operation with regions), nor when a line of them
 // defines a value ("%x = ", "%x:2 = ") used elsewhere.
@@ -174,21 +179,8 @@ range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 {
 	int depth = 0;
 	bool str = false;
-	for (uint32_t i = cs; i < ce; i++) {
-		char c = s[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"' || c == '\n')
-				str = false;
-		} else if (c == '"') {
-			str = true;
-		} else if (c == '(' || c == '{') {
-			depth++;
-		} else if (c == ')' || c == '}') {
-			depth--;
-		}
-	}
+	for (uint32_t i = cs; i < ce; i++)
+		depth += bracket(s, &i, &str);
 	if (depth)
 		return false;
 	for (uint32_t i = cs; i < ce;) {
@@ -199,7 +191,7 @@ range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 			uint32_t w = a + 1;
 			while (w < e && reduce_word_char(s[w]))
 				w++;
-			if (used_outside(s, len, a, w, cs, ce))
+			if (reduce_used_outside(s, len, a, w, cs, ce))
 				return false;
 		}
 		i = e + 1;
@@ -314,25 +306,11 @@ struct rewire {
 	bool oom;
 };
 
-static bool
-grow(void **v, uint32_t n, uint32_t *cap, size_t size)
-{
-	if (n < *cap)
-		return true;
-	uint32_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = c;
-	return true;
-}
-
 static void
 value_add(struct rewire *w, const char *name, uint32_t nlen,
 	  struct range type)
 {
-	if (!name || !grow((void **)&w->vals, w->nvals, &w->capvals,
+	if (!name || !reduce_grow((void **)&w->vals, w->nvals, &w->capvals,
 			   sizeof(*w->vals))) {
 		w->oom = true;
 		return;
@@ -354,22 +332,10 @@ close_of(const char *s, uint32_t i, uint32_t e)
 {
 	int depth = 0;
 	bool str = false;
-	for (; i < e; i++) {
-		char c = s[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-		} else if (c == '"') {
-			str = true;
-		} else if (strchr("([{<", c)) {
-			depth++;
-		} else if (strchr(")]}>", c) && !(c == '>' && s[i - 1] == '-') &&
-			   !--depth) {
+	for (; i < e; i++)
+		if ((depth += bracket(s, &i, &str)) == 0 && !str &&
+		    strchr(")]}>", s[i]))
 			return i;
-		}
-	}
 	return e;
 }
 
@@ -411,20 +377,10 @@ signature(const char *s, uint32_t a, uint32_t e, struct range *in,
 	uint32_t colon = 0;
 	bool str = false;
 	for (uint32_t i = a; i < e; i++) {
-		char c = s[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-		} else if (c == '"') {
-			str = true;
-		} else if (strchr("([{<", c)) {
-			depth++;
-		} else if (strchr(")]}>", c) && !(c == '>' && s[i - 1] == '-')) {
-			depth--;
-		} else if (c == ':' && i > a && s[i - 1] == ' ' &&
-			   i + 1 < e && s[i + 1] == ' ') {
+		bool was_str = str;
+		depth += bracket(s, &i, &str);
+		if (!was_str && s[i] == ':' && i > a && s[i - 1] == ' ' &&
+		    i + 1 < e && s[i + 1] == ' ') {
 			colon = i;
 			at_colon = depth;
 		}
@@ -533,7 +489,7 @@ operands(struct rewire *w, uint32_t k, uint32_t e)
 		uint32_t j = i + 1;
 		while (j < ce && (reduce_word_char(w->s[j]) || w->s[j] == '#'))
 			j++;
-		if (!grow((void **)&w->uses, w->nuses, &w->capuses,
+		if (!reduce_grow((void **)&w->uses, w->nuses, &w->capuses,
 			  sizeof(*w->uses))) {
 			w->oom = true;
 			return;

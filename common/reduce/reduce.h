@@ -266,6 +266,9 @@ struct irs_error *reduce_tree_from_snapshot(char *text, size_t len,
 					    const char *name,
 					    struct reduce_tree **ret);
 void reduce_tree_destroy(struct reduce_tree *t);
+/** Makes room for element @p n of the array *@p arr of *@p cap elements
+ *  of @p elem bytes (doubling, 64 first); false on OOM, *arr unchanged. */
+bool reduce_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem);
 /** Sorts units into document order, sets parents by span nesting. Fails
  *  when two spans overlap without nesting. */
 struct irs_error *reduce_tree_nest(struct reduce_tree *t, const char *name);
@@ -403,6 +406,10 @@ bool reduce_spans_cut(const char *text, size_t len,
 		      const struct reduce_spans *sp, uint32_t lo, uint32_t hi,
 		      bool keep, struct irs_buf *out, bool *joins);
 
+/** Whether the name [a, e) of @p s (its sigil included: "%x") occurs as
+ *  a word outside bytes [cs, ce). */
+bool reduce_used_outside(const char *s, size_t len, uint32_t a, uint32_t e,
+			 uint32_t cs, uint32_t ce);
 /** A byte of a token the text passes cut as a whole: a name, a number,
  *  a sigil (%x, @f, ^0, #0). */
 static inline bool

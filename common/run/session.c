@@ -785,26 +785,29 @@ irs_session_set_position(struct irs_session *s, uint32_t position)
 	s->next_position = position;
 }
 
+// *slot becomes a copy of @p value (or NULL), the old one freed; *slot
+// unchanged on OOM.
+static struct irs_error *
+set_copy(char **slot, const char *value)
+{
+	char *copy = value ? strdup(value) : NULL;
+	if (value && !copy)
+		return &irs_enomem;
+	free(*slot);
+	*slot = copy;
+	return NULL;
+}
+
 struct irs_error *
 irs_session_set_instance(struct irs_session *s, const char *instance)
 {
-	char *copy = instance ? strdup(instance) : NULL;
-	if (instance && !copy)
-		return &irs_enomem;
-	free(s->next_instance);
-	s->next_instance = copy;
-	return NULL;
+	return set_copy(&s->next_instance, instance);
 }
 
 struct irs_error *
 irs_session_set_rerun_pass(struct irs_session *s, const char *rerun_pass)
 {
-	char *copy = rerun_pass ? strdup(rerun_pass) : NULL;
-	if (rerun_pass && !copy)
-		return &irs_enomem;
-	free(s->next_rerun_pass);
-	s->next_rerun_pass = copy;
-	return NULL;
+	return set_copy(&s->next_rerun_pass, rerun_pass);
 }
 
 struct irs_error *
