@@ -3,11 +3,10 @@
 // (operand types) -> results, one operation a line, a region's blocks
 // under "^bbN(%arg: type):" labels. The generic splitter cuts it into
 // operations with their regions as units (braces); what the syntax adds:
-// operands rewired to a dominating value of the same type (a block
-// argument first), a function's body emptied into a private declaration,
-// a block's terminator never cut alone, attribute entries as the items
-// an operation may lose where its operands and types are fixed, and the
-// printer, mlir-opt, which parses and verifies each candidate first and
+// operands rewired to a dominating value of the same type (a function's
+// argument first), a block's terminator never cut alone, attribute
+// entries as the items an operation may lose where its operands and
+// types are fixed, and the printer, mlir-opt, which parses and verifies each candidate first and
 // writes the result in MLIR's own generic form.
 #include <ctype.h>
 #include <stdlib.h>
@@ -208,65 +207,6 @@ drop_fixed_tokens(const char *s, size_t len, struct reduce_spans *sp)
 	(void)len;
 	sp->n = 0;
 }
-
-/* {=== bodies: a function's region emptied ================================ */
-
-// Each function ("builtin.func"() ({ ... }) {attrs} : () -> ()) with a
-// body: its body and closing line, replaced by the closing line of a
-// private declaration (MLIR accepts no public one).
-static void
-bodies(const char *s, size_t len, struct reduce_spans *sp)
-{
-	static const char *const funcs[] = {"\"builtin.func\"() ({",
-					    "\"func.func\"() ({"};
-	for (uint32_t i = 0; i < len;) {
-		uint32_t e = line_end(s, len, i), a = i, te = e;
-		trim(s, &a, &te);
-		bool func = false;
-		for (size_t k = 0; k < ARRAY_SIZE(funcs); k++)
-			func |= te - a == strlen(funcs[k]) &&
-				!memcmp(s + a, funcs[k], te - a);
-		if (!func) {
-			i = e + 1;
-			continue;
-		}
-		uint32_t indent = a - i, body = e + 1, close = 0;
-		// the closing line: "})" at the same indentation
-		for (uint32_t k = body; k < len && !close;) {
-			uint32_t ke = line_end(s, len, k);
-			if (ke - k > indent + 1 && !memcmp(s + k, s + i, indent) &&
-			    s[k + indent] == '}' && s[k + indent + 1] == ')')
-				close = k;
-			else if (ke - k > indent && !memcmp(s + k, s + i,
-							    indent) &&
-				 !isspace((unsigned char)s[k + indent]))
-				break;	// something else at its level
-			k = ke + 1;
-		}
-		uint32_t ce = close ? line_end(s, len, close) : 0;
-		const char *attrs = close ? memmem(s + close, ce - close,
-						   ") {", 3) : NULL;
-		if (!close || close == body || !attrs) {
-			i = e + 1;
-			continue;
-		}
-		struct irs_buf b;
-		irs_buf_init(&b);
-		size_t at = (size_t)(attrs - s) + 3;
-		irs_buf_append(&b, s + close, at - close);
-		if (!memmem(s + at, ce - at, "sym_visibility = ", 17))
-			irs_buf_puts(&b, "sym_visibility = \"private\", ");
-		irs_buf_append(&b, s + at, ce - at);
-		const char *repl = reduce_spans_own(sp, b.oom ? NULL
-						    : irs_buf_steal(&b));
-		irs_buf_deinit(&b);
-		if (repl)
-			reduce_span_add(sp, body, ce, repl);
-		i = ce + 1;
-	}
-}
-
-/* }=== */
 
 /* {=== rewires: operands to a dominating value of the same type =========== */
 
@@ -631,7 +571,6 @@ const struct reduce_lang reduce_lang_mlir = {
 	.print_args = mlir_print,
 	.detect = detect,
 	.unit_fixed = terminator,
-	.bodies = bodies,
 	.drop_fixed_tokens = drop_fixed_tokens,
 	.operand_item = operand_item,
 	.range_cut_ok = range_cut_ok,
