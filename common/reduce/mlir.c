@@ -6,8 +6,8 @@
 // operands rewired to a dominating value of the same type (a function's
 // argument first), a block's terminator never cut alone, attribute
 // entries as the items an operation may lose where its operands and
-// types are fixed, and the printer, mlir-opt, which parses and verifies each candidate first and
-// writes the result in MLIR's own generic form.
+// types are fixed, and the printer, mlir-opt, which parses and verifies
+// each candidate first and writes the result in MLIR's own generic form.
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
