@@ -777,7 +777,8 @@ struct irs_failure_info {
 	const char *pass;	/* NULL: the pass of the open event, if any */
 	const char *rerun_pass;	/* the rerun's {pass} (the boundary's
 				   rerun_pass), or NULL: the open event's,
-				   else the pass's name */
+				   else the pass's name; "": unknown, no
+				   reduce command */
 	const char *message;	/* verifier output or extra detail, or NULL */
 	const char *verifier;	/* kind "verifier": the layout's verifier
 				   that failed (its offline rerun makes the

@@ -351,7 +351,7 @@ reduce_json(const struct irs_failure_site *site, const json_t *crash)
 	const struct irs_verifier_info *v = site->verifier;
 	if (v ? !v->rerun : !site->rerun)
 		return json_null();
-	if (!input || !site->pass)
+	if (!input || !site->pass || (site->rerun_pass && !*site->rerun_pass))
 		return json_null();
 	// {pass} is the pass, not the instance it ran on ("ssa" of
 	// "ssa@main")

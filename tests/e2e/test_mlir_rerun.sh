@@ -54,4 +54,15 @@ for pass in CSE SymbolDCE; do
 		grep -q 'sym_name = "branches"' "$TMP/$pass.rerun"
 done
 
+# untraced: the stop's open boundary call read the same at its entry
+DBG_TIMEOUT=300 dbg_batch "$TMP/untraced.log" -o "ir-break --before CSE" \
+	-o run -o 'ir-report --signal SIGSEGV' -- "$MLIR_OPT" \
+	--mlir-disable-threading -pass-pipeline="$PIPE" "$input" -o /dev/null
+run=$(latest_run)
+command_words "$run" >"$TMP/untraced.words"
+check_eq "untraced: the rerun is the same ($(tail -1 "$TMP/untraced.log"))" \
+	"$(printf '%s\n' "$MLIR_OPT" --mlir-disable-threading \
+		"--pass-pipeline=builtin.func(cse)" '{}')" \
+	"$(sed 1d "$TMP/untraced.words")"
+
 done_testing
