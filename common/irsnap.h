@@ -314,6 +314,9 @@ typedef struct irs_error *(*irs_arg_value_fn)(void *arg, uint32_t index,
  *  killed it); *signo 0 when none. @p name gets its name ("SIGSEGV"). */
 typedef struct irs_error *(*irs_stop_signal_fn)(void *arg, int32_t *signo,
 						char *name, uint64_t len);
+/** The system id of the thread the debuggee is stopped on (Linux: its
+ *  LWP; the main thread's is the process's id), *tid 0 when unknown. */
+typedef struct irs_error *(*irs_thread_fn)(void *arg, uint64_t *tid);
 /** The debuggee's arguments as one shell-quoted string. */
 typedef struct irs_error *(*irs_args_fn)(void *arg, char *buf, uint64_t len);
 /** The path of the @p index-th file the debugger loaded for the debuggee
@@ -404,6 +407,7 @@ struct irs_target {
 	irs_load_types_fn load_types;
 	irs_elf_symbol_fn elf_symbol;	/* front ends leave it NULL: the
 					   core reads the modules' ELF files */
+	irs_thread_fn thread;		/* NULL: threads are not told apart */
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */
@@ -514,6 +518,15 @@ struct irs_boundary_info {
 	const char *pass_len_expr; /* pass = { data = E, len = L }: the name
 				   is L bytes at E (a StringRef); pass_expr
 				   is E */
+	/* rerun_pass = { data = E, len = L, anchor = { data = E2, len =
+	   L2 }, top = S }: what a rerun template's {pass} becomes, the
+	   pass as the compiler's pipeline option names it, nested under
+	   the name of the unit it ran on, "ANCHOR(PASS)" (MLIR:
+	   "builtin.func(cse)"), or bare on the top unit S or without an
+	   anchor. All NULL: {pass} is the pass's name. */
+	const char *rerun_pass_expr, *rerun_pass_len_expr;
+	const char *rerun_anchor_expr, *rerun_anchor_len_expr;
+	const char *rerun_top;
 	uint32_t index;		/* its place among the layout's */
 };
 IRS_API uint32_t irs_layout_nboundaries(const struct irs_layout *lo);
@@ -707,6 +720,14 @@ IRS_API void irs_session_set_position(struct irs_session *s,
 IRS_API struct irs_error *irs_session_set_instance(struct irs_session *s,
 						   const char *instance);
 /**
+ * The pass the next irs_session_pass_begin*() records is rerun as
+ * @p rerun_pass (a boundary's rerun_pass: "builtin.func(cse)"), or NULL:
+ * a failure in it fills the layout's rerun template's {pass} with that
+ * instead of the pass's name. @p rerun_pass is copied.
+ */
+IRS_API struct irs_error *irs_session_set_rerun_pass(struct irs_session *s,
+						     const char *rerun_pass);
+/**
  * Records the return from the pass begun as @p seq: the after snapshot (or,
  * with changed_only, none when its hash equals the before one), the CPU time
  * spent, and rewrites the manifest.
@@ -754,6 +775,10 @@ struct irs_failure_info {
 	int32_t signo;		/* 0 for a verifier failure */
 	const char *signame;	/* "SIGSEGV", or NULL */
 	const char *pass;	/* NULL: the pass of the open event, if any */
+	const char *rerun_pass;	/* the rerun's {pass} (the boundary's
+				   rerun_pass), or NULL: the open event's,
+				   else the pass's name; "": unknown, no
+				   reduce command */
 	const char *message;	/* verifier output or extra detail, or NULL */
 	const char *verifier;	/* kind "verifier": the layout's verifier
 				   that failed (its offline rerun makes the

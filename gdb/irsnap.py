@@ -128,7 +128,8 @@ class _Target(ctypes.Structure):
         ("symbol", _fn(ctypes.c_char_p, _PTR(_U64), _PTR(_U64))),
         ("module", _fn(_U32, _P, _U64)),
         ("load_types", _fn(ctypes.c_char_p)),
-        ("elf_symbol", _P)]     # the core answers it from ELF files
+        ("elf_symbol", _P),     # the core answers it from ELF files
+        ("thread", _fn(_PTR(_U64)))]
 
 
 class IrsError(Exception):
@@ -705,6 +706,13 @@ def _cb_cfa(ret):
 
 
 @_guarded
+def _cb_thread(ret):
+    # (pid, lwp, tid): the LWP is the system's id of the thread
+    th = gdb.selected_thread()
+    ret[0] = th.ptid[1] if th is not None else 0
+
+
+@_guarded
 def _cb_stop_signal(signo, name, length):
     try:
         signo[0] = int(gdb.parse_and_eval("$_siginfo.si_signo"))
@@ -852,7 +860,8 @@ _target = _Target(**{name: dict(_Target._fields_)[name](fn) for name, fn in {
     "cfa": _cb_cfa, "stop_signal": _cb_stop_signal, "args": _cb_args,
     "disassemble": _cb_disassemble, "set_break": _cb_set_break,
     "delete_break": _cb_delete_break, "symbol": _cb_symbol,
-    "module": _cb_module, "load_types": _cb_load_types}.items()})
+    "module": _cb_module, "load_types": _cb_load_types,
+    "thread": _cb_thread}.items()})
 _console = _P()
 _state = {"core": None, "core_conn": None}
 

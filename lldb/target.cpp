@@ -677,6 +677,18 @@ stop_signal_cb(void *arg, int32_t *signo, char *name, uint64_t len)
 }
 
 static struct irs_error *
+thread_cb(void *arg, uint64_t *tid)
+{
+	return guard([&]() -> struct irs_error * {
+		// the thread a breakpoint callback runs for, else the
+		// selected one; on Linux its id is the system's (its LWP)
+		lldb::SBThread th = target_thread(from(arg));
+		*tid = th.IsValid() ? (uint64_t)th.GetThreadID() : 0;
+		return NULL;
+	});
+}
+
+static struct irs_error *
 args_cb(void *arg, char *buf, uint64_t len)
 {
 	return guard([&]() -> struct irs_error * {
@@ -770,6 +782,7 @@ target_init(glue *gl)
 	gl->t.cfa = cfa_cb;
 	gl->t.arg_value = arg_value_cb;
 	gl->t.stop_signal = stop_signal_cb;
+	gl->t.thread = thread_cb;
 	gl->t.args = args_cb;
 	gl->t.symbol = symbol_cb;
 	gl->t.module = module_cb;

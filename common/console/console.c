@@ -426,6 +426,72 @@ name_instance(struct irs_console *c, const struct irs_boundary_info *bi,
 	return NULL;
 }
 
+// The @p len_expr bytes at @p expr (an llvm::StringRef: no NUL after
+// it), as a C string freed with free().
+static struct irs_error *
+eval_strn(struct irs_console *c, const struct irs_boundary_info *bi,
+	  const char *expr, const char *len_expr, char **ret)
+{
+	struct irs_error *err;
+	struct irs_memory *mem;
+	uint64_t addr, n;
+
+	if ((err = console_eval_arg(c, bi, expr, &addr)) ||
+	    (err = console_eval_arg(c, bi, len_expr, &n)) ||
+	    (err = console_memory(c, &mem)))
+		return err;
+	if (n > 4096)
+		return irs_error_format(IRS_ERROR_TARGET, "the name at %s is "
+			"%llu bytes long (%s)", expr, (unsigned long long)n,
+			len_expr);
+	char *s = calloc(1, n + 1);
+	if (!s)
+		return &irs_enomem;
+	if ((err = irs_memory_read(mem, addr, s, n))) {
+		free(s);
+		return irs_error_prefix(err, expr);
+	}
+	*ret = s;
+	return NULL;
+}
+
+struct irs_error *
+console_eval_rerun_pass(struct irs_console *c,
+			const struct irs_boundary_info *bi, char **ret)
+{
+	struct irs_error *err;
+	char *pass = NULL, *anchor = NULL;
+
+	if (!bi->rerun_pass_expr) {
+		*ret = NULL;
+		return NULL;
+	}
+	if ((err = eval_strn(c, bi, bi->rerun_pass_expr,
+			     bi->rerun_pass_len_expr, &pass)))
+		return err;
+	if (bi->rerun_anchor_expr &&
+	    (err = eval_strn(c, bi, bi->rerun_anchor_expr,
+			     bi->rerun_anchor_len_expr, &anchor))) {
+		free(pass);
+		return err;
+	}
+	// the top unit is the one the rerun's input is: the pass runs on
+	// it bare; a unit inside it is found by its name
+	if (anchor && *anchor && !(bi->rerun_top &&
+				   !strcmp(anchor, bi->rerun_top))) {
+		char *nested = NULL;
+		if (asprintf(&nested, "%s(%s)", anchor, pass) < 0)
+			nested = NULL;
+		free(pass);
+		pass = nested;
+	}
+	free(anchor);
+	if (!pass)
+		return &irs_enomem;
+	*ret = pass;
+	return NULL;
+}
+
 struct irs_error *
 console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 		  char **ret, char **instance_ret)
@@ -439,23 +505,9 @@ console_eval_pass(struct irs_console *c, const struct irs_boundary_info *bi,
 		if (!(pass = strdup(bi->pass_name)))
 			return &irs_enomem;
 	} else if (bi->pass_len_expr) {
-		// a pointer and a length (llvm::StringRef): no NUL after it
-		uint64_t n;
-		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)) ||
-		    (err = console_eval_arg(c, bi, bi->pass_len_expr, &n)) ||
-		    (err = console_memory(c, &mem)))
+		if ((err = eval_strn(c, bi, bi->pass_expr, bi->pass_len_expr,
+				     &pass)))
 			return err;
-		if (n > 4096)
-			return irs_error_format(IRS_ERROR_TARGET, "the pass "
-				"name at %s is %llu bytes long (%s)",
-				bi->pass_expr, (unsigned long long)n,
-				bi->pass_len_expr);
-		if (!(pass = calloc(1, n + 1)))
-			return &irs_enomem;
-		if ((err = irs_memory_read(mem, addr, pass, n))) {
-			free(pass);
-			return irs_error_prefix(err, bi->pass_expr);
-		}
 	} else {
 		if ((err = console_eval_arg(c, bi, bi->pass_expr, &addr)))
 			return err;

@@ -142,6 +142,8 @@ struct console_event {
 	char *pass;		/* NULL when the name could not be read */
 	char *instance;		/* its instance label, or NULL: "main" of
 				   "ssa@main", "3" of "lj_opt_sink#3" */
+	char *rerun_pass;	/* the boundary's rerun_pass, or NULL */
+	uint64_t tid;		/* the thread it runs on, 0 when unknown */
 	char *type;		/* layout type of the root */
 	uint64_t root;		/* 0 when the IR could not be evaluated */
 	uint32_t seq;		/* session event, 0 when not traced */
@@ -221,6 +223,8 @@ struct irs_console {
 	uint32_t gen;			/* bumped whenever session ends */
 	uint32_t ntraced;		/* passes begun in this session */
 	uint32_t nboundaries;		/* boundary calls of this process seen */
+	bool threads_said;		/* passes on several threads: said
+					   once per process (threads.c) */
 	bool session_core;		/* the session examines a core file */
 	bool no_rundir;			/* a run directory could not be made
 					   with these settings: said once */
@@ -352,6 +356,21 @@ struct irs_error *console_eval_ir(struct irs_console *c,
 struct irs_error *console_eval_pass(struct irs_console *c,
 				    const struct irs_boundary_info *bi,
 				    char **ret, char **instance_ret);
+/** What a rerun's {pass} is at boundary @p bi (its rerun_pass, read in
+ *  the frame eval() uses): "ANCHOR(PASS)", or PASS on the top unit or
+ *  without an anchor; *ret NULL when the boundary has no rerun_pass.
+ *  Freed with free(); untouched on error. */
+struct irs_error *console_eval_rerun_pass(struct irs_console *c,
+					  const struct irs_boundary_info *bi,
+					  char **ret);
+/* ---- threads.c ----------------------------------------------------------- */
+
+/** Notes the thread boundary call @p ev (the innermost open one) runs on,
+ *  and says in one line in @p out, once per process, when it is not the
+ *  main thread or another open call runs on another thread. */
+void console_threads_check(struct irs_console *c, struct console_event *ev,
+			   struct irs_buf *out);
+
 /** The error "no layout loaded" for @p cmd, or NULL when one is. */
 struct irs_error *console_need_layout(const struct irs_console *c,
 				      const char *cmd);

@@ -668,6 +668,20 @@ console_cmd_report(struct irs_console *c, const struct console_args *a,
 		irs_error_destroy(err);
 	}
 	info.pass = pass;
+	// the rerun's {pass}: the innermost open boundary call's (read at
+	// its entry, traced or not); a core has none, and a pass named
+	// otherwise than its rerun wants ("" to the session) gives no
+	// reduce command rather than a wrong one
+	if (c->nevents && c->events[c->nevents - 1].rerun_pass)
+		info.rerun_pass = c->events[c->nevents - 1].rerun_pass;
+	for (uint32_t i = 0; !info.rerun_pass &&
+	     i < irs_layout_nboundaries(c->layout); i++) {
+		struct irs_boundary_info bi;
+		struct irs_error *e = irs_layout_boundary(c->layout, i, &bi);
+		if (!e && bi.rerun_pass_expr)
+			info.rerun_pass = "";
+		irs_error_destroy(e);
+	}
 	if (!(err = console_session(c, &s)) && !(err = console_memory(c, &mem)))
 		err = irs_session_failure(s, c->t, mem, &info);
 	if (!err)

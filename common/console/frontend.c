@@ -1445,7 +1445,7 @@ static const struct irs_abi_field abi[] = {
 	ROW(irs_target, set_break), ROW(irs_target, delete_break),
 	ROW(irs_target, global), ROW(irs_target, symbol),
 	ROW(irs_target, module), ROW(irs_target, load_types),
-	ROW(irs_target, elf_symbol),
+	ROW(irs_target, elf_symbol), ROW(irs_target, thread),
 	{NULL, NULL, 0, 0},
 };
 

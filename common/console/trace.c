@@ -704,6 +704,7 @@ console_event_deinit(struct console_event *ev)
 {
 	free(ev->pass);
 	free(ev->instance);
+	free(ev->rerun_pass);
 	free(ev->type);
 	for (size_t i = 0; i < ev->nargs; i++)
 		free(ev->args[i].name);
@@ -757,7 +758,8 @@ event_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 			   irs_layout_root_type(c->layout);
 	if (!(ev->type = strdup(type)))
 		return &irs_enomem;
-	if ((err = console_eval_pass(c, bi, &ev->pass, &ev->instance)))
+	if ((err = console_eval_pass(c, bi, &ev->pass, &ev->instance)) ||
+	    (err = console_eval_rerun_pass(c, bi, &ev->rerun_pass)))
 		return err;
 	console_note_pass(c, ev->pass);
 	return console_eval_ir(c, bi, &ev->root);
@@ -790,7 +792,8 @@ trace_begin(struct irs_console *c, struct console_event *ev,
 	if ((err = console_memory(c, &mem)))
 		return err;
 	irs_session_set_position(s, ev->position);
-	if ((err = irs_session_set_instance(s, ev->instance)))
+	if ((err = irs_session_set_instance(s, ev->instance)) ||
+	    (err = irs_session_set_rerun_pass(s, ev->rerun_pass)))
 		return err;
 	if ((err = irs_session_pass_begin_as(s, mem, ev->pass, ev->root,
 					     ev->type, &ev->seq)))
@@ -859,6 +862,8 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	}
 	irs_buf_init(&out);
 	irs_buf_puts(&out, "");
+	if (ev->pass && *ev->pass)
+		console_threads_check(c, ev, &out);
 	if (c->trace_on && console_filter_match(&c->trace_filter, ev->pass,
 						ev->instance) &&
 	    (err = trace_begin(c, ev, &out))) {
@@ -1147,6 +1152,7 @@ exit_event(struct irs_console *c, int32_t status, char **out_ret)
 	console_clear_after(c);
 	console_event_deinit(&c->returning);
 	c->nboundaries = 0;	// the next process counts its own
+	c->threads_said = false;
 	c->signo = 0;
 	free(c->signame);
 	c->signame = NULL;

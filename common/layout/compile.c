@@ -1009,6 +1009,40 @@ boundary_pass(struct irs_cc *c, int b, uint32_t line,
 	}
 	lua_pop(L, 1);
 	check_reads(c, "pass", bi->pass_expr, line);
+	// rerun_pass = { data = E, len = L, anchor = { data, len }, top = S }
+	if (lua_getfield(L, b, "rerun_pass") == LUA_TTABLE) {
+		int p = lua_gettop(L);
+		irs_cc_keys(c, p, " data len anchor top ", line, "boundary",
+			    "rerun_pass");
+		bi->rerun_pass_expr = irs_cc_strdup(c, irs_cc_str(c, p, "data",
+							line, "rerun_pass"));
+		bi->rerun_pass_len_expr = irs_cc_strdup(c, irs_cc_str(c, p,
+							"len", line, "rerun_pass"));
+		bi->rerun_top = irs_cc_strdup(c, irs_cc_str(c, p, "top", line,
+							    "rerun_pass"));
+		if (lua_getfield(L, p, "anchor") == LUA_TTABLE) {
+			int a = lua_gettop(L);
+			bi->rerun_anchor_expr = irs_cc_strdup(c, irs_cc_str(c,
+						a, "data", line, "anchor"));
+			bi->rerun_anchor_len_expr = irs_cc_strdup(c,
+				irs_cc_str(c, a, "len", line, "anchor"));
+		}
+		lua_pop(L, 1);
+		if (!bi->rerun_pass_expr || !bi->rerun_pass_len_expr)
+			irs_lua_raisef(L, line, "boundary: rerun_pass needs "
+				       "data and len");
+		if (!bi->rerun_anchor_expr != !bi->rerun_anchor_len_expr)
+			irs_lua_raisef(L, line, "boundary: rerun_pass's anchor "
+				       "needs data and len");
+		check_reads(c, "rerun_pass", bi->rerun_pass_expr, line);
+		check_reads(c, "rerun_pass", bi->rerun_pass_len_expr, line);
+		check_reads(c, "rerun_pass", bi->rerun_anchor_expr, line);
+		check_reads(c, "rerun_pass", bi->rerun_anchor_len_expr, line);
+	} else if (!lua_isnil(L, -1)) {
+		irs_lua_raisef(L, line, "boundary: rerun_pass is a table "
+			       "{ data = E, len = L, anchor = {...}, top = S }");
+	}
+	lua_pop(L, 1);
 }
 
 // functions = { match = RE }: RE must compile here, not at the first run.

@@ -213,12 +213,14 @@ l_struct(lua_State *L)
 // ir = { "fn", "f" }: the first of these its parameters has
 // instance = EXPR: what tells one run of a pass from another, a string
 // (the function's name: "ssa@main") or an integer ("lj_opt_sink#3")
+// rerun_pass = { data, len, anchor = { data, len }, top = S }: a rerun's
+// {pass} (compile.c)
 static int
 l_boundary(lua_State *L)
 {
 	static const char *const keys[] = {
 		"at", "pass", "ir", "type", "functions", "instance", "sret",
-		"after", "check", NULL,
+		"after", "check", "rerun_pass", NULL,
 	};
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_keys(L, 1, "boundary", keys);

@@ -331,6 +331,19 @@ irs_layout_describe(const struct irs_layout *lo, char **ret)
 				       (unsigned long long)
 				       lo->bchecks[i].items[k].fi.size,
 				       (long long)lo->bchecks[i].items[k].value);
+		if (bi->rerun_pass_expr)
+			irs_buf_printf(&b, "    rerun's {pass}: %s bytes at %s"
+				       "%s%s%s%s%s%s\n", bi->rerun_pass_len_expr,
+				       bi->rerun_pass_expr,
+				       bi->rerun_anchor_expr ? ", nested in "
+				       "the unit's name, " : "",
+				       bi->rerun_anchor_len_expr ?
+				       bi->rerun_anchor_len_expr : "",
+				       bi->rerun_anchor_expr ? " bytes at " : "",
+				       bi->rerun_anchor_expr ?
+				       bi->rerun_anchor_expr : "",
+				       bi->rerun_top ? ", bare on " : "",
+				       bi->rerun_top ? bi->rerun_top : "");
 	}
 	if (lo->nverifiers)
 		irs_buf_puts(&b, "verifiers:\n");

@@ -521,13 +521,34 @@ numbering "ssa" {
 -- getName() is code of another shape: their name is empty, and snapshots
 -- of a pass without a name are not taken (MLIR's printer skips them too).
 local GETNAME = "(*(long *)(*(long *)$arg0 + 16))"
+-- A rerun of the failing pass (failure.json's reduce command) names it as
+-- -pass-pipeline does, by its argument: getArgument(), vtable slot 4,
+-- code of the same shape ("cse"), nested under the name of the op it ran
+-- on ("builtin.func(cse)"; on the module, which the snapshot file is, the
+-- pass alone). The op's name: Operation::name (an OperationName::Impl *,
+-- at 48), whose first member is its StringAttr, whose storage holds the
+-- name's StringRef at 16 (MLIR 14's x86-64 layout; a boundary's
+-- expressions read raw memory, not the donor's types).
+local GETARG = "(*(long *)(*(long *)$arg0 + 32))"
+local OPNAME = "(*(long *)*(long *)($arg1 + 48))"
+local function strref(fn)
+  return { data = fn .. " + 7 + *(int *)(" .. fn .. " + 3)",
+           len = "(*(unsigned short *)" .. fn .. " == 0x8d48 && *(unsigned char *)("
+              .. fn .. " + 7) == 0xba) ? *(int *)(" .. fn .. " + 8) : 0" }
+end
+local arg = strref(GETARG)
 boundary {
   at = "mlir::detail::OpToOpPassAdaptor::run(mlir::Pass*, mlir::Operation*, mlir::AnalysisManager, bool, unsigned int)",
-  pass = { data = GETNAME .. " + 7 + *(int *)(" .. GETNAME .. " + 3)",
-           len = "(*(unsigned short *)" .. GETNAME .. " == 0x8d48 && *(unsigned char *)("
-              .. GETNAME .. " + 7) == 0xba) ? *(int *)(" .. GETNAME .. " + 8) : 0" },
+  pass = strref(GETNAME),
   ir = "$arg1", type = "Op0",
   after = "caller",
+  rerun_pass = { data = arg.data, len = arg.len, top = "builtin.module",
+                 anchor = { data = "*(long *)(" .. OPNAME .. " + 16)",
+                            len = "*(long *)(" .. OPNAME .. " + 24)" } },
 }
+
+-- The failing pass rerun on a snapshot by the tool that ran it, the
+-- user's one-word options along (-pass-pipeline's own left out).
+reduce { rerun = "{exe} {flags} --pass-pipeline={pass} {input}" }
 
 -- }======================================================

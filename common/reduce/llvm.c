@@ -233,24 +233,6 @@ operand_item(const char *s, size_t len, size_t comma)
 }
 
 
-// Does %name (at [a, e), its sigil included) occur as a word outside
-// bytes [cs, ce) of s?
-static bool
-used_outside(const char *s, size_t len, uint32_t a, uint32_t e, uint32_t cs,
-	     uint32_t ce)
-{
-	size_t n = e - a;
-	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
-					    n)); q++) {
-		size_t at = (size_t)(q - s);
-		if ((at >= cs && at < ce) || (at && reduce_word_char(s[at - 1])) ||
-		    (at + n < len && reduce_word_char(s[at + n])))
-			continue;
-		return true;
-	}
-	return false;
-}
-
 // Can LLVM IR lose bytes [cs, ce) of s, whole lines, and still parse?
 // Not when its braces do not balance (half a function), nor when a line
 // of it assigns a value (%x = ...) that is numbered (the numbers after
@@ -306,7 +288,7 @@ range_cut_ok(const char *s, size_t len, uint32_t cs, uint32_t ce)
 			bool numbered = true;
 			for (uint32_t k = a + 1; k < w; k++)
 				numbered &= isdigit((unsigned char)s[k]) != 0;
-			if (numbered || used_outside(s, len, a, w, cs, ce))
+			if (numbered || reduce_used_outside(s, len, a, w, cs, ce))
 				return false;
 		}
 		term |= llvm_terminator_at(s, a, e);

@@ -15,6 +15,9 @@ const struct reduce_pass reduce_passes[] = {
 	{"delete-units", reduce_pass_delete_units, false},
 	{"blank-lines", reduce_pass_blank_lines, false},
 	{"other-operands", reduce_pass_other_operands, false},
+	// Where the syntax has typed operands (MLIR): each renamed to a
+	// dominating value of its type, so what computed it goes next round.
+	{"rewire", reduce_pass_rewire, false},
 	{"const-operands", reduce_pass_const_operands, false},
 	{"drop-params", reduce_pass_drop_params, false},
 	{"lines", reduce_pass_lines, true},
@@ -30,6 +33,7 @@ const size_t reduce_npasses = ARRAY_SIZE(reduce_passes);
 const struct reduce_lang *const reduce_langs[] = {
 	&reduce_lang_llvm,
 	&reduce_lang_toyc,
+	&reduce_lang_mlir,
 	&reduce_lang_text,
 };
 

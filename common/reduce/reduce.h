@@ -19,6 +19,8 @@
  *                rejects, so no test is spent on such a candidate, its
  *                bodies, its printer (opt -S)
  *   toyc.c       toyc's syntax: its printer (toyc --verify -o)
+ *   mlir.c       MLIR's generic form: operands rewired, functions'
+ *                bodies, terminators, its printer (mlir-opt)
  *   tools.c      a syntax's printer: candidates go through it before
  *                the test (what it rejects is untested), the result is
  *                written in its form
@@ -266,6 +268,9 @@ struct irs_error *reduce_tree_from_snapshot(char *text, size_t len,
 					    const char *name,
 					    struct reduce_tree **ret);
 void reduce_tree_destroy(struct reduce_tree *t);
+/** Makes room for element @p n of the array *@p arr of *@p cap elements
+ *  of @p elem bytes (doubling, 64 first); false on OOM, *arr unchanged. */
+bool reduce_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem);
 /** Sorts units into document order, sets parents by span nesting. Fails
  *  when two spans overlap without nesting. */
 struct irs_error *reduce_tree_nest(struct reduce_tree *t, const char *name);
@@ -403,6 +408,10 @@ bool reduce_spans_cut(const char *text, size_t len,
 		      const struct reduce_spans *sp, uint32_t lo, uint32_t hi,
 		      bool keep, struct irs_buf *out, bool *joins);
 
+/** Whether the name [a, e) of @p s (its sigil included: "%x") occurs as
+ *  a word outside bytes [cs, ce). */
+bool reduce_used_outside(const char *s, size_t len, uint32_t a, uint32_t e,
+			 uint32_t cs, uint32_t ce);
 /** A byte of a token the text passes cut as a whole: a name, a number,
  *  a sigil (%x, @f, ^0, #0). */
 static inline bool
@@ -433,6 +442,10 @@ struct reduce_lang {
 	/** Adds to @p sp each function's body as a span whose replacement
 	 *  is the function's declaration (its uses stay valid). */
 	void (*bodies)(const char *s, size_t len, struct reduce_spans *sp);
+	/** Adds to @p sp each operand as a span whose replacement names
+	 *  another value of its type that dominates it (a block argument
+	 *  first), so that what computed it may go. */
+	void (*rewires)(const char *s, size_t len, struct reduce_spans *sp);
 	/** Whether the whole lines [cs, ce) may go together. */
 	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
 			     uint32_t ce);
@@ -463,6 +476,8 @@ extern const struct reduce_lang reduce_lang_text;
 extern const struct reduce_lang reduce_lang_llvm;
 /** toyc's text: its own verifier and printer. */
 extern const struct reduce_lang reduce_lang_toyc;
+/** MLIR's generic operation form: "dialect.op"(...) lines. */
+extern const struct reduce_lang reduce_lang_mlir;
 
 /** The syntax of @p s: the first of reduce_langs[] that detects it. */
 const struct reduce_lang *reduce_lang_detect(const char *s, size_t len);
@@ -872,6 +887,7 @@ struct irs_error *reduce_pass_fold_chains(struct reducer *r);
 struct irs_error *reduce_pass_delete_units(struct reducer *r);
 struct irs_error *reduce_pass_blank_lines(struct reducer *r);
 struct irs_error *reduce_pass_other_operands(struct reducer *r);
+struct irs_error *reduce_pass_rewire(struct reducer *r);
 struct irs_error *reduce_pass_const_operands(struct reducer *r);
 struct irs_error *reduce_pass_drop_params(struct reducer *r);
 struct irs_error *reduce_pass_lines(struct reducer *r);

@@ -122,3 +122,21 @@ reduce_spans_cut(const char *text, size_t len, const struct reduce_spans *sp,
 		irs_buf_append(out, "", 0);
 	return !out->oom;
 }
+
+// Does %name (at [a, e), its sigil included) occur as a word outside
+// bytes [cs, ce) of s?
+bool
+reduce_used_outside(const char *s, size_t len, uint32_t a, uint32_t e,
+		    uint32_t cs, uint32_t ce)
+{
+	size_t n = e - a;
+	for (const char *q = s; (q = memmem(q, len - (size_t)(q - s), s + a,
+					    n)); q++) {
+		size_t at = (size_t)(q - s);
+		if ((at >= cs && at < ce) || (at && reduce_word_char(s[at - 1])) ||
+		    (at + n < len && reduce_word_char(s[at + n])))
+			continue;
+		return true;
+	}
+	return false;
+}

@@ -45,8 +45,8 @@ tree_new(void)
 	return t;
 }
 
-static bool
-grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
+bool
+reduce_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
 {
 	if (n < *cap)
 		return true;
@@ -425,7 +425,7 @@ add_unit(struct splitter *sp, uint32_t start, uint32_t end, uint32_t parent,
 	 uint32_t level)
 {
 	struct reduce_tree *t = sp->t;
-	if (!grow((void **)&t->units, t->nunits, &sp->cap_units,
+	if (!reduce_grow((void **)&t->units, t->nunits, &sp->cap_units,
 		  sizeof(*t->units))) {
 		sp->oom = true;
 		return RU_NONE;
@@ -508,7 +508,7 @@ split_lines(struct splitter *sp)
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(s + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - s) + 1 : len;
-		if (!grow((void **)&sp->lines, sp->nlines, &cap,
+		if (!reduce_grow((void **)&sp->lines, sp->nlines, &cap,
 			  sizeof(*sp->lines)))
 			return false;
 		struct line *ln = &sp->lines[sp->nlines++];
@@ -677,7 +677,7 @@ load_units(struct snap_loader *ld, json_t *units)
 		uint32_t s, e;
 		if (!get_span(span, t->len, &s, &e))
 			return bad_node(ld, i, "bad \"span\"");
-		if (!grow((void **)&t->units, t->nunits, &ld->cap_units,
+		if (!reduce_grow((void **)&t->units, t->nunits, &ld->cap_units,
 			  sizeof(*t->units)))
 			return &irs_enomem;
 		t->units[t->nunits++] = (struct reduce_unit){
@@ -715,7 +715,7 @@ def_of(struct snap_loader *ld, size_t target)
 	struct reduce_tree *t = ld->t;
 	if (ld->node_def[target] != RU_NONE)
 		return ld->node_def[target];
-	if (!grow((void **)&t->defs, t->ndefs, &ld->cap_defs,
+	if (!reduce_grow((void **)&t->defs, t->ndefs, &ld->cap_defs,
 		  sizeof(*t->defs))) {
 		ld->err = &irs_enomem;
 		return RU_NONE;
@@ -757,7 +757,7 @@ scan_refs(struct snap_loader *ld, size_t node, json_t *v, int depth)
 		}
 		uint32_t d = def_of(ld, (size_t)json_integer_value(idx));
 		struct reduce_tree *t = ld->t;
-		if (d == RU_NONE || !grow((void **)&t->uses, t->nuses,
+		if (d == RU_NONE || !reduce_grow((void **)&t->uses, t->nuses,
 					  &ld->cap_uses, sizeof(*t->uses))) {
 			if (!ld->err)
 				ld->err = &irs_enomem;

@@ -28,18 +28,26 @@ one_word_option(char *const *argv, size_t i)
 }
 
 // Whether the template @p rerun sets option @p opt itself, as a literal
-// word that starts like it up to '=' (--passes={pass} sets --passes).
+// word that starts like it up to '=' (--passes={pass} sets --passes;
+// -passes too: LLVM's and MLIR's options take one dash or two).
 static bool
 template_sets(const char *rerun, const char *opt)
 {
+	if (opt[0] == '-' && opt[1] == '-')
+		opt++;
 	size_t n = strcspn(opt, "=");
 	for (const char *p = rerun; *p; ) {
 		p += strspn(p, " \t");
 		size_t len = strcspn(p, " \t");
-		if (len >= n && !strncmp(p, opt, n) &&
-		    (len == n || p[n] == '='))
+		const char *w = p;
+		if (len > 1 && w[0] == '-' && w[1] == '-') {
+			w++;
+			len--;
+		}
+		if (len >= n && !strncmp(w, opt, n) &&
+		    (len == n || w[n] == '='))
 			return true;
-		p += len;
+		p = w + len;
 	}
 	return false;
 }
@@ -343,7 +351,7 @@ reduce_json(const struct irs_failure_site *site, const json_t *crash)
 	const struct irs_verifier_info *v = site->verifier;
 	if (v ? !v->rerun : !site->rerun)
 		return json_null();
-	if (!input || !site->pass)
+	if (!input || !site->pass || (site->rerun_pass && !*site->rerun_pass))
 		return json_null();
 	// {pass} is the pass, not the instance it ran on ("ssa" of
 	// "ssa@main")

@@ -371,6 +371,9 @@ struct irs_failure_site {
 	const char *pass;		/* NULL when unknown */
 	const char *instance;		/* its instance label, or NULL:
 					   "main" of "ssa@main" */
+	const char *rerun_pass;		/* the rerun template's {pass}, or
+					   NULL: the pass without its
+					   instance */
 	uint32_t seq;			/* 0 when unknown */
 	const char *before_text;	/* relative paths, or NULL */
 	const char *before_json;

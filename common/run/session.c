@@ -20,6 +20,7 @@ struct event {
 	uint32_t position;	// in the pipeline (irs_session_set_position)
 	char *pass;
 	char *instance;		// irs_session_set_instance(), or NULL
+	char *rerun_pass;	// irs_session_set_rerun_pass(), or NULL
 	char *type;		// layout type of the root, NULL: the default
 	uint64_t root;
 	bool open;		// begun, not yet ended
@@ -75,6 +76,7 @@ struct irs_session {
 	bool failed;
 	uint32_t next_position;	// irs_session_set_position(), 0: unknown
 	char *next_instance;	// irs_session_set_instance(), or NULL
+	char *next_rerun_pass;	// irs_session_set_rerun_pass(), or NULL
 	// the image of the pass that ended last, kept for a verifier's
 	// failure, which comes after the pass returned
 	struct irs_image *ended_image;
@@ -215,6 +217,7 @@ event_deinit(struct event *ev)
 	event_retire(ev);
 	free(ev->pass);
 	free(ev->instance);
+	free(ev->rerun_pass);
 	free(ev->type);
 	free(ev->text);
 	free(ev->json);
@@ -230,6 +233,7 @@ irs_session_destroy(struct irs_session *s)
 		event_deinit(&s->events[i]);
 	free(s->events);
 	free(s->next_instance);
+	free(s->next_rerun_pass);
 	last_forget(&s->last);
 	irs_image_unref(s->ended_image);
 	irs_image_pool_deinit(&s->pool);
@@ -734,6 +738,8 @@ irs_session_pass_begin_as(struct irs_session *s, struct irs_memory *mem,
 	s->next_position = 0;
 	ev.instance = s->next_instance;
 	s->next_instance = NULL;
+	ev.rerun_pass = s->next_rerun_pass;
+	s->next_rerun_pass = NULL;
 	struct irs_event_data d = {
 		.seq = ev.seq, .pass = pass, .phase = "before",
 		.text = n.text, .json = n.json, .st = &st,
@@ -779,15 +785,29 @@ irs_session_set_position(struct irs_session *s, uint32_t position)
 	s->next_position = position;
 }
 
+// *slot becomes a copy of @p value (or NULL), the old one freed; *slot
+// unchanged on OOM.
+static struct irs_error *
+set_copy(char **slot, const char *value)
+{
+	char *copy = value ? strdup(value) : NULL;
+	if (value && !copy)
+		return &irs_enomem;
+	free(*slot);
+	*slot = copy;
+	return NULL;
+}
+
 struct irs_error *
 irs_session_set_instance(struct irs_session *s, const char *instance)
 {
-	char *copy = instance ? strdup(instance) : NULL;
-	if (instance && !copy)
-		return &irs_enomem;
-	free(s->next_instance);
-	s->next_instance = copy;
-	return NULL;
+	return set_copy(&s->next_instance, instance);
+}
+
+struct irs_error *
+irs_session_set_rerun_pass(struct irs_session *s, const char *rerun_pass)
+{
+	return set_copy(&s->next_rerun_pass, rerun_pass);
 }
 
 struct irs_error *
@@ -1282,6 +1302,8 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.dir = s->dir,
 		.pass = pass,
 		.instance = ev ? ev->instance : NULL,
+		.rerun_pass = info->rerun_pass ? info->rerun_pass
+			: ev ? ev->rerun_pass : NULL,
 		.seq = ev ? ev->seq : 0,
 		.before_text = ev ? ev->text : NULL,
 		.before_json = ev ? ev->json : NULL,

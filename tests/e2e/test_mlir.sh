@@ -19,28 +19,9 @@ source "$(dirname "$0")/../lib.sh"
 source "$IRSNAP_ROOT/tests/e2e/debugger.sh"
 require_debuggers gdb lldb
 
-# libmlir-14-dev (scripts/install-deps installs it): the suite fails
-# here, never skips
-for f in /usr/lib/llvm-14/lib/libMLIR.so /usr/lib/llvm-14/include/mlir/IR/Operation.h; do
-	[ -e "$f" ] || { not_ok "$f is installed" \
-		"scripts/install-deps installs libmlir-14-dev"; done_testing; exit 1; }
-done
-REAL=${IRSNAP_REAL:-$BUILD/real}
-MLIR_OPT=$REAL/mlir/bin/irsnap-mlir-opt
-out=$(make -s -C "$IRSNAP_ROOT" BUILD="$BUILD" mlir-opt 2>&1)
-check "make mlir-opt builds the release MLIR tool ($out)" test -x "$MLIR_OPT"
+source "$IRSNAP_ROOT/tests/e2e/mlir.sh"
 check "the tool has no debug info" \
 	sh -c "! readelf -S '$MLIR_OPT' | grep -q debug_info"
-
-# The donor, built as a user builds it (the system's c++), in the shared
-# cache, one suite at a time.
-LAYOUT=$IRSNAP_ROOT/common/layouts/mlir14.lua
-export IRSNAP_CACHE=$BUILD/donor-cache
-mkdir -p "$IRSNAP_CACHE"
-(flock 9; "$IRSNAP" donor "$LAYOUT") 9>"$IRSNAP_CACHE/.lock" \
-	>"$TMP/donor.log" 2>&1
-check "irsnap donor builds mlir14.lua's donor ($(tail -1 "$TMP/donor.log"))" \
-	grep -q "^irsnap donor: built .*/donor.o in" "$TMP/donor.log"
 
 PIPE='builtin.func(canonicalize,cse,loop-invariant-code-motion,sccp),symbol-dce,convert-scf-to-std,canonicalize'
 total=0

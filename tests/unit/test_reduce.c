@@ -805,6 +805,62 @@ test_shell_split_and_quote(void **state)
 	irs_buf_deinit(&b);
 }
 
+// MLIR's generic form: found by its quoted op names; each operand gets a
+// span naming the first dominating value of its type (a function's
+// arguments first, never a value of another type, never one from a
+// sibling region or an isolated function), multi-result values as %r#k.
+static void
+test_mlir_rewires_to_dominating_values(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"\"builtin.module\"() ({\n"
+		"  \"builtin.func\"() ({\n"
+		"  ^bb0(%arg0: i32, %arg1: f32):\n"
+		"    %0:2 = \"test.two\"() : () -> (f32, i32)\n"
+		"    %1 = \"arith.addi\"(%0#1, %arg0) : (i32, i32) -> i32\n"
+		"    \"scf.if\"(%c) ({\n"
+		"      %2 = \"arith.mulf\"(%0#0, %arg1) : (f32, f32) -> f32\n"
+		"      \"scf.yield\"() : () -> ()\n"
+		"    }, {\n"
+		"      %3 = \"arith.negf\"(%2) : (f32) -> f32\n"
+		"      \"scf.yield\"() : () -> ()\n"
+		"    }) : (i1) -> ()\n"
+		"    \"std.return\"(%1) : (i32) -> ()\n"
+		"  }) {sym_name = \"f\", type = (i32, f32) -> i32} : () -> ()\n"
+		"}) : () -> ()\n";
+	size_t len = sizeof(text) - 1;
+	assert_ptr_equal(reduce_lang_detect(text, len), &reduce_lang_mlir);
+	assert_ptr_equal(reduce_lang_detect("define i32 @f() {\n}\n", 20),
+			 &reduce_lang_llvm);
+
+	struct reduce_spans sp = {0};
+	reduce_lang_mlir.rewires(text, len, &sp);
+	reduce_spans_sort(&sp);
+	// each operand, by its text, and what it becomes
+	static const char *const want[][2] = {
+		{"%0#1", "%arg0"},	// the i32 argument first
+		{"%arg0", "%0#1"},	// not itself: the next i32
+		{"%0#0", "%arg1"},
+		{"%arg1", "%0#0"},
+		{"%2", "%arg1"},	// in the sibling region: the f32s
+					// that dominate it
+		{"%1", "%arg0"},
+	};
+	uint32_t k = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		assert_true(k < sp.n);
+		const struct reduce_span *x = &sp.v[k++];
+		assert_int_equal(x->end - x->start, strlen(want[i][0]));
+		assert_memory_equal(text + x->start, want[i][0],
+				    strlen(want[i][0]));
+		assert_string_equal(x->repl, want[i][1]);
+	}
+	assert_int_equal(sp.n, k);	// %c has no definition: untouched
+	reduce_spans_deinit(&sp);
+
+}
+
 int
 main(void)
 {
@@ -824,6 +880,7 @@ main(void)
 		cmocka_unit_test(test_shell_split_and_quote),
 		cmocka_unit_test(test_defuse_binds_nearest_definition),
 		cmocka_unit_test(test_syntax_from_the_input_or_given),
+		cmocka_unit_test(test_mlir_rewires_to_dominating_values),
 	};
 	return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }
