@@ -371,9 +371,12 @@ struct irs_failure_site {
 	const char *pass;		/* NULL when unknown */
 	const char *instance;		/* its instance label, or NULL:
 					   "main" of "ssa@main" */
-	const char *rerun_pass;		/* the rerun template's {pass}, or
-					   NULL: the pass without its
-					   instance */
+	const char *rerun_pass;		/* the rerun template's {pass}: the
+					   boundary's rerun_pass, else the
+					   layout's pass_names for the pass,
+					   else NULL (the pass without its
+					   instance); "" when the boundary
+					   has one that could not be read */
 	uint32_t seq;			/* 0 when unknown */
 	const char *before_text;	/* relative paths, or NULL */
 	const char *before_json;
@@ -385,8 +388,6 @@ struct irs_failure_site {
 					   failed (kind "verifier"), whose
 					   own rerun the reduce command
 					   uses; or NULL */
-	const char *rerun_pass;		/* {pass} in the rerun when the layout
-					   names it otherwise, or NULL */
 	bool reduce_program;		/* the layout reduces the program: */
 	const char *program;		/* its copy in the run (relative),
 					   or NULL when it could not be read */

@@ -1313,7 +1313,10 @@ irs_session_failure(struct irs_session *s, const struct irs_target *t,
 		.reduce_program = s->lo && irs_layout_reduces_program(s->lo),
 	};
 	char *bare = pass ? irs_failure_bare_pass(pass, site.instance) : NULL;
-	site.rerun_pass = s->lo ? irs_layout_rerun_pass(s->lo, bare) : NULL;
+	// The boundary's own reading wins; else the layout's name for it
+	// (SROAPass -> sroa).
+	if (!site.rerun_pass && s->lo)
+		site.rerun_pass = irs_layout_rerun_pass(s->lo, bare);
 	free(bare);
 	struct irs_verifier_info vi;
 	if (verifier && info->verifier && s->lo &&
