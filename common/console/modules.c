@@ -38,14 +38,14 @@ struct module {
 	uint64_t size;
 	int64_t mtime_ns;
 	char **needed;		/* DT_NEEDED */
-	size_t nneeded;
+	size_t nneeded, capneeded;
 	char *runpath;		/* DT_RUNPATH or DT_RPATH, or NULL */
 	char **funcs;		/* defined functions, demangled, sorted */
-	size_t nfuncs;
+	size_t nfuncs, capfuncs;
 	char **objects;		/* defined data symbols, demangled */
-	size_t nobjects;
+	size_t nobjects, capobjects;
 	struct msym *syms;	/* every defined symbol and its value, sorted */
-	size_t nsyms;
+	size_t nsyms, capsyms;
 	uint64_t first_vaddr;	/* the first PT_LOAD's, page-aligned */
 	bool loaded;		/* the debugger has it loaded now */
 };
@@ -81,17 +81,17 @@ console_modules_deinit(struct irs_console *c)
 	memset(ms, 0, sizeof(*ms));
 }
 
+// Appends @p s (owned; freed when it cannot be kept). libLLVM-14 has
+// some 60,000 symbols: the arrays double.
 static bool
-push(char ***v, size_t *n, char *s)
+push(char ***v, size_t *n, size_t *cap, char *s)
 {
 	if (!s)
 		return false;
-	char **p = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!p) {
+	if (!irs_grow_array((void **)v, *n, cap, sizeof(**v))) {
 		free(s);
 		return false;
 	}
-	*v = p;
 	(*v)[(*n)++] = s;
 	return true;
 }
@@ -136,12 +136,11 @@ push_sym(struct module *m, char *name, uint64_t value)
 {
 	if (!name)
 		return;
-	struct msym *p = realloc(m->syms, (m->nsyms + 1) * sizeof(*p));
-	if (!p) {
+	if (!irs_grow_array((void **)&m->syms, m->nsyms, &m->capsyms,
+			    sizeof(*m->syms))) {
 		free(name);
 		return;
 	}
-	m->syms = p;
 	m->syms[m->nsyms++] = (struct msym){ name, value };
 }
 
@@ -166,14 +165,18 @@ read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (type == STT_FUNC || type == STT_GNU_IFUNC)
-			push(&m->funcs, &m->nfuncs, demangled(name));
-		else if (type == STT_OBJECT || type == STT_TLS)
-			push(&m->objects, &m->nobjects, demangled(name));
-		else
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    type != STT_OBJECT && type != STT_TLS)
+			continue;
+		char *d = demangled(name);	// once: demangling is the cost
+		if (!d)
 			continue;
 		if (type != STT_TLS)
-			push_sym(m, demangled(name), sym.st_value);
+			push_sym(m, strdup(d), sym.st_value);
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			push(&m->funcs, &m->nfuncs, &m->capfuncs, d);
+		else
+			push(&m->objects, &m->nobjects, &m->capobjects, d);
 	}
 }
 
@@ -193,7 +196,7 @@ read_dynamic(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct module *m)
 		if (!s)
 			continue;
 		if (dyn.d_tag == DT_NEEDED) {
-			push(&m->needed, &m->nneeded, strdup(s));
+			push(&m->needed, &m->nneeded, &m->capneeded, strdup(s));
 		} else if (dyn.d_tag == DT_SONAME) {
 			free(m->soname);
 			m->soname = strdup(s);

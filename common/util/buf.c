@@ -37,6 +37,25 @@ irs_grow(char **data, size_t *cap, size_t need)
 }
 
 bool
+irs_grow_array(void **arr, size_t n, size_t *cap, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap <= n) {
+		if (ncap > SIZE_MAX / 2 / (elem ? elem : 1))
+			return false;
+		ncap *= 2;
+	}
+	void *p = realloc(*arr, ncap * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+bool
 irs_buf_reserve(struct irs_buf *b, size_t extra)
 {
 	if (b->oom)

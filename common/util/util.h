@@ -35,6 +35,12 @@ void irs_buf_deinit(struct irs_buf *b);
  *  *cap (from 64 when 0); false, both untouched, past SIZE_MAX or when
  *  memory ran out. */
 bool irs_grow(char **data, size_t *cap, size_t need);
+/** Room in the array *@p arr (of @p *cap elements of @p elem bytes, @p n
+ *  used) for one more, doubling *cap (from 16 when 0): appends one at a
+ *  time in amortized O(1), where realloc by one element is quadratic under
+ *  allocators that copy on every realloc (ASan's). False, both untouched,
+ *  when memory ran out. */
+bool irs_grow_array(void **arr, size_t n, size_t *cap, size_t elem);
 /** Room for @p extra more bytes and a NUL (doubling); false (oom set)
  *  when memory ran out. For writers that fill b->data themselves. */
 bool irs_buf_reserve(struct irs_buf *b, size_t extra);

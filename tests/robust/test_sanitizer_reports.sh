@@ -67,6 +67,42 @@ cat >"$TMP/named.c" <<'EOF'
 __attribute__((noinline)) int irs_fake_overflow(int *p) { return p[8]; }
 int main(void) { int *p = malloc(8); return irs_fake_overflow(p); }
 EOF
+# A library whose constructor overflows a heap buffer on its own (as
+# libLLVM-14's constructors mismatch malloc and operator delete), and one
+# whose constructor calls an irsnap function that does; irs_fake_open
+# dlopens each, so an irsnap frame lies below the initializer.
+cat >"$TMP/ctor.c" <<'EOF'
+#include <stdlib.h>
+#ifdef CALLS_IRSNAP
+__attribute__((noinline)) int irs_fake_ctor_overflow(int *p) { return p[8]; }
+#else
+__attribute__((noinline)) static int lib_overflow(int *p) { return p[8]; }
+#endif
+volatile int lib_sink;
+__attribute__((constructor)) static void lib_init(void)
+{
+	int *p = malloc(8);
+#ifdef CALLS_IRSNAP
+	lib_sink = irs_fake_ctor_overflow(p);
+#else
+	lib_sink = lib_overflow(p);
+#endif
+	free(p);
+}
+EOF
+cat >"$TMP/opener.c" <<'EOF'
+#include <dlfcn.h>
+__attribute__((noinline)) void *irs_fake_open(const char *lib)
+{
+	return dlopen(lib, RTLD_NOW);
+}
+int main(int argc, char **argv) { return argc > 1 && irs_fake_open(argv[1]) ? 0 : 1; }
+EOF
+$CC -g -shared -fPIC -fsanitize=address -o "$TMP/libctor.so" "$TMP/ctor.c"
+$CC -g -shared -fPIC -fsanitize=address -DCALLS_IRSNAP \
+	-o "$TMP/libctor-irs.so" "$TMP/ctor.c"
+$CC -g -fsanitize=address -fno-omit-frame-pointer -o "$TMP/opener" \
+	"$TMP/opener.c" -ldl
 for prog in foreign named; do
 	$CC -g -fsanitize=address -fno-omit-frame-pointer -o "$TMP/$prog" \
 		"$TMP/$prog.c" -lpthread
@@ -101,6 +137,24 @@ sed "s|common/[^ ]*|??|g; s|$BUILD/|/opt/irsnap/lib/|g; s| in irs_| in x_|g" \
 	"$(report callback)" >"$TMP/installed.report"
 check "... an installed libirsnap's frame counts too" \
 	"$OURS" "$TMP/installed.report"
+# report_args NAME ARGS...: as report, the program given ARGS
+report_args() {
+	local name=$1; shift
+	rm -f "$TMP/$name.report".*
+	ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$TMP/$name.report" "$TMP/opener" \
+		"$@" >/dev/null 2>&1
+	ls "$TMP/$name.report".* 2>/dev/null | head -1
+}
+r=$(report_args ctor "$TMP/libctor.so")
+check "a library's own constructor faulting, dlopened by irsnap, writes a real ASan report" \
+	grep -q 'ERROR: AddressSanitizer: heap-buffer-overflow' "$r"
+check "... through the loader's initializer, irs_fake_open below it" \
+	grep -qE ' in irs_fake_open ' "$r"
+check "... not counted: nothing above the initializer is irsnap's" \
+	bash -c "! '$OURS' '$r'"
+r=$(report_args ctor-irs "$TMP/libctor-irs.so")
+check "a constructor calling into an irsnap function that faults: counted" \
+	"$OURS" "$r"
 grep -vE '^ *#[0-9]+ ' "$(report foreign)" >"$TMP/cut.report"
 check "a report cut before its frames is counted (nothing to tell it by)" \
 	"$OURS" "$TMP/cut.report"
