@@ -81,10 +81,12 @@ mapped(struct walk *w, struct frame *ef, const struct lderived *der)
 static void
 sort_results(struct walk *w, const struct lfield *fd, size_t start, size_t n)
 {
+	if (!n)		// nothing to order; w->dbuf may still be NULL
+		return;
 	const struct lderived *der = fd->seq->der;
 	const struct ltype *rt = &w->lo->types[fd->seq->elem->type];
-	struct keyed *k = malloc((n ? n : 1) * sizeof(*k));
-	uint64_t *copy = malloc((n ? n : 1) * sizeof(*copy));
+	struct keyed *k = malloc(n * sizeof(*k));
+	uint64_t *copy = malloc(n * sizeof(*copy));
 	if (!k || !copy) {
 		free(k);
 		free(copy);

@@ -1063,6 +1063,32 @@ test_select_filter_map_sort(void **state)
 	free(json);
 }
 
+// A sorted derived sequence with nothing in it, computed before any other
+// in the walk: nothing to order, nothing read (its buffer is not there
+// yet, and a sanitized build says so if it is touched).
+static void
+test_select_sort_empty(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	select_types(&f->ft);
+	unit_layout_load(&f->ft.target,
+		"layout { name = \"s\", root = \"SBlock\" }\n"
+		"struct \"SInst\" { fields = { op = scalar \"op\",\n"
+		"  parent = ref(\"parent\", \"SBlock\") } }\n"
+		"struct \"SUse\" { node = false, fields = {\n"
+		"  user = ref(\"user\", \"SInst\") } }\n"
+		"struct \"SBlock\" { fields = { num = scalar \"num\",\n"
+		"  uses = list { head = \"uses\", of = \"SUse\", link = "
+		"\"next\" },\n"
+		"  sorted = derived { from = \"uses\", map = \"user.parent\",\n"
+		"    sort = \"num\", of = ref \"SBlock\" } },\n"
+		"  ref = \"%{num}\", text = \"{=#sorted} [{sorted*, }]\" }\n",
+		"s.lua", &f->lo);
+	SBlock alone = { 3, NULL };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&alone,
+			   "0 []", 0, "");
+}
+
 /* }====================================================== */
 
 /* {====================================================== numberings */
@@ -1416,6 +1442,9 @@ main(void)
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_select_filter_map_sort,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_select_sort_empty,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(
