@@ -77,7 +77,15 @@ events() {
 bug_pass() { "$TOYC" --bug=help | awk -v b="$1" '$1 == b { print $2 }'; }
 
 # show_log FILE [N]: the last lines of a log, as TAP diagnostics.
-show_log() { tail -"${2:-8}" "$1"; }
+# A debugger that died of a signal printed its own backtrace: show all of
+# it, since a flaky crash may not come back when rerun.
+show_log() {
+	if grep -q '^Fatal signal' "$1" 2>/dev/null; then
+		sed -n '/^Fatal signal/,$p' "$1" | head -80
+	else
+		tail -"${2:-8}" "$1"
+	fi
+}
 
 # ==== GDB ===============================================================
 
