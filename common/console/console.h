@@ -557,11 +557,18 @@ uint32_t console_modules_functions(struct irs_console *c, const regex_t *re,
 /** The soname of a module defining symbol @p name (demangled), or NULL. */
 const char *console_modules_symbol(const struct irs_console *c,
 				   const char *name);
-/** The address in the live debuggee of ELF symbol @p name (demangled) of
- *  its modules: its value plus where its module is mapped (the process's
- *  /proc/PID/maps); an error for a core file, or a module not mapped. */
+/** The address in the debuggee of ELF symbol @p name (demangled) of its
+ *  modules: its value plus where its module is mapped (in a core file,
+ *  as its NT_FILE note says, when the module is the file the process
+ *  mapped; live, the process's /proc/PID/maps); an error when it is not
+ *  mapped. */
 struct irs_error *console_modules_address(const struct irs_console *c,
 					  const char *name, uint64_t *ret);
+/** The first @p n bytes of ELF symbol @p name as its module's file holds
+ *  them (the code a core file leaves out). */
+struct irs_error *console_modules_bytes(const struct irs_console *c,
+					const char *name, void *buf,
+					uint64_t n);
 /** The first module soname (or DT_NEEDED name) @p re finds, its first
  *  group (else the whole match) into @p capture; NULL when none. */
 const char *console_modules_library(const struct irs_console *c,
