@@ -20,14 +20,18 @@ require_debuggers gdb lldb
 source "$IRSNAP_ROOT/tests/e2e/mlir.sh"
 
 input=$FIXTURES/real/mlir/corpus/branches.mlir
+# first_before PASS OUT: the tool's own text of the op PASS is first
+# given in $PIPE over $input: its first section `Before PASS`, less the
+# blank line MLIR's printer ends a section with.
+first_before() {
+	"$MLIR_OPT" --mlir-disable-threading --mlir-print-op-generic \
+		--print-ir-before-all -pass-pipeline="$PIPE" "$input" \
+		-o /dev/null 2>"$2.out"
+	awk -v want=" $1 " '/^\/\/ -----\/\/ IR Dump Before / { k = index($0, want) > 0; n += k; on = k && n == 1; next } on' \
+		"$2.out" | sed '$d' >"$2"
+}
 PIPE='builtin.func(canonicalize,cse)'
-# the tool's own text of the op CSE is first given: its first section
-# `Before CSE`, less the blank line MLIR's printer ends a section with
-"$MLIR_OPT" --mlir-disable-threading --mlir-print-op-generic \
-	--print-ir-before-all -pass-pipeline="$PIPE" "$input" -o /dev/null \
-	2>"$TMP/before.out"
-awk '/^\/\/ -----\/\/ IR Dump Before / { n += ($0 ~ / CSE /); on = ($0 ~ / CSE /) && n == 1; next } on' \
-	"$TMP/before.out" | sed '$d' >"$TMP/want.ir"
+first_before CSE "$TMP/want.ir"
 check "the tool printed the op before CSE" grep -q '"builtin.func"' "$TMP/want.ir"
 
 # --- live, then a gcore at that boundary ------------------------------------
@@ -64,11 +68,7 @@ done
 # a SIGSEGV five frames below OpToOpPassAdaptor::run, whose argument
 # registers are the callees' by then.
 PIPE='builtin.func(cse,canonicalize,sccp),symbol-dce'
-"$MLIR_OPT" --mlir-disable-threading --mlir-print-op-generic \
-	--print-ir-before-all -pass-pipeline="$PIPE" "$input" -o /dev/null \
-	2>"$TMP/before2.out"
-awk '/^\/\/ -----\/\/ IR Dump Before / { n += ($0 ~ / Canonicalizer /); on = ($0 ~ / Canonicalizer /) && n == 1; next } on' \
-	"$TMP/before2.out" | sed '$d' >"$TMP/want2.ir"
+first_before Canonicalizer "$TMP/want2.ir"
 cc -shared -fPIC -O1 -o "$TMP/crash_shim.so" \
 	"$FIXTURES/real/llvm-shim/crash_shim.c" -ldl
 SYM=$(nm -D /usr/lib/llvm-14/lib/libMLIR.so.14 |
