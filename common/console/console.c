@@ -618,7 +618,9 @@ site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 	root_arg(c, bi, root);
 	if ((err = console_eval_pass(c, bi, &pass, NULL)))
 		goto out;
-	if (rerun_ret && bi->rerun_pass_expr) {
+	// (below the innermost frame, only through a saved argument: the
+	// argument registers there would name a pass at random)
+	if (rerun_ret && bi->rerun_pass_expr && (!frame || c->saved_args)) {
 		// a name it cannot read is no reduce command, not no report
 		struct irs_error *e = console_eval_rerun_pass(c, bi, &rerun);
 		irs_error_destroy(e);

@@ -71,8 +71,10 @@ console_root_search(struct irs_console *c, uint32_t boundary,
 	    (err = console_memory(c, &mem)))
 		return err;
 	for (uint32_t k = 0; k < STACK_WORDS; k++) {
-		if (irs_memory_read(mem, sp + 8 * k, &v, sizeof(v)))
+		if ((err = irs_memory_read(mem, sp + 8 * k, &v, sizeof(v)))) {
+			irs_error_destroy(err);	// the stack's end
 			break;
+		}
 		if (v && console_root_plausible(c, boundary, v)) {
 			snprintf(where, len, "sp+%u", 8 * k);
 			*ret = v;
@@ -154,7 +156,7 @@ console_saved_args_begin(struct irs_console *c,
 	if (!err)
 		err = console_memory(c, &mem);
 	for (uint32_t i = 0; !err && i < STACK_WORDS; i++) {
-		if (irs_memory_read(mem, sp + 8 * i, &v, sizeof(v)))
+		if ((err = irs_memory_read(mem, sp + 8 * i, &v, sizeof(v))))
 			break;
 		if (v && names_pass(c, bi, v)) {
 			if (irs_debug('S'))
