@@ -350,6 +350,13 @@ typedef struct irs_error *(*irs_symbol_fn)(void *arg, const char *name,
  *  target. */
 typedef struct irs_error *(*irs_elf_symbol_fn)(void *arg, const char *name,
 					       uint64_t *address);
+/** The first @p count bytes at ELF symbol @p name as its module's file on
+ *  disk holds them (what its code is where the debuggee's memory does
+ *  not hold it: a core file leaves code out). Only position-independent
+ *  bytes read the same as the loaded ones. Like elf_symbol, the core
+ *  answers it and a front end leaves it NULL. */
+typedef struct irs_error *(*irs_elf_bytes_fn)(void *arg, const char *name,
+					      void *buf, uint64_t count);
 /** Sets breakpoint @p id at the entry of @p function, or when !@p entry on
  *  its instruction @p at (from disassemble), or when @p function is NULL
  *  at the address @p at of this process (a return address). When it is
@@ -408,6 +415,8 @@ struct irs_target {
 	irs_elf_symbol_fn elf_symbol;	/* front ends leave it NULL: the
 					   core reads the modules' ELF files */
 	irs_thread_fn thread;		/* NULL: threads are not told apart */
+	irs_elf_bytes_fn elf_bytes;	/* front ends leave it NULL, as
+					   elf_symbol */
 };
 
 /* ==== Memory: page cache over live process, core file or target ======= */

@@ -129,7 +129,8 @@ class _Target(ctypes.Structure):
         ("module", _fn(_U32, _P, _U64)),
         ("load_types", _fn(ctypes.c_char_p)),
         ("elf_symbol", _P),     # the core answers it from ELF files
-        ("thread", _fn(_PTR(_U64)))]
+        ("thread", _fn(_PTR(_U64))),
+        ("elf_bytes", _P)]      # the core answers it from ELF files
 
 
 class IrsError(Exception):

@@ -63,6 +63,23 @@ console_abi_expr(const struct irs_console *c, bool sret, const char *expr,
 			unsigned long k = strtoul(p + 4, &end, 10);
 			if (isalnum((unsigned char)*end) || *end == '_')
 				goto copy;	// $argument: a convenience var
+			if (c->saved_args) {
+				// below the innermost frame (rootsearch.c)
+				if (k >= 8 || !(c->saved_mask >> k & 1))
+					return irs_error_format(
+						IRS_ERROR_TARGET, "cannot "
+						"evaluate '%s': $arg%lu is not"
+						" saved below the innermost "
+						"frame", expr, k);
+				int w = snprintf(out + n, len - n, "0x%llx",
+						 (unsigned long long)
+						 c->saved[k]);
+				if (w < 0 || (size_t)w >= len - n)
+					break;
+				n += (size_t)w;
+				p = end;
+				continue;
+			}
 			if (k + shift >= nregs)
 				return irs_error_format(IRS_ERROR_TARGET,
 					"cannot evaluate '%s': $arg%lu is not "

@@ -335,8 +335,10 @@ console_eval_ir(struct irs_console *c, const struct irs_boundary_info *bi,
 			return console_eval(c, bi->ir_exprs[k], EVAL_READ, ret);
 	struct irs_error *first = NULL;
 	for (uint32_t k = 0; k < bi->nir; k++) {
-		struct irs_error *err = console_eval(c, bi->ir_exprs[k],
-						     EVAL_READ, ret);
+		// ($argN too: below the innermost frame, the next one may
+		// reach the root through an argument that was saved)
+		struct irs_error *err = console_eval_arg(c, bi,
+							 bi->ir_exprs[k], ret);
 		if (!err) {
 			irs_error_destroy(first);
 			return NULL;
@@ -551,20 +553,41 @@ console_note_pass(struct irs_console *c, const char *pass)
 ** Finding the boundary in the backtrace
 ** ===================================================================== */
 
-// Evaluates the pass name and IR root of boundary @p bi in the selected
-// frame. *pass_ret freed with free().
+// The root's own argument, once the root is known otherwise below the
+// innermost frame: `ir = "$argN"` says $argN is the root, so that the
+// boundary's other expressions (a rerun's anchor) read it.
+static void
+root_arg(struct irs_console *c, const struct irs_boundary_info *bi,
+	 uint64_t root)
+{
+	unsigned k;
+	int end = 0;
+	if (c->saved_args && sscanf(bi->ir_expr, "$arg%u%n", &k, &end) == 1 &&
+	    !bi->ir_expr[end] && k < 8) {
+		c->saved[k] = root;
+		c->saved_mask |= 1u << k;
+	}
+}
+
+// Evaluates the pass name, IR root and rerun name of boundary @p bi in
+// the selected frame. *pass_ret and *rerun_ret (NULL when the boundary
+// names none) freed with free().
 static struct irs_error *
 site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
-	  uint32_t frame, char **pass_ret, uint64_t *root_ret)
+	  uint32_t frame, char **pass_ret, uint64_t *root_ret,
+	  char **rerun_ret)
 {
 	struct irs_error *err;
 	uint64_t root = 0;
-	char *pass;
+	char *pass, *rerun = NULL;
 	char where[32];
 
 	// Below the innermost frame the argument registers are the callees'
 	// by the ABI (a release build's root in %rdx is long gone): where the
-	// layout says how to tell a root, look where it was saved first.
+	// layout says how to tell a root, look where it was saved first; a
+	// pass that names itself through an argument (MLIR's) is looked for
+	// the same way, and the layout's next `ir` may reach the root from it.
+	console_saved_args_begin(c, bi, frame);
 	const struct lbcheck *ck = irs_layout_boundary_check(c->layout,
 							     bi->index);
 	bool searched = false;
@@ -577,23 +600,38 @@ site_eval(struct irs_console *c, const struct irs_boundary_info *bi,
 	}
 	if (!searched) {
 		if ((err = console_eval_ir(c, bi, &root)))
-			return err;
-		if (ck && ck->n && !console_root_plausible(c, bi->index, root))
-			return irs_error_format(IRS_ERROR_NOT_FOUND, "the IR "
+			goto out;
+		if (ck && ck->n && !console_root_plausible(c, bi->index,
+							   root)) {
+			err = irs_error_format(IRS_ERROR_NOT_FOUND, "the IR "
 				"root %s gives here, 0x%llx, fails the "
 				"boundary's check, and %s", bi->ir_expr,
 				(unsigned long long)root, frame ? "no saved "
 				"register or stack word passes it" : "the "
 				"frame is the innermost");
+			goto out;
+		}
 	} else if (irs_debug('S')) {
 		fprintf(stderr, "irsnap: IR root 0x%llx from %s of frame %u\n",
 			(unsigned long long)root, where, frame);
 	}
+	root_arg(c, bi, root);
 	if ((err = console_eval_pass(c, bi, &pass, NULL)))
-		return err;
+		goto out;
+	// (below the innermost frame, only through a saved argument: the
+	// argument registers there would name a pass at random)
+	if (rerun_ret && bi->rerun_pass_expr && (!frame || c->saved_args)) {
+		// a name it cannot read is no reduce command, not no report
+		struct irs_error *e = console_eval_rerun_pass(c, bi, &rerun);
+		irs_error_destroy(e);
+	}
 	*pass_ret = pass;
 	*root_ret = root;
-	return NULL;
+	if (rerun_ret)
+		*rerun_ret = rerun;
+out:
+	console_saved_args_end(c);
+	return err;
 }
 
 struct irs_error *
@@ -643,7 +681,8 @@ console_find_site(struct irs_console *c, const char *cmd,
 	snprintf(ret->function, sizeof(ret->function), "%s", fi.function);
 	ret->type = (char *)(bi.ir_type ? bi.ir_type :
 			     irs_layout_root_type(c->layout));
-	err = site_eval(c, &bi, i, &ret->pass, &ret->root);
+	ret->rerun_pass = NULL;
+	err = site_eval(c, &bi, i, &ret->pass, &ret->root, &ret->rerun_pass);
 	struct irs_error *back = t->select_frame(t->arg, 0);
 	irs_error_destroy(back);	// frame 0 always exists
 	if (err)
@@ -663,10 +702,12 @@ console_stopped_event(const struct irs_console *c)
 
 struct irs_error *
 console_current_ir(struct irs_console *c, const char *cmd, char **pass_ret,
-		   const char **type_ret, uint64_t *root_ret)
+		   const char **type_ret, uint64_t *root_ret, char **rerun_ret)
 {
 	struct irs_error *err;
 
+	if (rerun_ret)
+		*rerun_ret = NULL;
 	const struct console_event *ev = console_stopped_event(c);
 	if (ev) {
 		char *pass = strdup(ev->pass ? ev->pass : "?");
@@ -689,6 +730,10 @@ console_current_ir(struct irs_console *c, const char *cmd, char **pass_ret,
 	*pass_ret = site.pass;
 	*type_ret = site.type;
 	*root_ret = site.root;
+	if (rerun_ret)
+		*rerun_ret = site.rerun_pass;
+	else
+		free(site.rerun_pass);
 	return NULL;
 }
 

@@ -204,6 +204,13 @@ struct irs_console {
 	char *globals_core;
 	struct irs_target lt;		/* what layouts ask: c->t's answers, or
 					   the core's from c->t's facts */
+	/* below the innermost frame, where argument registers are the
+	   callees': $argN is saved[N] when bit N of saved_mask is set, and
+	   an error otherwise (rootsearch.c) */
+	bool saved_args;
+	uint32_t saved_mask;
+	uint32_t saved_n;	/* the one being searched for */
+	uint64_t saved[8];
 	struct console_settings set;
 
 	struct irs_layout *layout;
@@ -384,6 +391,8 @@ struct console_site {
 	char *pass;		/* freed with free() */
 	char *type;		/* borrowed from the layout */
 	uint64_t root;
+	char *rerun_pass;	/* the rerun's name of the pass, or NULL;
+				   freed with free() */
 };
 /**
  * Finds the innermost frame whose function is a layout boundary, selects
@@ -399,11 +408,13 @@ const struct console_event *console_stopped_event(const struct irs_console *c);
 /**
  * The pass name and IR root for ir-verify and ir-report: the call
  * console_stopped_event() gives, else console_find_site(). *pass_ret is
- * freed with free(); *type_ret borrowed.
+ * freed with free(); *type_ret borrowed. @p rerun_ret (when not NULL)
+ * gets the site's rerun name of the pass (a core's: no event read it),
+ * or NULL; freed with free().
  */
 struct irs_error *console_current_ir(struct irs_console *c, const char *cmd,
 				     char **pass_ret, const char **type_ret,
-				     uint64_t *root_ret);
+				     uint64_t *root_ret, char **rerun_ret);
 
 /* ---- console_filter (in trace.c) ----------------------------------------- */
 
@@ -541,6 +552,18 @@ bool console_root_plausible(struct irs_console *c, uint32_t boundary,
 struct irs_error *console_root_search(struct irs_console *c,
 				      uint32_t boundary, uint64_t *ret,
 				      char *where, size_t len);
+/** Below the innermost frame, the one $argN the pass name expressions of
+ *  boundary @p bi read (an MLIR pass's `this`): searched for as the root
+ *  is, the first value with which the name reads non-empty and printable
+ *  (a release build's pass names itself through its vtable: a stale
+ *  pointer does not). From then on, until console_saved_args_end(),
+ *  $argN reads that value and the other $argK are errors (their
+ *  registers are the callees'), so that a layout's next `ir` expression
+ *  may reach the root through it. Says where under IRSNAP_DEBUG=S. */
+void console_saved_args_begin(struct irs_console *c,
+			      const struct irs_boundary_info *bi,
+			      uint32_t frame);
+void console_saved_args_end(struct irs_console *c);
 
 /* ---- modules.c: the debuggee's modules and their symbols ----------------- */
 
@@ -557,11 +580,18 @@ uint32_t console_modules_functions(struct irs_console *c, const regex_t *re,
 /** The soname of a module defining symbol @p name (demangled), or NULL. */
 const char *console_modules_symbol(const struct irs_console *c,
 				   const char *name);
-/** The address in the live debuggee of ELF symbol @p name (demangled) of
- *  its modules: its value plus where its module is mapped (the process's
- *  /proc/PID/maps); an error for a core file, or a module not mapped. */
+/** The address in the debuggee of ELF symbol @p name (demangled) of its
+ *  modules: its value plus where its module is mapped (in a core file,
+ *  as its NT_FILE note says, when the module is the file the process
+ *  mapped; live, the process's /proc/PID/maps); an error when it is not
+ *  mapped. */
 struct irs_error *console_modules_address(const struct irs_console *c,
 					  const char *name, uint64_t *ret);
+/** The first @p n bytes of ELF symbol @p name as its module's file holds
+ *  them (the code a core file leaves out). */
+struct irs_error *console_modules_bytes(const struct irs_console *c,
+					const char *name, void *buf,
+					uint64_t n);
 /** The first module soname (or DT_NEEDED name) @p re finds, its first
  *  group (else the whole match) into @p capture; NULL when none. */
 const char *console_modules_library(const struct irs_console *c,

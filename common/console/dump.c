@@ -281,6 +281,7 @@ dump_target(struct irs_console *c, const struct console_args *a,
 			 "pass '%s' at frame #%u (%s): ", site.pass,
 			 site.frame, site.function);
 		free(site.pass);
+		free(site.rerun_pass);
 		r->type = site.type;
 		r->root = site.root;
 		return NULL;
@@ -567,7 +568,7 @@ console_cmd_verify(struct irs_console *c, const struct console_args *a,
 		if (err)
 			return err;
 	} else if ((err = console_current_ir(c, "ir-verify", &pass, &type,
-					     &root))) {
+					     &root, NULL))) {
 		return err;
 	}
 	uint32_t failed = c->verify_failed;
@@ -659,7 +660,9 @@ console_cmd_report(struct irs_console *c, const struct console_args *a,
 		return irs_error_format(IRS_ERROR_STATE,
 			"ir-report: no fatal signal at this stop (name one: "
 			"ir-report --signal SIGSEGV)");
-	err = console_current_ir(c, "ir-report", &pass, &type, &info.ir_root);
+	char *site_rerun = NULL;
+	err = console_current_ir(c, "ir-report", &pass, &type, &info.ir_root,
+				 &site_rerun);
 	if (err && err->code != IRS_ERROR_NOT_FOUND)
 		return err;
 	if (err) {
@@ -674,6 +677,8 @@ console_cmd_report(struct irs_console *c, const struct console_args *a,
 	// reduce command rather than a wrong one
 	if (c->nevents && c->events[c->nevents - 1].rerun_pass)
 		info.rerun_pass = c->events[c->nevents - 1].rerun_pass;
+	else if (site_rerun && *site_rerun)
+		info.rerun_pass = site_rerun;	// read at the boundary frame
 	for (uint32_t i = 0; !info.rerun_pass &&
 	     i < irs_layout_nboundaries(c->layout); i++) {
 		struct irs_boundary_info bi;
@@ -692,5 +697,6 @@ console_cmd_report(struct irs_console *c, const struct console_args *a,
 	if (!err && irs_memory_notice(mem))
 		irs_buf_printf(out, "ir-report: %s\n", irs_memory_notice(mem));
 	free(pass);
+	free(site_rerun);
 	return err ? irs_error_prefix(err, "ir-report") : NULL;
 }

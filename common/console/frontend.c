@@ -539,6 +539,12 @@ lt_elf_symbol(void *arg, const char *name, uint64_t *address)
 	return console_modules_address(arg, name, address);
 }
 
+static struct irs_error *
+lt_elf_bytes(void *arg, const char *name, void *buf, uint64_t count)
+{
+	return console_modules_bytes(arg, name, buf, count);
+}
+
 void
 console_frontend_init(struct irs_console *c)
 {
@@ -553,6 +559,7 @@ console_frontend_init(struct irs_console *c)
 	c->lt.global = t->global || t->symbol ? lt_global : NULL;
 	c->lt.load_types = t->load_types ? lt_load_types : NULL;
 	c->lt.elf_symbol = lt_elf_symbol;
+	c->lt.elf_bytes = lt_elf_bytes;
 }
 
 /* }====================================================================
@@ -1446,6 +1453,7 @@ static const struct irs_abi_field abi[] = {
 	ROW(irs_target, global), ROW(irs_target, symbol),
 	ROW(irs_target, module), ROW(irs_target, load_types),
 	ROW(irs_target, elf_symbol), ROW(irs_target, thread),
+	ROW(irs_target, elf_bytes),
 	{NULL, NULL, 0, 0},
 };
 

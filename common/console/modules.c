@@ -8,6 +8,7 @@
 // donor's fit (`llvm::DisableABIBreakingChecks`) are decided here, once
 // for GDB and LLDB, whose Python and SB APIs list symbols differently or
 // (GDB 13) not at all.
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -32,6 +33,10 @@ struct msym {
 	uint64_t value;		/* st_value: where it links */
 };
 
+struct mseg {			/* a PT_LOAD: where its bytes are in the file */
+	uint64_t vaddr, filesz, offset;
+};
+
 struct module {
 	char *path;
 	char *soname;		/* DT_SONAME, else the file's base name */
@@ -47,6 +52,10 @@ struct module {
 	struct msym *syms;	/* every defined symbol and its value, sorted */
 	size_t nsyms, capsyms;
 	uint64_t first_vaddr;	/* the first PT_LOAD's, page-aligned */
+	struct mseg *segs;	/* its PT_LOADs */
+	size_t nsegs;
+	char *core;		/* the core file where it was mapped at */
+	uint64_t core_base;	/* (found once per core), or NULL */
 	bool loaded;		/* the debugger has it loaded now */
 };
 
@@ -68,6 +77,8 @@ module_free(struct module *m)
 	for (size_t i = 0; i < m->nsyms; i++)
 		free(m->syms[i].name);
 	free(m->syms);
+	free(m->segs);
+	free(m->core);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -233,12 +244,18 @@ module_read(const char *path, struct module *m)
 		      st.st_mtim.tv_nsec;
 	size_t nph = 0;
 	elf_getphdrnum(elf, &nph);
+	m->segs = nph ? calloc(nph, sizeof(*m->segs)) : NULL;
+	bool first = true;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first)
 			m->first_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
-			break;
-		}
+		first = false;
+		if (m->segs)
+			m->segs[m->nsegs++] = (struct mseg){
+				ph.p_vaddr, ph.p_filesz, ph.p_offset };
 	}
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
@@ -489,34 +506,101 @@ mapped_at(int64_t pid, const char *path, uint64_t *ret)
 	return found;
 }
 
+// The module defining ELF symbol @p name, and the symbol; NULL when none.
+static struct module *
+find_symbol(const struct irs_console *c, const char *name,
+	    const struct msym **ret)
+{
+	for (size_t i = 0; i < c->modules.n; i++) {
+		struct module *m = &c->modules.list[i];
+		struct msym key = { (char *)name, 0 };
+		*ret = m->nsyms
+			? bsearch(&key, m->syms, m->nsyms, sizeof(*m->syms),
+				  sym_by_name) : NULL;
+		if (*ret)
+			return m;
+	}
+	return NULL;
+}
+
+// Where module @p m is mapped: in the process of the core file being
+// examined, as the core's NT_FILE note says (the mapping GDB's `info proc
+// mappings` and LLDB's module list show), when the file on disk is the
+// one it mapped (found once per core); else in the live process (its
+// /proc/PID/maps). A core first: GDB still reports the dead process's
+// pid, which may be another process's by now.
+static struct irs_error *
+module_base(struct module *m, const struct irs_target *t, uint64_t *ret)
+{
+	if (t->core_path && *t->core_path) {
+		if (m->core && !strcmp(m->core, t->core_path)) {
+			*ret = m->core_base;
+			return NULL;
+		}
+		struct irs_error *err = irs_mem_core_mapped_at(t->core_path,
+							       m->path, ret);
+		if (err)
+			return err;
+		free(m->core);
+		m->core = strdup(t->core_path);	// else found again
+		m->core_base = *ret;
+		return NULL;
+	}
+	if (t->pid <= 0)
+		return irs_error_format(IRS_ERROR_STATE, "%s is not mapped: "
+					"no process, no core file", m->soname);
+	if (!mapped_at(t->pid, m->path, ret))
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "%s is not "
+					"loaded", m->soname);
+	return NULL;
+}
+
 struct irs_error *
 console_modules_address(const struct irs_console *c, const char *name,
 			uint64_t *ret)
 {
-	const struct irs_target *t = c->t;
-	for (size_t i = 0; i < c->modules.n; i++) {
-		const struct module *m = &c->modules.list[i];
-		struct msym key = { (char *)name, 0 };
-		const struct msym *s = m->nsyms
-			? bsearch(&key, m->syms, m->nsyms, sizeof(*m->syms),
-				  sym_by_name) : NULL;
-		if (!s)
-			continue;
-		// (a core's modules: where each was mapped is in its NT_FILE
-		// note, which nothing reads yet)
-		uint64_t base;
-		if (t->pid <= 0)
-			return irs_error_format(IRS_ERROR_TARGET, "%s is in %s,"
-						" but where a core's modules "
-						"were mapped is not known",
-						name, m->soname);
-		if (!mapped_at(t->pid, m->path, &base))
-			return irs_error_format(IRS_ERROR_NOT_FOUND, "%s is in"
-						" %s, which is not loaded",
-						name, m->soname);
-		*ret = base - m->first_vaddr + s->value;
-		return NULL;
-	}
-	return irs_error_format(IRS_ERROR_NOT_FOUND, "no symbol %s in the "
-				"debuggee's modules", name);
+	const struct msym *s;
+	struct module *m = find_symbol(c, name, &s);
+	if (!m)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no symbol %s in "
+					"the debuggee's modules", name);
+	uint64_t base;
+	struct irs_error *err = module_base(m, c->t, &base);
+	if (err)
+		return err;
+	*ret = base - m->first_vaddr + s->value;
+	return NULL;
+}
+
+struct irs_error *
+console_modules_bytes(const struct irs_console *c, const char *name,
+		      void *buf, uint64_t n)
+{
+	const struct msym *s;
+	const struct module *m = find_symbol(c, name, &s);
+	if (!m)
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no symbol %s in "
+					"the debuggee's modules", name);
+	const struct mseg *g = NULL;
+	for (size_t i = 0; i < m->nsegs && !g; i++)
+		if (s->value >= m->segs[i].vaddr &&
+		    s->value - m->segs[i].vaddr < m->segs[i].filesz &&
+		    n <= m->segs[i].filesz - (s->value - m->segs[i].vaddr))
+			g = &m->segs[i];
+	if (!g)
+		return irs_error_format(IRS_ERROR_FORMAT, "%s: %s is not in "
+					"a segment of the file", m->path, name);
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return irs_error_format(IRS_ERROR_IO, "%s: %s", m->path,
+					strerror(errno));
+	ssize_t got = pread(fd, buf, n, (off_t)(g->offset + s->value -
+						 g->vaddr));
+	int e = errno;
+	close(fd);
+	if (got != (ssize_t)n)
+		return irs_error_format(IRS_ERROR_IO, "%s: reading %s: %s",
+					m->path, name, got < 0 ? strerror(e)
+					: "cut short");
+	return NULL;
 }

@@ -7,6 +7,9 @@
 // then the words of its stack, each kept only if it holds what the
 // layout's check = { PATH = VALUE } says a root holds (a stale pointer to
 // another function lies in deeper frames: the check and the order decide).
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console/console.h"
@@ -68,8 +71,10 @@ console_root_search(struct irs_console *c, uint32_t boundary,
 	    (err = console_memory(c, &mem)))
 		return err;
 	for (uint32_t k = 0; k < STACK_WORDS; k++) {
-		if (irs_memory_read(mem, sp + 8 * k, &v, sizeof(v)))
+		if ((err = irs_memory_read(mem, sp + 8 * k, &v, sizeof(v)))) {
+			irs_error_destroy(err);	// the stack's end
 			break;
+		}
 		if (v && console_root_plausible(c, boundary, v)) {
 			snprintf(where, len, "sp+%u", 8 * k);
 			*ret = v;
@@ -79,4 +84,95 @@ console_root_search(struct irs_console *c, uint32_t boundary,
 	return irs_error_format(IRS_ERROR_NOT_FOUND, "no plausible IR root in "
 				"the boundary frame's callee-saved registers "
 				"or its first %u stack words", STACK_WORDS);
+}
+
+// The one $argN the expressions @p a and @p b read; -1 when none or more
+// than one.
+static int
+one_arg(const char *a, const char *b)
+{
+	int found = -1;
+	const char *exprs[] = { a, b };
+	for (size_t i = 0; i < ARRAY_SIZE(exprs); i++)
+		for (const char *p = exprs[i]; p && (p = strstr(p, "$arg"));
+		     p += 4) {
+			if (!isdigit((unsigned char)p[4]))
+				continue;
+			int k = p[4] - '0';
+			if (isdigit((unsigned char)p[5]) || (found >= 0 &&
+							    found != k))
+				return -1;
+			found = k;
+		}
+	return found;
+}
+
+// Whether the pass name reads non-empty and printable with $argN = @p v.
+static bool
+names_pass(struct irs_console *c, const struct irs_boundary_info *bi,
+	   uint64_t v)
+{
+	char *pass = NULL;
+	c->saved[c->saved_n] = v;
+	struct irs_error *err = console_eval_pass(c, bi, &pass, NULL);
+	bool ok = !err && pass && *pass;
+	for (const char *p = pass; ok && *p; p++)
+		ok = isprint((unsigned char)*p);
+	irs_error_destroy(err);
+	free(pass);
+	return ok;
+}
+
+void
+console_saved_args_begin(struct irs_console *c,
+			 const struct irs_boundary_info *bi, uint32_t frame)
+{
+	uint64_t v, sp;
+	struct irs_memory *mem;
+	int k = bi->pass_name || !bi->pass_expr ? -1
+		: one_arg(bi->pass_expr, bi->pass_len_expr);
+	if (!frame || k < 0 || k >= 8)
+		return;
+	c->saved_args = true;
+	c->saved_mask = 1u << k;
+	c->saved_n = (uint32_t)k;
+	for (size_t i = 0; i < ARRAY_SIZE(saved_x86_64); i++) {
+		struct irs_error *err = console_eval(c, saved_x86_64[i],
+						     EVAL_READ, &v);
+		if (err) {
+			irs_error_destroy(err);
+			continue;
+		}
+		if (v && names_pass(c, bi, v)) {
+			if (irs_debug('S'))
+				fprintf(stderr, "irsnap: $arg%d 0x%llx from %s"
+					" of frame %u\n", k,
+					(unsigned long long)v,
+					saved_x86_64[i] + 1, frame);
+			return;
+		}
+	}
+	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
+	if (!err)
+		err = console_memory(c, &mem);
+	for (uint32_t i = 0; !err && i < STACK_WORDS; i++) {
+		if ((err = irs_memory_read(mem, sp + 8 * i, &v, sizeof(v))))
+			break;
+		if (v && names_pass(c, bi, v)) {
+			if (irs_debug('S'))
+				fprintf(stderr, "irsnap: $arg%d 0x%llx from "
+					"sp+%u of frame %u\n", k,
+					(unsigned long long)v, 8 * i, frame);
+			return;
+		}
+	}
+	irs_error_destroy(err);
+	console_saved_args_end(c);	// not found: as before
+}
+
+void
+console_saved_args_end(struct irs_console *c)
+{
+	c->saved_args = false;
+	c->saved_mask = 0;
 }

@@ -537,10 +537,17 @@ local function strref(fn)
               .. fn .. " + 7) == 0xba) ? *(int *)(" .. fn .. " + 8) : 0" }
 end
 local arg = strref(GETARG)
+-- In a core taken deep inside a pass (a crash below this frame), $arg0
+-- and $arg1 are long gone from their registers: irsnap finds the pass
+-- where the frame saved it (the first value its name reads from), and
+-- the op through it: run() has set the pass's passState
+-- (Optional<PassExecutionState> at 40, whose first member is the op, a
+-- PointerIntPair with a flag in bit 0) before it ran the pass.
+local PASSOP = "(*(long *)($arg0 + 40) & -8)"
 boundary {
   at = "mlir::detail::OpToOpPassAdaptor::run(mlir::Pass*, mlir::Operation*, mlir::AnalysisManager, bool, unsigned int)",
   pass = strref(GETNAME),
-  ir = "$arg1", type = "Op0",
+  ir = { "$arg1", PASSOP }, type = "Op0",
   after = "caller",
   rerun_pass = { data = arg.data, len = arg.len, top = "builtin.module",
                  anchor = { data = "*(long *)(" .. OPNAME .. " + 16)",

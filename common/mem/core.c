@@ -872,6 +872,43 @@ irs_mem_core_truncation(const char *path)
 	return msg;
 }
 
+struct irs_error *
+irs_mem_core_mapped_at(const char *path, const char *file, uint64_t *ret)
+{
+	struct irs_mem_source *src;
+	const char *const files[] = { file, NULL };
+	struct irs_error *err = irs_mem_core_source(path, files, &src);
+	if (err)
+		return err;
+	const struct core_source *c = (const struct core_source *)src;
+	const char *why = NULL;
+	bool found = false;
+	// maps are sorted by start: the first at offset 0 is the ELF header
+	for (size_t i = 0; i < c->nmaps && !found; i++) {
+		const struct mapping *m = &c->maps[i];
+		const struct mapped_file *f = &c->files[m->file];
+		if (m->offset != 0)
+			continue;
+		if (f->source)
+			found = true, *ret = m->start;
+		else if (f->why && !why)
+			why = f->why;
+	}
+	if (found)
+		err = NULL;
+	else if (why)
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "core file %s: %s "
+				       "%s", path, file, why);
+	else
+		err = irs_error_format(IRS_ERROR_NOT_FOUND, "core file %s "
+				       "maps no %s (its NT_FILE note%s%s)",
+				       path, file, c->note_problem ? " is "
+				       : " names no such file",
+				       c->note_problem ? c->note_problem : "");
+	src->ops->destroy(src);
+	return err;
+}
+
 /* {=========== the command line =========================================== */
 
 // How much of the stack below AT_EXECFN's string is searched for argv: the

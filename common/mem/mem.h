@@ -265,4 +265,12 @@ char *irs_mem_core_truncation(const char *path);
 struct irs_error *irs_mem_core_process(const char *path, int64_t *pid_ret,
 				       char **argv_ret, size_t *len_ret);
 
+/** Where the process of core file @p path mapped ELF file @p file (the
+ *  start of its mapping at file offset 0, as the core's NT_FILE note
+ *  says), when @p file is the file the process mapped (as
+ *  irs_mem_core_source() decides it); IRS_ERROR_NOT_FOUND, saying why,
+ *  when it did not map it or mapped another build of it. */
+struct irs_error *irs_mem_core_mapped_at(const char *path, const char *file,
+					 uint64_t *ret);
+
 #endif

@@ -157,6 +157,11 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 		return err;
 	}
 	json_t *before = json_object_get(root, "before_snapshot");
+	// A core's failure has no before snapshot (nothing ran under irsnap
+	// before the crash): its reduce command reduces the crash snapshot,
+	// the IR as the crash left it (run/failure.c), and so does this.
+	if (!json_string_value(json_object_get(before, "text")))
+		before = json_object_get(root, "crash_snapshot");
 	const char *text = json_string_value(json_object_get(before, "text"));
 	const char *js = json_string_value(json_object_get(before, "json"));
 	const char *rc = json_string_value(json_object_get(root,
@@ -176,7 +181,8 @@ job_from_run(struct reduce_job *job, const struct irs_reduce_config *cfg)
 	}
 	if (!text) {
 		err = irs_error_format(IRS_ERROR_FORMAT, "%s: no "
-				       "before_snapshot.text to reduce", path);
+				       "before_snapshot.text or "
+				       "crash_snapshot.text to reduce", path);
 		goto out;
 	}
 	if ((err = irs_rundir_file(cfg->input, text, &job->input)) ||

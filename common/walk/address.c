@@ -3,8 +3,10 @@
 // loaded its libraries elsewhere) since the last. A getter's address is
 // decoded from its first instruction, lea disp32(%rip), %reg (after an
 // endbr64), which is how MLIR's exported TypeIDExported::get<T>() returns
-// the TypeID of a builtin type: reading code is a memory read, on a core
-// too. An address that cannot be found is a walk error, once.
+// the TypeID of a builtin type: read from memory in a live process, from
+// the module's ELF file on a core (which holds no code) or when memory
+// fails; never by calling it. An address that cannot be found is a walk
+// error, once.
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +42,21 @@ resolve(struct walk *w, const struct laddr *a, uint64_t *ret)
 		return err;
 	}
 	unsigned char code[16];
-	if ((err = irs_walk_read(w, sym, code, a->how == ADDR_LOAD ? 8 : 16)))
+	// A getter's code from its module's file when the memory does not
+	// hold it (a core file leaves code out; a process's may not read):
+	// the lea is position-independent, so the file's bytes are the
+	// loaded ones. A stored pointer is data, relocated: memory only.
+	bool core = !strcmp(irs_memory_kind(w->mem), "core");
+	if (a->how == ADDR_LEA && t->elf_bytes && core)
+		err = t->elf_bytes(t->arg, a->name, code, 16);
+	else if ((err = irs_walk_read(w, sym, code,
+				      a->how == ADDR_LOAD ? 8 : 16)) &&
+		 a->how == ADDR_LEA && t->elf_bytes &&
+		 err->code == IRS_ERROR_FAULT) {
+		irs_error_destroy(err);
+		err = t->elf_bytes(t->arg, a->name, code, 16);
+	}
+	if (err)
 		return err;
 	if (a->how == ADDR_LOAD) {
 		memcpy(ret, code, 8);

@@ -639,6 +639,29 @@ test_core_segment_tail_and_nt_file(void **state)
 	irs_error_destroy(err);
 }
 
+// Where a core's process mapped a file (a library's load address, for
+// the symbols of a core's modules): its NT_FILE mapping at file offset 0,
+// only for a file the core reader would read for it.
+static void
+test_core_mapped_at(void **state)
+{
+	struct synth *sy = *state;
+	uint64_t at = 0;
+	struct irs_error *err;
+
+	write_synthetic_core(sy->core, sy->bin, false);
+	assert_null(irs_mem_core_mapped_at(sy->core, sy->bin, &at));
+	assert_int_equal(at, 0x11000);	// not 0x20000: at file page 1
+	err = irs_mem_core_mapped_at(sy->core, "/nonexistent/lib.so", &at);
+	assert_non_null(err);
+	assert_int_equal(err->code, IRS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(err->message, "maps no /nonexistent/lib.so"));
+	irs_error_destroy(err);
+	err = irs_mem_core_mapped_at("/nonexistent/core", sy->bin, &at);
+	assert_non_null(err);
+	irs_error_destroy(err);
+}
+
 /* }=========== */
 
 /* {=========== one stopped child, three readers =========================== */
@@ -1361,6 +1384,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 			test_core_segment_tail_and_nt_file, setup_synth,
 			teardown_synth),
+		cmocka_unit_test_setup_teardown(
+			test_core_mapped_at, setup_synth, teardown_synth),
 	};
 	const struct CMUnitTest live_tests[] = {
 		cmocka_unit_test(test_readers_agree_on_known_data),
