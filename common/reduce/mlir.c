@@ -9,6 +9,7 @@
 // types are fixed, and the printer, mlir-opt, which parses and verifies
 // each candidate first and writes the result in MLIR's own generic form.
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -561,6 +562,273 @@ rewires(const char *s, size_t len, struct reduce_spans *sp)
 
 /* }=== */
 
+/* {=== block arguments: one dropped with what each branch passes it ====== */
+
+// An edit of the text: bytes [start, end) become repl ("" to cut), or
+// buf when repl is NULL (edits are sorted: no pointer into one).
+struct edit {
+	uint32_t start, end;
+	const char *repl;
+	char buf[16];
+};
+
+enum { MAX_EDITS = 256 };
+
+struct edits {
+	struct edit v[MAX_EDITS];
+	uint32_t n;
+};
+
+static bool
+edit_add(struct edits *ed, uint32_t start, uint32_t end, const char *repl)
+{
+	if (ed->n == MAX_EDITS)
+		return false;
+	ed->v[ed->n++] = (struct edit){.start = start, .end = end,
+				       .repl = repl};
+	return true;
+}
+
+// The bytes that cut item @p i of the @p n items v[] with its comma.
+static bool
+edit_cut_item(struct edits *ed, const struct range *v, uint32_t n, uint32_t i)
+{
+	if (i + 1 < n)
+		return edit_add(ed, v[i].start, v[i + 1].start, "");
+	if (i > 0)
+		return edit_add(ed, v[i - 1].end, v[i].end, "");
+	return edit_add(ed, v[i].start, v[i].end, "");
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+// The line's indentation: its leading blanks.
+static uint32_t
+indent(const char *s, uint32_t a, uint32_t e)
+{
+	uint32_t k = a;
+	while (k < e && s[k] == ' ')
+		k++;
+	return k - a;
+}
+
+// Line [a, e) an operation directly in the region whose labels are at
+// indentation @p lab, branching to the block named [bn, bn + bl): the
+// edits that take argument @p arg of @p nargs from what each of its
+// successors that is that block is passed. mlir-opt prints a block's
+// operations two blanks deeper than its label. An operand_segment_sizes
+// attribute gives the successors' operands its last segments, one a
+// successor (cf.cond_br); without it, one successor takes the last
+// operands (cf.br). False when the line cannot be read so.
+static bool
+branch_edits(const char *s, uint32_t a, uint32_t e, const char *bn,
+	     uint32_t bl, uint32_t arg, uint32_t nargs, struct edits *ed)
+{
+	uint32_t k = op_start(s, a, e), ne = k ? op_name_end(s, k, e) : 0;
+	if (!ne || ne >= e || s[ne] != '(')
+		return true;
+	uint32_t oc = close_of(s, ne, e);
+	if (oc + 1 >= e || s[oc + 1] != '[')
+		return true;		// no successors
+	uint32_t sc = close_of(s, oc + 1, e);
+	struct range succ[MAX_TYPES + 1], ops[MAX_TYPES + 1];
+	struct range in[MAX_TYPES + 1], out[MAX_TYPES + 1];
+	uint32_t nsucc = items(s, oc + 2, sc, succ, MAX_TYPES);
+	uint32_t nops = items(s, ne + 1, oc, ops, MAX_TYPES);
+	uint32_t nin, nout;
+	bool hit = false;
+	for (uint32_t j = 0; j < nsucc && j < MAX_TYPES; j++)
+		hit |= succ[j].end - succ[j].start == bl &&
+		       !memcmp(s + succ[j].start, bn, bl);
+	if (!hit)
+		return true;
+	if (nsucc > MAX_TYPES || nops > MAX_TYPES ||
+	    !signature(s, a, e, in, &nin, out, &nout) || nin != nops)
+		return false;
+	// the segments, when the operation has them
+	struct range seg[MAX_TYPES + 1];
+	uint32_t nseg = 0, segv[MAX_TYPES];
+	const char *sa = memmem(s + sc, e - sc, "operand_segment_sizes = "
+				"dense<[", 31);
+	if (sa) {
+		uint32_t o = (uint32_t)(sa - s) + 30;
+		nseg = items(s, o + 1, close_of(s, o, e), seg, MAX_TYPES);
+		if (nseg > MAX_TYPES || nseg < nsucc)
+			return false;
+		for (uint32_t q = 0; q < nseg; q++)
+			segv[q] = (uint32_t)strtoul(s + seg[q].start, NULL,
+						    10);
+	} else if (nsucc != 1) {
+		return false;
+	}
+	for (uint32_t j = 0; j < nsucc; j++) {
+		if (succ[j].end - succ[j].start != bl ||
+		    memcmp(s + succ[j].start, bn, bl))
+			continue;
+		uint32_t first = nops - nargs, q = 0;
+		if (nseg) {
+			q = nseg - nsucc + j;
+			first = 0;
+			for (uint32_t p = 0; p < q; p++)
+				first += segv[p];
+			if (segv[q] != nargs)
+				return false;
+		} else if (nops < nargs) {
+			return false;
+		}
+		if (first + arg >= nops)
+			return false;
+		if (!edit_cut_item(ed, ops, nops, first + arg) ||
+		    !edit_cut_item(ed, in, nin, first + arg))
+			return false;
+		if (nseg) {
+			if (ed->n == MAX_EDITS)
+				return false;
+			struct edit *x = &ed->v[ed->n++];
+			*x = (struct edit){.start = seg[q].start,
+					   .end = seg[q].end};
+			snprintf(x->buf, sizeof(x->buf), "%u", segv[q] - 1);
+		}
+	}
+	return true;
+}
+
+// Argument @p arg of the block labelled at line [la, le) (its argument
+// list v[0..n)), a block other than its region's first: into @p out the
+// text without it and without what each branch to the block passes it.
+// False when it is used, or a branch to it cannot be read.
+static bool
+drop_arg(const char *s, size_t len, uint32_t la, uint32_t le,
+	 const struct range *v, uint32_t n, uint32_t arg, struct irs_buf *out)
+{
+	uint32_t lab = indent(s, la, le);
+	uint32_t a0 = la + lab, bl = 0;
+	while (a0 + 1 + bl < le && reduce_word_char(s[a0 + 1 + bl]))
+		bl++;
+	const char *bn = s + a0;
+	bl++;			// "^bbN"
+	// the region: back to the line at the labels' depth that opens it,
+	// on to the one that closes it
+	uint32_t rs = la, re = (uint32_t)len;
+	while (rs > 0) {
+		uint32_t ps = rs - 1;
+		while (ps > 0 && s[ps - 1] != '\n')
+			ps--;
+		uint32_t pe = line_end(s, len, ps);
+		rs = ps;
+		if (indent(s, ps, pe) <= lab && s[ps + indent(s, ps, pe)] != '^')
+			break;
+	}
+	for (uint32_t i = le + 1; i < len;) {
+		uint32_t e = line_end(s, len, i);
+		if (indent(s, i, e) <= lab && i + lab < e &&
+		    s[i + indent(s, i, e)] != '^') {
+			re = i;
+			break;
+		}
+		i = e + 1;
+	}
+	// its name ("%4" of "%4: i32") used nowhere else in the region
+	const char *c = memchr(s + v[arg].start, ':', v[arg].end - v[arg].start);
+	if (!c || s[v[arg].start] != '%')
+		return false;
+	uint32_t ns = v[arg].start, nl = (uint32_t)(c - s) - ns;
+	while (nl && s[ns + nl - 1] == ' ')
+		nl--;
+	for (const char *q = s + rs; q && q < s + re; q += nl) {
+		q = memmem(q, (size_t)(s + re - q), s + ns, nl);
+		if (!q || q >= s + re)
+			break;
+		uint32_t at = (uint32_t)(q - s);
+		if (at != ns && (at + nl >= len || !reduce_word_char(s[at + nl])))
+			return false;
+	}
+	struct edits *ed = calloc(1, sizeof(*ed));
+	if (!ed)
+		return false;
+	bool ok = true;
+	if (n == 1) {		// "^bb1(%4: i32):" -> "^bb1:"
+		uint32_t o = (uint32_t)((const char *)memchr(s + la, '(',
+							   le - la) - s);
+		ok = edit_add(ed, o, close_of(s, o, le) + 1, "");
+	} else {
+		ok = edit_cut_item(ed, v, n, arg);
+	}
+	for (uint32_t i = rs; ok && i < re;) {
+		uint32_t e = line_end(s, len, i);
+		if (indent(s, i, e) == lab + 2)
+			ok = branch_edits(s, i, e, bn, bl, arg, n, ed);
+		i = e + 1;
+	}
+	if (ok) {
+		qsort(ed->v, ed->n, sizeof(*ed->v), edit_cmp);
+		out->len = 0;
+		uint32_t pos = 0;
+		for (uint32_t k = 0; k < ed->n; k++) {
+			if (ed->v[k].start < pos) {
+				ok = false;	// overlapping: not understood
+				break;
+			}
+			irs_buf_append(out, s + pos, ed->v[k].start - pos);
+			irs_buf_puts(out, ed->v[k].repl ? ed->v[k].repl
+						      : ed->v[k].buf);
+			pos = ed->v[k].end;
+		}
+		irs_buf_append(out, s + pos, len - pos);
+		ok = ok && !out->oom;
+	}
+	free(ed);
+	return ok;
+}
+
+// The @p nth argument of a block that is not its region's first (whose
+// arguments are the operation's: a function's parameters, a loop's
+// induction variable), counted through the text: into @p out the text
+// without it and without what each branch passes it. REDUCE_ARG_NONE
+// past the last, REDUCE_ARG_KEPT when that one cannot go (used, or a
+// branch not read).
+static enum reduce_arg_drop
+drop_block_arg(const char *s, size_t len, uint32_t nth, struct irs_buf *out)
+{
+	uint32_t seen = 0;
+	bool entry = true;	// the next label opens its region
+	for (uint32_t i = 0; i < len;) {
+		uint32_t e = line_end(s, len, i), a = i, te = e;
+		trim(s, &a, &te);
+		if (a < te && s[a] == '^') {
+			const char *p = memchr(s + a, '(', te - a);
+			bool first = entry;
+			entry = false;
+			if (p && !first) {
+				uint32_t o = (uint32_t)(p - s);
+				struct range v[MAX_TYPES + 1];
+				uint32_t n = items(s, o + 1, close_of(s, o, te),
+						   v, MAX_TYPES);
+				if (n <= MAX_TYPES && nth < seen + n)
+					return drop_arg(s, len, i, e, v, n,
+							nth - seen, out)
+					       ? REDUCE_ARG_DROPPED
+					       : REDUCE_ARG_KEPT;
+				seen += n <= MAX_TYPES ? n : 0;
+			}
+		} else if (a < te) {
+			// "({" or "}, {" opens a region: its first label is
+			// its entry block's
+			entry = (te - a >= 2 && !memcmp(s + te - 2, "({", 2)) ||
+				(te - a >= 4 && !memcmp(s + a, "}, {", 4));
+		}
+		i = e + 1;
+	}
+	return REDUCE_ARG_NONE;
+}
+
+/* }=== */
+
 static const char *const mlir_opt[] = {"mlir-opt-14", "mlir-opt", NULL};
 static const char *const mlir_print[] = {"--allow-unregistered-dialect",
 	"--mlir-print-op-generic", "{}", "-o", "{out}", NULL};
@@ -575,5 +843,6 @@ const struct reduce_lang reduce_lang_mlir = {
 	.operand_item = operand_item,
 	.range_cut_ok = range_cut_ok,
 	.rewires = rewires,
+	.drop_block_arg = drop_block_arg,
 	.no_pairs = true,
 };

@@ -269,32 +269,14 @@ reduce_pass_drop_params(struct reducer *r)
 			}
 			if (!fits)
 				continue;
-			for (uint32_t p = 0; p < def.n && !again;) {
-				char *texts[64];
-				size_t lens[64];
-				uint8_t verdicts[64];
+			for (uint32_t p = 0; p < def.n && !again && !err;) {
 				uint32_t nt = 0;
-				for (; p < def.n && nt < jobs; p++) {
-					if (!drop_param(t, len, &def, calls,
-							ncalls, p, &bufs[nt]))
-						continue;
-					texts[nt] = bufs[nt].data;
-					lens[nt] = bufs[nt].len;
-					nt++;
-				}
+				for (; p < def.n && nt < jobs; p++)
+					nt += drop_param(t, len, &def, calls,
+							 ncalls, p, &bufs[nt]);
 				if (!nt)
 					break;
-				if ((err = reduce_evaluate(r, texts, lens, nt,
-						    verdicts)))
-					break;
-				for (uint32_t k = 0; k < nt && !again; k++) {
-					if (verdicts[k] != VERDICT_INTERESTING)
-						continue;
-					if ((err = reduce_commit_text(r,
-								&bufs[k])))
-						break;
-					again = true;
-				}
+				err = reduce_try_texts(r, bufs, nt, &again);
 			}
 		}
 	}

@@ -18,6 +18,9 @@ const struct reduce_pass reduce_passes[] = {
 	// Where the syntax has typed operands (MLIR): each renamed to a
 	// dominating value of its type, so what computed it goes next round.
 	{"rewire", reduce_pass_rewire, false},
+	// A block argument the rewires left unused, with what each branch
+	// passes it (MLIR).
+	{"block-args", reduce_pass_block_args, false},
 	{"const-operands", reduce_pass_const_operands, false},
 	{"drop-params", reduce_pass_drop_params, false},
 	{"lines", reduce_pass_lines, true},

@@ -510,6 +510,29 @@ reduce_commit_text(struct reducer *r, struct irs_buf *text)
 			      r->best_text.len);
 }
 
+struct irs_error *
+reduce_try_texts(struct reducer *r, struct irs_buf *bufs, uint32_t n,
+		 bool *won)
+{
+	char *texts[64];
+	size_t lens[64];
+	uint8_t verdicts[64];
+	*won = false;
+	if (n > 64)
+		n = 64;
+	for (uint32_t k = 0; k < n; k++) {
+		texts[k] = bufs[k].data;
+		lens[k] = bufs[k].len;
+	}
+	struct irs_error *err = reduce_evaluate(r, texts, lens, n, verdicts);
+	for (uint32_t k = 0; !err && k < n; k++)
+		if (verdicts[k] == VERDICT_INTERESTING) {
+			*won = true;
+			return reduce_commit_text(r, &bufs[k]);
+		}
+	return err;
+}
+
 // How far a cut's context reaches each side, in characters other than
 // blanks: two or three tokens, so that a win elsewhere in the line (or in
 // text whose lines were joined into one) leaves the cut's key as it was.

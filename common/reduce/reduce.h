@@ -427,6 +427,13 @@ reduce_word_char(char c)
  * its parser rejects. Found once, in the input (reduce_langs[] in
  * passes.c, tried in order); a hook left NULL allows every cut.
  */
+/** What a syntax's drop_block_arg made of the nth block argument. */
+enum reduce_arg_drop {
+	REDUCE_ARG_NONE,	/* there is no nth: the last was passed */
+	REDUCE_ARG_KEPT,	/* it cannot go (used; a branch not read) */
+	REDUCE_ARG_DROPPED,	/* out holds the text without it */
+};
+
 struct reduce_lang {
 	const char *name;
 	/** Whether the input is in this syntax. */
@@ -446,6 +453,12 @@ struct reduce_lang {
 	 *  another value of its type that dominates it (a block argument
 	 *  first), so that what computed it may go. */
 	void (*rewires)(const char *s, size_t len, struct reduce_spans *sp);
+	/** Into @p out, the text without the @p nth block argument that
+	 *  may go (counted through the text) and without what each branch
+	 *  passes it (MLIR's blocks; LLVM's phis are instructions). */
+	enum reduce_arg_drop (*drop_block_arg)(const char *s, size_t len,
+					       uint32_t nth,
+					       struct irs_buf *out);
 	/** Whether the whole lines [cs, ce) may go together. */
 	bool (*range_cut_ok)(const char *s, size_t len, uint32_t cs,
 			     uint32_t ce);
@@ -765,6 +778,11 @@ struct irs_error *reduce_evaluate(struct reducer *r, char **texts,
 /** *text (swapped in) is the best text now: kept, written, and the tree
  *  is cut from it again before the next tree pass. */
 struct irs_error *reduce_commit_text(struct reducer *r, struct irs_buf *text);
+/** Evaluates the texts of bufs[0..n) (n at most 64) and commits the
+ *  first interesting one (swapped with the best text, as
+ *  reduce_commit_text does); *won tells whether one was. */
+struct irs_error *reduce_try_texts(struct reducer *r, struct irs_buf *bufs,
+				   uint32_t n, bool *won);
 
 /** What a tree sweep removes: units (deleted, uses repaired), blocks'
  *  headers and the terminators before them (merging blocks), uses
@@ -890,6 +908,7 @@ struct irs_error *reduce_pass_other_operands(struct reducer *r);
 struct irs_error *reduce_pass_rewire(struct reducer *r);
 struct irs_error *reduce_pass_const_operands(struct reducer *r);
 struct irs_error *reduce_pass_drop_params(struct reducer *r);
+struct irs_error *reduce_pass_block_args(struct reducer *r);
 struct irs_error *reduce_pass_lines(struct reducer *r);
 struct irs_error *reduce_pass_balanced(struct reducer *r);
 struct irs_error *reduce_pass_arguments(struct reducer *r);

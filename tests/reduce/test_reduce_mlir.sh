@@ -49,4 +49,36 @@ check "the result keeps the input's lines" \
 	python3 "$IRSNAP_ROOT/scripts/joined_lines.py" "$input" "$res"
 figure "MLIR: $in_l -> $out_l lines, $in_b -> $out_b bytes, $(sed -n 's/^reduced .* bytes, \([0-9]*\) tests.*/\1/p' "$TMP/log") tests"
 
+# Block arguments (issue 29 item 4): a branch passes values to blocks that
+# do not use them once the test needs only the multiply; each goes with
+# the operand every branch passes it (cond_br's segment sizes shrink).
+cat >"$TMP/ba.mlir" <<'EOF'
+func @f(%a: i32, %c: i1) -> i32 {
+  %one = arith.constant 1 : i32
+  %x = arith.addi %a, %one : i32
+  cond_br %c, ^bb1(%x, %a : i32, i32), ^bb2(%a : i32)
+^bb1(%p: i32, %q: i32):
+  %y = arith.muli %p, %p : i32
+  br ^bb2(%y : i32)
+^bb2(%r: i32):
+  return %a : i32
+}
+EOF
+mlir-opt-14 --mlir-print-op-generic "$TMP/ba.mlir" -o "$TMP/ba-gen.mlir"
+cat >"$TMP/ba-test.sh" <<'EOF'
+#!/bin/sh
+mlir-opt-14 "$1" -o - 2>/dev/null | grep -q "arith.muli"
+EOF
+chmod +x "$TMP/ba-test.sh"
+"$IRSNAP" reduce "$TMP/ba-gen.mlir" --test "$TMP/ba-test.sh {}" -j 2 \
+	-o "$TMP/ba-out.mlir" >"$TMP/ba.log" 2>&1
+check_eq "block arguments: irsnap reduce exits 0 ($(tail -1 "$TMP/ba.log"))" 0 "$?"
+check "... the result is interesting and verifies" "$TMP/ba-test.sh" "$TMP/ba-out.mlir"
+# the labels of the blocks after the entry: only the multiply's operand
+check_eq "... every block argument left is used (the multiply's)" \
+	"^bb1(%1:i32): ^bb2:" \
+	"$(grep -oE '^ *\^bb[1-9][0-9]*(\([^)]*\))?:' "$TMP/ba-out.mlir" | tr -d ' ' | tr '\n' ' ' | sed 's/ $//')"
+check "... the branch to the block without arguments passes none" \
+	grep -qF '"std.br"()[^bb2] : () -> ()' "$TMP/ba-out.mlir"
+
 done_testing

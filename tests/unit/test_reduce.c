@@ -805,6 +805,75 @@ test_shell_split_and_quote(void **state)
 	irs_buf_deinit(&b);
 }
 
+// MLIR's block arguments: one a block other than its region's first does
+// not use goes, with the operand each branch to the block passes it
+// (cond_br's segment shrinks, br's list and signature too); a used one,
+// and an entry block's (the function's parameters), stay.
+static void
+test_mlir_drops_block_arguments(void **state)
+{
+	(void)state;
+	static const char head[] =
+		"\"builtin.module\"() ({\n"
+		"  \"builtin.func\"() ({\n"
+		"  ^bb0(%arg0: i32, %arg1: i1):\n"
+		"    %0 = \"arith.constant\"() {value = 1 : i32} : () -> i32\n"
+		"    %1 = \"arith.addi\"(%arg0, %0) : (i32, i32) -> i32\n";
+	static const char tail[] =
+		"    \"std.return\"(%arg0) : (i32) -> ()\n"
+		"  }) {sym_name = \"f\", type = (i32, i1) -> i32} : () -> ()\n"
+		"}) : () -> ()\n";
+	static const char body[] =
+		"    \"std.cond_br\"(%arg1, %1, %arg0, %arg0)[^bb1, ^bb2] "
+		"{operand_segment_sizes = dense<[1, 2, 1]> : vector<3xi32>} : "
+		"(i1, i32, i32, i32) -> ()\n"
+		"  ^bb1(%2: i32, %3: i32):  // pred: ^bb0\n"
+		"    %4 = \"arith.muli\"(%2, %2) : (i32, i32) -> i32\n"
+		"    \"std.br\"(%4)[^bb2] : (i32) -> ()\n"
+		"  ^bb2(%5: i32):  // 2 preds: ^bb0, ^bb1\n";
+	static const char no3[] =
+		"    \"std.cond_br\"(%arg1, %1, %arg0)[^bb1, ^bb2] "
+		"{operand_segment_sizes = dense<[1, 1, 1]> : vector<3xi32>} : "
+		"(i1, i32, i32) -> ()\n"
+		"  ^bb1(%2: i32):  // pred: ^bb0\n"
+		"    %4 = \"arith.muli\"(%2, %2) : (i32, i32) -> i32\n"
+		"    \"std.br\"(%4)[^bb2] : (i32) -> ()\n"
+		"  ^bb2(%5: i32):  // 2 preds: ^bb0, ^bb1\n";
+	static const char no5[] =
+		"    \"std.cond_br\"(%arg1, %1, %arg0)[^bb1, ^bb2] "
+		"{operand_segment_sizes = dense<[1, 2, 0]> : vector<3xi32>} : "
+		"(i1, i32, i32) -> ()\n"
+		"  ^bb1(%2: i32, %3: i32):  // pred: ^bb0\n"
+		"    %4 = \"arith.muli\"(%2, %2) : (i32, i32) -> i32\n"
+		"    \"std.br\"()[^bb2] : () -> ()\n"
+		"  ^bb2:  // 2 preds: ^bb0, ^bb1\n";
+	char *text, *want3, *want5;
+	assert_true(asprintf(&text, "%s%s%s", head, body, tail) > 0);
+	assert_true(asprintf(&want3, "%s%s%s", head, no3, tail) > 0);
+	assert_true(asprintf(&want5, "%s%s%s", head, no5, tail) > 0);
+	size_t len = strlen(text);
+	struct irs_buf b;
+	irs_buf_init(&b);
+	// %2 is used: it stays
+	assert_int_equal(reduce_lang_mlir.drop_block_arg(text, len, 0, &b),
+			 REDUCE_ARG_KEPT);
+	assert_int_equal(reduce_lang_mlir.drop_block_arg(text, len, 1, &b),
+			 REDUCE_ARG_DROPPED);
+	assert_int_equal(b.len, strlen(want3));
+	assert_memory_equal(b.data, want3, b.len);
+	assert_int_equal(reduce_lang_mlir.drop_block_arg(text, len, 2, &b),
+			 REDUCE_ARG_DROPPED);
+	assert_int_equal(b.len, strlen(want5));
+	assert_memory_equal(b.data, want5, b.len);
+	// ^bb0's are the function's: never counted
+	assert_int_equal(reduce_lang_mlir.drop_block_arg(text, len, 3, &b),
+			 REDUCE_ARG_NONE);
+	irs_buf_deinit(&b);
+	free(text);
+	free(want3);
+	free(want5);
+}
+
 // MLIR's generic form: found by its quoted op names; each operand gets a
 // span naming the first dominating value of its type (a function's
 // arguments first, never a value of another type, never one from a
@@ -881,6 +950,7 @@ main(void)
 		cmocka_unit_test(test_defuse_binds_nearest_definition),
 		cmocka_unit_test(test_syntax_from_the_input_or_given),
 		cmocka_unit_test(test_mlir_rewires_to_dominating_values),
+		cmocka_unit_test(test_mlir_drops_block_arguments),
 	};
 	return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }
