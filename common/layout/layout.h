@@ -489,6 +489,10 @@ struct lnum {
 	const char *name, *counter_name;
 	uint32_t numbering;	/* index into lo->numberings */
 	uint32_t counter;	/* IRS_NONE: any */
+	const char *scope_name;	/* num "N" { scope = F }: or NULL */
+	const struct lfield *scope;	/* F, a ptr or ref to the scope type:
+					   the node is numbered in the scope
+					   it names, not the enclosing one */
 };
 
 enum lhash { HASH_POINTER, HASH_INT37 };

@@ -332,6 +332,30 @@ compile_numbering(struct irs_cc *c, int e, struct lnumbering *nb)
 }
 
 // The num fields of @p f (in unions too) linked to their numberings.
+
+// num "N" { scope = F }: F, a field of the numbered struct, points at
+// the node whose numbering numbers it (a ptr or ref to the numbering's
+// scope type).
+static void
+link_scope(struct irs_cc *c, const struct ltype *t, const struct lfield *f,
+	   const struct lnumbering *nb, struct lnum *nm)
+{
+	for (uint32_t j = 0; j < t->nfields; j++) {
+		const struct lfield *s = &t->fields[j];
+		if (strcmp(s->name, nm->scope_name))
+			continue;
+		if ((s->kind != LK_PTR && s->kind != LK_REF) ||
+		    s->type != nb->scope)
+			break;
+		nm->scope = s;
+		return;
+	}
+	irs_lua_raisef(c->L, f->line, "%s.%s: scope '%s' is no ptr or ref "
+		       "field of %s pointing at a %s (numbering \"%s\"'s "
+		       "scope)", t->name, f->name, nm->scope_name, t->name,
+		       c->lo->types[nb->scope].name, nb->name);
+}
+
 static void
 link_nums(struct irs_cc *c, const struct ltype *t, struct lfield *f)
 {
@@ -373,6 +397,8 @@ link_nums(struct irs_cc *c, const struct ltype *t, struct lfield *f)
 			irs_lua_raisef(c->L, f->line, "%s.%s: numbering \"%s\" "
 				       "has no counter '%s'", t->name, f->name,
 				       nm->name, nm->counter_name);
+		if (nm->scope_name)
+			link_scope(c, t, f, nb, nm);
 		return;
 	}
 	irs_lua_raisef(c->L, f->line, "%s.%s: no numbering \"%s\" (declare "
@@ -405,7 +431,7 @@ void
 irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 	   struct lnum *nm)
 {
-	irs_cc_keys(c, idx, " name counter ", line, qual, "num");
+	irs_cc_keys(c, idx, " name counter scope ", line, qual, "num");
 	const char *name = irs_cc_str(c, idx, "name", line, qual);
 	if (!name)
 		irs_lua_raisef(c->L, line, "%s: num \"NAME\" names a numbering",
@@ -413,6 +439,8 @@ irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 	nm->name = irs_cc_strdup(c, name);
 	const char *cn = irs_cc_str(c, idx, "counter", line, qual);
 	nm->counter_name = cn ? irs_cc_strdup(c, cn) : NULL;
+	const char *sn = irs_cc_str(c, idx, "scope", line, qual);
+	nm->scope_name = sn ? irs_cc_strdup(c, sn) : NULL;
 	nm->numbering = IRS_NONE;
 }
 

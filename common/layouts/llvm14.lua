@@ -401,6 +401,13 @@ struct "InlineAsm" {
       .. "\"{asm:escaped}\", \"{constraints:escaped}\"",
 }
 
+-- blockaddress(@f, %bb): a block's address, its two operands the
+-- function and the block (numbered in its function, wherever the
+-- constant is used: a global's initializer too).
+struct "BlockAddress" {
+  ctype = "llvm::BlockAddress", fields = operands(value_fields()),
+  ref = "blockaddress({opsv*, })",
+}
 -- Aggregates: their elements are their operands, typed.
 struct "ConstantStruct" {
   ctype = "llvm::ConstantStruct",
@@ -1278,7 +1285,11 @@ end
 struct "BasicBlock" {
   ctype = "llvm::BasicBlock",
   fields = value_fields {
-    slot   = num "slot",
+    -- numbered in its own function, wherever it is printed: a
+    -- blockaddress in a global's initializer or in another function
+    -- names a block by its number there
+    fn     = ref("Parent", "Function"),
+    slot   = num "slot" { scope = "fn" },
     insts  = llvm.ilist("InstList", "Instruction", { link_offset = 24 }),
     uses   = list { head = "UseList", of = "BlockUse", link = "Next" },
     preds  = derived { from = "uses", where = "user.id >= " .. INSTRUCTION_VAL + OP.ret
@@ -1889,7 +1900,7 @@ local value_cases = {
   ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
   ConstantPointerNullVal = "ConstantPointerNull",
   ConstantTokenNoneVal = "ConstantTokenNone",
-  InlineAsmVal = "InlineAsm",
+  InlineAsmVal = "InlineAsm", BlockAddressVal = "BlockAddress",
   MetadataAsValueVal = "MetadataAsValue",
 }
 for k, v in pairs(inst_cases) do value_cases[k] = v end

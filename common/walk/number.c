@@ -362,23 +362,11 @@ compute(struct walk *w, const struct lnumbering *nb, struct frame *sf,
 
 /* }====================================================== */
 
-// The table of numbering @p k for the scope around frame @p f, computed
-// when new; NULL when there is no scope (the error recorded).
+// The table of numbering @p k over scope frame @p sf, computed when new.
 static struct numtab *
-table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
+table_of(struct walk *w, struct frame *sf, uint32_t k)
 {
 	const struct lnumbering *nb = &w->lo->numberings[k];
-	// the outermost: a scope may hold nodes of its own type (an MLIR
-	// op's regions hold ops), which it numbers
-	struct frame *sf = NULL;
-	for (uint32_t d = 0; d < w->depth && !sf; d++)
-		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope)
-			sf = w->frames[d];
-	if (!sf) {
-		irs_walk_error(w, fd, f->addr, "numbering \"%s\": no enclosing "
-			       "%s", nb->name, w->lo->types[nb->scope].name);
-		return NULL;
-	}
 	// (a node is numbered by the one scope it is in, so its number does
 	// not depend on where the walk renders it: renderings that show it
 	// may be kept)
@@ -406,12 +394,63 @@ table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
 	return w->stop ? NULL : lru;
 }
 
+// The table of numbering @p k for the scope around frame @p f; NULL when
+// there is no scope (the error recorded).
+static struct numtab *
+table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
+{
+	const struct lnumbering *nb = &w->lo->numberings[k];
+	// the outermost: a scope may hold nodes of its own type (an MLIR
+	// op's regions hold ops), which it numbers
+	struct frame *sf = NULL;
+	for (uint32_t d = 0; d < w->depth && !sf; d++)
+		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope)
+			sf = w->frames[d];
+	if (!sf) {
+		irs_walk_error(w, fd, f->addr, "numbering \"%s\": no enclosing "
+			       "%s", nb->name, w->lo->types[nb->scope].name);
+		return NULL;
+	}
+	return table_of(w, sf, k);
+}
+
+// The table of the scope field @p sfd of frame @p f names (num { scope =
+// F }): that scope's frame if the walk is in it, else one pushed for the
+// time of the numbering (reading only). NULL: no scope (error recorded).
+static struct numtab *
+table_named(struct walk *w, struct frame *f, const struct lfield *fd,
+	    const struct lfield *sfd, uint32_t k)
+{
+	const struct lnumbering *nb = &w->lo->numberings[k];
+	uint64_t p = irs_load_ptr(f, sfd);
+	if (!p) {
+		irs_walk_error(w, fd, f->addr, "numbering \"%s\": its scope "
+			       "'%s' is NULL", nb->name, sfd->name);
+		return NULL;
+	}
+	for (uint32_t d = 0; d < w->depth; d++)
+		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope &&
+		    w->frames[d]->addr == p)
+			return table_of(w, w->frames[d], k);
+	uint32_t saved = w->detached;
+	w->detached++;
+	struct frame *sf = irs_walk_push(w, &w->lo->types[nb->scope], p, NULL,
+					 fd);
+	struct numtab *t = sf ? table_of(w, sf, k) : NULL;
+	if (sf)
+		irs_walk_pop(w);
+	w->detached = saved;
+	return t;
+}
+
 bool
 irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
 	      int64_t *ret)
 {
 	const struct lnum *nm = fd->shape->num;
-	struct numtab *t = table(w, f, fd, nm->numbering);
+	struct numtab *t = nm->scope ?
+		table_named(w, f, fd, nm->scope, nm->numbering) :
+		table(w, f, fd, nm->numbering);
 	if (!t)
 		return false;
 	size_t s = tab_find(t, f->addr);

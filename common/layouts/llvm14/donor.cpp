@@ -179,6 +179,7 @@ IRSNAP_TYPE(llvm::ConstantDataVector);
 IRSNAP_TYPE(llvm::ConstantPointerNull);
 IRSNAP_TYPE(llvm::ConstantAggregateZero);
 IRSNAP_TYPE(llvm::UndefValue);
+IRSNAP_TYPE(llvm::BlockAddress);
 IRSNAP_TYPE(llvm::PoisonValue);
 IRSNAP_TYPE(llvm::GetElementPtrConstantExpr);
 IRSNAP_TYPE(llvm::APInt);
