@@ -1555,8 +1555,12 @@ di("DISubrange", "llvm::DISubrange",
      BOUND("stride", 3) })
 di("DIEnumerator", "llvm::DIEnumerator",
    { value = apint { value = "Value.U.VAL", words = "Value.U.pVal", width = "Value.BitWidth" },
+     uvalue = apint { value = "Value.U.VAL", words = "Value.U.pVal",
+                      width = "Value.BitWidth", signed = false },
      unsigned = scalar "SubclassData32" },
-   { S("name", 0, true), I("value", "value", true), B("isUnsigned", "unsigned", false) })
+   { S("name", 0, true),
+     { text = "value: {?unsigned}{uvalue}{:}{value}{/}" },
+     B("isUnsigned", "unsigned", false) })
 local function ditype(extra)
   extra = extra or {}
   extra.line = scalar "Line"
