@@ -465,6 +465,7 @@ struct lnumstep {
 	const struct lexpr *only;	/* entered only when it holds */
 	uint8_t counter;
 	bool recurse, nest, number;
+	bool claim;		/* a sequence's nodes marked entered first */
 	uint32_t nsteps;
 	struct lnumstep **steps;	/* on each of its nodes (shared: a
 					   step may be its own descendant) */

@@ -16,7 +16,11 @@
 //
 // A visited node takes the next number of its step's counter when `when`
 // holds (always without one), then the step's own steps run on it, then
-// (recurse = true) the step itself again; `only` skips a node whole, and
+// (recurse = true) the step itself again; claim = true marks a
+// sequence's nodes entered, from the last, before it enters the first (a
+// node a sibling reaches first is entered where this sequence lists it,
+// a node listed twice where it is last: LLVM's TypeFinder, a worklist);
+// `only` skips a node whole, and
 // `guard` (a condition on the struct the step applies to) the step, and
 // `as = "T"` sees that struct as T, a case of its cast. A
 // node is numbered and entered once. nest = true visits the step's nodes
@@ -167,14 +171,16 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 		const char *k = lua_type(L, -2) == LUA_TSTRING
 			? lua_tostring(L, -2) : "?";
 		static const char *const keys[] = { "when", "only", "guard",
-			"counter", "recurse", "nest", "number", "as" };
+			"counter", "recurse", "nest", "number", "as",
+			"claim" };
 		bool known = false;
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			known |= !strcmp(k, keys[i]);
 		if (!known)
 			irs_lua_raisef(L, n->line, "%s: a step has a path, "
 				       "when, only, guard, counter, recurse, "
-				       "nest and steps, not '%s'", n->qual, k);
+				       "nest, claim and steps, not '%s'", n->qual,
+				       k);
 	}
 	if (lua_rawgeti(L, st, 1) != LUA_TSTRING)
 		irs_lua_raisef(L, n->line, "%s: each step starts with a path "
@@ -215,6 +221,10 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 	s->counter = cn ? counter(n, cn) : 0;
 	s->recurse = irs_cc_bool(n->c, st, "recurse", false);
 	s->nest = irs_cc_bool(n->c, st, "nest", false);
+	s->claim = irs_cc_bool(n->c, st, "claim", false);
+	if (s->claim && (s->nest || last->kind != LK_SEQ))
+		irs_lua_raisef(L, n->line, "%s: step '%s' claims its nodes: "
+			       "a sequence, and not nested", n->qual, path);
 	s->number = irs_cc_bool(n->c, st, "number", true);
 	if (s->recurse && s->etype != t->index)
 		irs_lua_raisef(L, n->line, "%s: step '%s' recurses, so its "

@@ -1775,6 +1775,7 @@ struct "Function" {
   ctype = "llvm::Function",
   fields = global_fields {
     fty    = ref("ValueType", "FunctionType"),
+    valty  = ref("ValueType", "Type"),
     cc     = enum(SD(4, 10), { names = CCS }),
     -- a personality, a prefix and a prologue are hung-off operands 0-2,
     -- there when bit 3 of SubclassData says so
@@ -1863,24 +1864,27 @@ numbering "module_attrs" {
 }
 
 -- Named struct types %T, in the order the module's printer finds them
--- (TypeFinder: each global's type; each function's type, its
--- arguments', and each instruction's, its operands' but other
--- instructions', a GEP's source and an alloca's allocated type), each
--- type before what it contains, depth first.
+-- (TypeFinder: each global's type; each function's type and each
+-- instruction's, its constant operands', a GEP's source and an alloca's
+-- allocated type), each type before what it contains, depth first.
 local STRUCT = "id == StructTyID and sd & 4 == 0"
+-- (TypeFinder's worklist marks all of a type's subtypes seen before it
+-- looks into the first: claim = true)
 local function types_of(path, extra)
-  local st = { path, when = STRUCT, { "sub", when = STRUCT, recurse = true } }
+  local st = { path, when = STRUCT,
+               { "sub", when = STRUCT, recurse = true, claim = true } }
   for k, v in pairs(extra or {}) do st[k] = v end
   return st
 end
 numbering "module_types" {
   scope = "Module",
   { "globals", number = false, types_of("vt") },
-  { "functions", number = false, types_of("vty"),
-    { "params", number = false, { "a", number = false, types_of("vty") } },
+  { "functions", number = false, types_of("valty"),
     { "blocks", number = false, { "insts", number = false, types_of("vty"),
+        -- (constants only: not a global, an argument or a block)
         { "ops", number = false, { "val", number = false,
-            only = "id < " .. INSTRUCTION_VAL, types_of("vty") } },
+            only = "id >= BlockAddressVal and id <= ConstantTokenNoneVal",
+            types_of("vty") } },
         types_of("src", { guard = "id == " .. INSTRUCTION_VAL + OP.getelementptr,
                           as = "I_getelementptr" }),
         types_of("allocated", { guard = "id == " .. INSTRUCTION_VAL + OP.alloca,
