@@ -1372,6 +1372,63 @@ test_numbering_own_scope_needed(void **state)
 		    "pointing at a OFn (numbering \"slot\"'s scope)");
 }
 
+// claim = true: LLVM's TypeFinder pushes a type's subtypes on a worklist,
+// each marked seen as it is pushed, from the last: a type a sibling's
+// subtypes reach is listed where its own list has it, and a type listed
+// twice where it is listed last. Depth first, A = { G, B, G }, B = { G,
+// H } lists A G B H; the worklist A B H G.
+typedef struct CTy {
+	const char *name;
+	uint32_t nsub;
+	struct CTy **sub;
+} CTy;
+
+static void
+test_numbering_claim(void **state)
+{
+	static const char layout[] =
+		"layout { name = \"c\", root = \"CTy\" }\n"
+		"struct \"CNode\" { ctype = \"CTy\", fields = { name = cstr "
+		"\"name\", n = num \"types\" },\n"
+		"  ref = \"{n}{name} \" }\n"
+		"struct \"CTy\" { fields = { name = cstr \"name\",\n"
+		"  sub = array { ptr = \"sub\", count = \"nsub\", of = ref "
+		"\"CTy\" },\n"
+		"  all = derived { numbering = \"types\", of = ref \"CNode\" } "
+		"},\n"
+		"  text = \"{all}\" }\n"
+		"numbering \"types\" { scope = \"CTy\",\n"
+		"  { \"sub\", recurse = true %s } }\n";
+	struct unit_layout_fixture *f = *state;
+	FAKE_TYPE(&f->ft, CTy);
+	FAKE_PTR(&f->ft, CTy, name, "char");
+	FAKE_UINT(&f->ft, CTy, nsub);
+	FAKE_PTR(&f->ft, CTy, sub, "CTy *");
+	CTy g = { "G", 0, NULL }, h = { "H", 0, NULL };
+	CTy *b_sub[2] = { &g, &h };
+	CTy b = { "B", 2, b_sub };
+	CTy *a_sub[3] = { &g, &b, &g };
+	CTy a = { "A", 3, a_sub };
+	CTy *root_sub[1] = { &a };
+	CTy root = { "root", 1, root_sub };
+	char src[1024];
+	snprintf(src, sizeof(src), layout, "");
+	unit_layout_load(&f->ft.target, src, "c.lua", &f->lo);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&root,
+			   "0A 1G 2B 3H ", 0, "");
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	snprintf(src, sizeof(src), layout, ", claim = true");
+	unit_layout_load(&f->ft.target, src, "c.lua", &f->lo);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&root,
+			   "0A 1B 2H 3G ", 0, "");
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	snprintf(src, sizeof(src), layout, ", claim = true, nest = true");
+	expect_load(f, src, "e.lua:",
+		    "step 'sub' claims its nodes: a sequence, and not nested");
+}
+
 // MLIR's operations: regions of blocks of operations; a block's
 // arguments, an op's results (one number however many).
 typedef struct MOp MOp;
@@ -1553,6 +1610,9 @@ main(void)
 			unit_layout_fixture_setup,
 			unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_numbering_nodes_in_order,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_numbering_claim,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_numbering_own_scope,
