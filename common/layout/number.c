@@ -179,8 +179,8 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 		if (!known)
 			irs_lua_raisef(L, n->line, "%s: a step has a path, "
 				       "when, only, guard, counter, recurse, "
-				       "nest, claim and steps, not '%s'", n->qual,
-				       k);
+				       "nest, claim and steps, not '%s'",
+				       n->qual, k);
 	}
 	if (lua_rawgeti(L, st, 1) != LUA_TSTRING)
 		irs_lua_raisef(L, n->line, "%s: each step starts with a path "

@@ -516,6 +516,22 @@ struct "AnyConstantExpr" {
     return c end)(), default = "ConstantExpr" },
 }
 
+-- LLVM's identifier quoting (PrintLLVMName): bare when all of it is
+-- [-a-zA-Z._0-9] but a leading digit, else "..." with \XX escapes.
+local function quote(s)
+  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
+  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
+    return string.format("\\%02X", c:byte()) end) .. '"'
+end
+-- " comdat" after a global object, and "($name)" when the comdat is
+-- named otherwise (maybePrintComdat).
+-- TODO(h-lang): {?comdat.name.key != name} once strings compare.
+local function comdat_name(n)
+  local c = n.comdat and n.comdat.name and n.comdat.name.key
+  if not c or (n.name and c == n.name.key) then return "" end
+  return "($" .. quote(c) .. ")"
+end
+
 -- Globals are named: @name.
 local LINKAGES = {
   ExternalLinkage = "", AvailableExternallyLinkage = "available_externally ",
@@ -561,13 +577,16 @@ struct "GlobalVariable" {
     galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GV_ALIGN }),
     section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
                               of = "SectionName" },
+    comdat = ptr("ObjComdat", "Comdat"),
+    comdat_name = computed(pure(comdat_name)),
   },
   ref = "@{name:llvm_name}",
   text = "@{name:llvm_name} = {?nops == 0 and linkage == ExternalLinkage}external {/}"
       .. "{linkage}" .. DSO_LOCAL_VISIBILITY .. "{tls}"
       .. "{?unnamed == 2}unnamed_addr {/}{?unnamed == 1}local_unnamed_addr {/}"
       .. "{?isconst}constant{:}global{/} {vt}{?nops} {init}{/}"
-      .. "{?section}, section \"{section}\"{/}{?galign != 0}, align {galign}{/}{md}\n",
+      .. "{?section}, section \"{section}\"{/}"
+      .. "{?comdat}, comdat{comdat_name}{/}{?galign != 0}, align {galign}{/}{md}\n",
 }
 
 -- }======================================================
@@ -915,7 +934,12 @@ struct "EnumAttr" {
 struct "IntAttr" {
   ctype = "llvm::IntAttributeImpl",
   fields = { kindid = u8 "KindID", kind = attr_kind(), val = scalar "Val" },
-  ref = "{?kind == Alignment}align {val}{:}{kind}({val}){/}",
+  -- allocsize keeps its two arguments in one word: the size's index
+  -- above, the count's below (all ones: none)
+  ref = "{?kind == Alignment}align {val}"
+     .. "{:}{?kind == AllocSize}allocsize({=val >> 32}"
+     .. "{?val & 0xffffffff != 0xffffffff},{=val & 0xffffffff}{/})"
+     .. "{:}{kind}({val}){/}{/}",
 }
 struct "TypeAttr" {
   ctype = "llvm::TypeAttributeImpl",
@@ -973,6 +997,8 @@ struct "AttributeListImpl" {
     comment = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnComment" },
     ret     = array { at = "after", skip = 8, count = "NumAttrSets", drop = 1,
                       limit = 1, of = "RetSet" },
+    -- every set, for the types a type attribute names (byval(T))
+    all     = array { at = "after", count = "NumAttrSets", of = "AttributeSet" },
   },
 }
 
@@ -1277,11 +1303,6 @@ struct "BlockUse" {
 }
 -- TODO(h-lang): "{label}:" padded to column 50 ({:%-*s:50 - col()}):
 -- until then a block's label line is made in Lua (pure: its bytes only).
-local function quote(s)
-  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
-  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
-    return string.format("\\%02X", c:byte()) end) .. '"'
-end
 struct "BasicBlock" {
   ctype = "llvm::BasicBlock",
   fields = value_fields {
@@ -1434,53 +1455,44 @@ local DI_FLAGS = {
   { 1 << 29, "AllCallsDescribed" },
 }
 local DISP_FLAGS = {
+  { 1, "Virtual" }, { 2, "PureVirtual" },
   { 1 << 2, "LocalToUnit" }, { 1 << 3, "Definition" },
   { 1 << 4, "Optimized" }, { 1 << 5, "Pure" }, { 1 << 6, "Elemental" },
   { 1 << 7, "Recursive" }, { 1 << 8, "MainSubprogram" },
   { 1 << 9, "Deleted" }, { 1 << 11, "ObjCDirect" },
 }
-local function split_flags(prefix, v, packed, bits)
-  local out = {}
-  for _, p in ipairs(packed) do
-    local part = v & p.mask
-    if part ~= 0 then
-      out[#out + 1] = prefix .. (p.names[part] or p.names[p.mask])
-      v = v & ~part
-    end
-  end
+-- each bit of `bits` set in v by name, then what is left as a number
+-- (out: the names split off before, by the caller)
+local function split_bits(prefix, v, bits, out)
   for _, b in ipairs(bits) do
     if v & b[1] ~= 0 then
       out[#out + 1] = prefix .. b[2]
       v = v & ~b[1]
     end
   end
-  if v ~= 0 or #out == 0 then out[#out + 1] = string.format("%u", v) end
+  if v ~= 0 or #out == 0 then out[#out + 1] = tostring(v) end
   return table.concat(out, " | ")
 end
-local DI_PACKED = {
-  { mask = 3, names = { "Private", "Protected", "Public" } },
-  { mask = 3 << 16, names = { [1 << 16] = "SingleInheritance",
-      [2 << 16] = "MultipleInheritance", [3 << 16] = "VirtualInheritance" } },
-  { mask = (1 << 2) | (1 << 5), names = { [(1 << 2) | (1 << 5)] = "IndirectVirtualBase" },
-    whole = true },
-}
--- (IndirectVirtualBase only when both of its bits are set)
-DI_PACKED[3].names[1 << 2] = nil
+local ACCESS = { "Private", "Protected", "Public" }
+local PTR_TO_MEMBER = { "SingleInheritance", "MultipleInheritance",
+                        "VirtualInheritance" }
+local INDIRECT_VIRTUAL_BASE = (1 << 2) | (1 << 5)
 local function di_flags(v)
-  local packed = { DI_PACKED[1], DI_PACKED[2] }
-  local pre = ""
-  if v & DI_PACKED[3].mask == DI_PACKED[3].mask then
-    -- printed after the packed two, before the single bits
-    local head = split_flags("DIFlag", v & ~DI_PACKED[3].mask & ((3 << 16) | 3),
-                             packed, {})
-    local rest = v & ~DI_PACKED[3].mask & ~((3 << 16) | 3)
-    local tail = rest ~= 0 and " | " .. split_flags("DIFlag", rest, {}, DI_FLAGS) or ""
-    head = (v & ((3 << 16) | 3)) ~= 0 and head .. " | " or ""
-    return head .. "DIFlagIndirectVirtualBase" .. tail
+  local out = {}
+  if v & 3 ~= 0 then
+    out[#out + 1] = "DIFlag" .. ACCESS[v & 3]
+    v = v & ~3
   end
-  return split_flags("DIFlag", v, packed, DI_FLAGS)
+  if v & (3 << 16) ~= 0 then
+    out[#out + 1] = "DIFlag" .. PTR_TO_MEMBER[(v >> 16) & 3]
+    v = v & ~(3 << 16)
+  end
+  if v & INDIRECT_VIRTUAL_BASE == INDIRECT_VIRTUAL_BASE then
+    out[#out + 1] = "DIFlagIndirectVirtualBase"
+    v = v & ~INDIRECT_VIRTUAL_BASE
+  end
+  return split_bits("DIFlag", v, DI_FLAGS, out)
 end
-local SP_PACKED = { { mask = 3, names = { "Virtual", "PureVirtual", "PureVirtual" } } }
 local function with_prefix(t, prefix)
   local r = {}
   for k, v in pairs(t) do r[k] = prefix .. v end
@@ -1519,7 +1531,7 @@ local function di(kind, ctype, members, specs)
   if members.flags then members.flags_names = flags_of("flags", di_flags) end
   if members.spflags then
     members.spflags_names = flags_of("spflags", function(v)
-      return split_flags("DISPFlag", v, SP_PACKED, DISP_FLAGS)
+      return split_bits("DISPFlag", v, DISP_FLAGS, {})
     end)
   end
   di_cases[kind .. "Kind"] = kind .. "Def"
@@ -1714,7 +1726,7 @@ struct "MDDef" {
 -- root is a Module numbers #N and !N as the module's printer does
 -- (numberings module_attrs and module_md below; MDNUM), a walk rooted at
 -- a Function as -print-after-all does.
--- TODO: comdats, aliases and ifuncs, module asm.
+-- TODO: aliases and ifuncs, module asm.
 struct "Module" {
   ctype = "llvm::Module",
   fields = {
@@ -1729,6 +1741,7 @@ struct "Module" {
     dl        = std.string "DL.StringRepresentation",
     -- what the functions' text numbered, in the order of the numbers
     types     = derived { numbering = "module_types", of = ref "StructDef" },
+    comdats   = derived { numbering = "module_comdats", of = ref "ComdatDef" },
     groups    = derived { numbering = "module_attrs", of = ref "AttrGroup" },
     mds       = derived { numbering = "module_md", of = ref "MDDef" },
   },
@@ -1737,6 +1750,7 @@ struct "Module" {
       .. "{?dl}target datalayout = \"{dl}\"\n{/}"
       .. "{?triple}target triple = \"{triple}\"\n{/}"
       .. "{?types}\n{types}{/}"
+      .. "{?comdats}\n{comdats*\n}{/}"
       .. "{?globals}\n{globals}{/}"
       .. "{?functions}\n{functions*\n}{/}"
       .. "{?groups}\n{groups}{/}"
@@ -1762,6 +1776,26 @@ struct "ComdatName" {
 struct "Comdat" {
   ctype = "llvm::Comdat", node = false,
   fields = { name = ptr("Name", "ComdatName") },
+}
+-- A comdat as the module lists it before its globals (Comdat::print),
+-- in the order of the global objects that name it, functions first
+-- (Module::global_objects), each once: numbering module_comdats.
+local COMDAT_KINDS = { [0] = "any", "exactmatch", "largest", "nodeduplicate",
+                       "samesize" }
+struct "ComdatDef" {
+  ctype = "llvm::Comdat",
+  fields = { name = ptr("Name", "ComdatName"),
+             kind = enum("SK", { names = COMDAT_KINDS }),
+             -- (the name quoted as LLVM quotes a name)
+             qname = computed(pure(function(n)
+               return quote(n.name and n.name.key or "")
+             end)) },
+  ref = "${qname} = comdat {kind}\n",
+}
+numbering "module_comdats" {
+  scope = "Module",
+  { "functions", number = false, { "comdat" } },
+  { "globals", number = false, { "comdat" } },
 }
 
 -- A parameter as the function's header prints it.
@@ -1789,12 +1823,7 @@ struct "Function" {
     section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
                               of = "SectionName" },
     -- " comdat", and its name when it is not the function's
-    -- TODO(h-lang): {?comdat.name.key != name} once strings compare.
-    comdat_name = computed(pure(function(n)
-      local c = n.comdat and n.comdat.name and n.comdat.name.key
-      if not c or (n.name and c == n.name.key) then return "" end
-      return "($" .. quote(c) .. ")"
-    end)),
+    comdat_name = computed(pure(comdat_name)),
     -- (a ref: the function's snapshot does not walk its module)
     parent = ref("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
@@ -1876,19 +1905,38 @@ local function types_of(path, extra)
   for k, v in pairs(extra or {}) do st[k] = v end
   return st
 end
+local CONSTANT = "id >= BlockAddressVal and id <= ConstantTokenNoneVal"
+-- the types type attributes name (byval(T), sret(T): incorporateAttributes)
+local function attr_types(path, extra)
+  local st = { path, number = false, { "all", number = false,
+      { "node", number = false, { "attrs", number = false,
+          types_of("ty", { guard = "kindid == 3", as = "TypeAttr" }) } } } }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
 numbering "module_types" {
   scope = "Module",
   { "globals", number = false, types_of("vt") },
-  { "functions", number = false, types_of("valty"),
+  { "functions", number = false, types_of("valty"), attr_types("attrs"),
     { "blocks", number = false, { "insts", number = false, types_of("vty"),
-        -- (constants only: not a global, an argument or a block)
+        -- (constants only: not a global, an argument or a block; and
+        -- the constant a metadata argument holds, dbg.value's undef)
         { "ops", number = false, { "val", number = false,
-            only = "id >= BlockAddressVal and id <= ConstantTokenNoneVal",
-            types_of("vty") } },
+            only = CONSTANT .. " or id == MetadataAsValueVal",
+            types_of("vty", { guard = CONSTANT }),
+            { "md", number = false, guard = "id == MetadataAsValueVal",
+              as = "MetadataAsValue",
+              { "v", number = false, guard = "id == ConstantAsMetadataKind",
+                as = "ValueAsMetadata", only = CONSTANT,
+                types_of("vty") } } } },
         types_of("src", { guard = "id == " .. INSTRUCTION_VAL + OP.getelementptr,
                           as = "I_getelementptr" }),
         types_of("allocated", { guard = "id == " .. INSTRUCTION_VAL + OP.alloca,
-                                as = "I_alloca" }) } } },
+                                as = "I_alloca" }),
+        attr_types("attrs", { guard = "id == " .. INSTRUCTION_VAL + OP.call,
+                              as = "I_call" }),
+        attr_types("attrs", { guard = "id == " .. INSTRUCTION_VAL + OP.invoke,
+                              as = "I_invoke" }) } } },
 }
 
 -- {====================================================== values by class
