@@ -92,7 +92,9 @@ figure "$total sections byte-identical under each debugger"
 # Module in %rdx, sret), byte-identical to opt-14 -S of the same file and
 # valid IR: every debug-info node (DICompileUnit, DIFile, DISubprogram,
 # DILocation, DILocalVariable, the types, DIExpression...) numbered and
-# printed as AsmWriter does; interp.c's blockaddress constants too.
+# printed as AsmWriter does; interp.c's blockaddress constants too, and
+# cxx.cpp's comdats, C++ debug info (DIFlagProtected, static members,
+# template parameters) and named struct types in TypeFinder's order.
 # module_dump DEBUGGER LOG INPUT OUT
 module_dump() {
 	local debugger=$1 log=$2 input=$3 out=$4 lang=
@@ -104,8 +106,10 @@ module_dump() {
 		-o "ir-dump -o $out ((llvm::Module *)\$rdx) Module" \
 		-- opt-14 -passes=verify -disable-output "$input"
 }
-while read -r name level; do
-	clang-14 -g "-$level" -S -emit-llvm "$FIXTURES/real/llvm/$name.c" \
+while read -r file level; do
+	name=${file%.*} cc=clang-14
+	[ "$file" = "$name.cpp" ] && cc=clang++-14
+	"$cc" -g "-$level" -S -emit-llvm "$FIXTURES/real/llvm/$file" \
 		-o "$TMP/$name.g$level.ll"
 	opt-14 -S "$TMP/$name.g$level.ll" -o "$TMP/$name.g$level.S.ll"
 	ndi=$(grep -c '^![0-9]* = .*!DI' "$TMP/$name.g$level.S.ll")
@@ -113,15 +117,16 @@ while read -r name level; do
 		out=$TMP/$debugger-$name.g$level.module.ll
 		module_dump "$debugger" "$TMP/$debugger-$name.g$level.mod.log" \
 			"$TMP/$name.g$level.ll" "$out"
-		check_eq "$name.c -g -$level, $debugger: the module is byte-identical to opt-14 -S ($ndi debug-info nodes)" \
+		check_eq "$file -g -$level, $debugger: the module is byte-identical to opt-14 -S ($ndi debug-info nodes)" \
 			"" "$(diff "$TMP/$name.g$level.S.ll" "$out" 2>&1 | head -5)"
-		check "$name.c -g -$level, $debugger: opt-14 reads and verifies it" \
+		check "$file -g -$level, $debugger: opt-14 reads and verifies it" \
 			opt-14 -verify -disable-output "$out"
 	done
 done <<EOF
-dbg O0
-dbg O2
-interp O2
+dbg.c O0
+dbg.c O2
+interp.c O2
+cxx.cpp O0
 EOF
 
 done_testing
