@@ -95,38 +95,52 @@ figure "$total sections byte-identical under each debugger"
 # printed as AsmWriter does; interp.c's blockaddress constants too, and
 # cxx.cpp's comdats, C++ debug info (DIFlagProtected, static members,
 # template parameters) and named struct types in TypeFinder's order.
-# module_dump DEBUGGER LOG INPUT OUT
-module_dump() {
-	local debugger=$1 log=$2 input=$3 out=$4 lang=
-	# (GDB evaluates the cast as C in a frame without debug info)
-	[ "$debugger" = gdb ] && lang='set language c++'
-	DBG_TIMEOUT=300 DEBUGGER=$debugger dbg_batch "$log" \
-		-o "$(spell "$debugger" break llvm::VerifierPass::run)" -o run \
-		${lang:+-o "$lang"} \
-		-o "ir-dump -o $out ((llvm::Module *)\$rdx) Module" \
-		-- opt-14 -passes=verify -disable-output "$input"
-}
+# The inputs, compiled; then one session per debugger renders them all,
+# opt-14 started once per input (loading libLLVM-14's symbols once).
+inputs=()
 while read -r file level; do
 	name=${file%.*} cc=clang-14
 	[ "$file" = "$name.cpp" ] && cc=clang++-14
 	"$cc" -g "-$level" -S -emit-llvm "$FIXTURES/real/llvm/$file" \
 		-o "$TMP/$name.g$level.ll"
 	opt-14 -S "$TMP/$name.g$level.ll" -o "$TMP/$name.g$level.S.ll"
-	ndi=$(grep -c '^![0-9]* = .*!DI' "$TMP/$name.g$level.S.ll")
-	for debugger in gdb lldb; do
-		out=$TMP/$debugger-$name.g$level.module.ll
-		module_dump "$debugger" "$TMP/$debugger-$name.g$level.mod.log" \
-			"$TMP/$name.g$level.ll" "$out"
-		check_eq "$file -g -$level, $debugger: the module is byte-identical to opt-14 -S ($ndi debug-info nodes)" \
-			"" "$(diff "$TMP/$name.g$level.S.ll" "$out" 2>&1 | head -5)"
-		check "$file -g -$level, $debugger: opt-14 reads and verifies it" \
-			opt-14 -verify -disable-output "$out"
-	done
+	inputs+=("$file $level")
 done <<EOF
 dbg.c O0
 dbg.c O2
 interp.c O2
 cxx.cpp O0
 EOF
+for debugger in gdb lldb; do
+	words=(-o "$(spell "$debugger" break llvm::VerifierPass::run)")
+	# (GDB evaluates the cast as C in a frame without debug info)
+	[ "$debugger" = gdb ] && words+=(-o 'set language c++')
+	for i in "${!inputs[@]}"; do
+		read -r file level <<<"${inputs[$i]}"
+		args="-passes=verify -disable-output $TMP/${file%.*}.g$level.ll"
+		if [ "$i" = 0 ]; then
+			words+=(-o run)
+		elif [ "$debugger" = gdb ]; then
+			words+=(-o kill -o "run $args")
+		else
+			words+=(-o 'process kill' -o "process launch -- $args")
+		fi
+		words+=(-o "ir-dump -o $TMP/$debugger-${file%.*}.g$level.module.ll ((llvm::Module *)\$rdx) Module")
+	done
+	read -r file level <<<"${inputs[0]}"
+	DBG_TIMEOUT=300 DEBUGGER=$debugger dbg_batch "$TMP/$debugger-modules.log" \
+		"${words[@]}" -- opt-14 -passes=verify -disable-output \
+		"$TMP/${file%.*}.g$level.ll"
+	for input in "${inputs[@]}"; do
+		read -r file level <<<"$input"
+		base=$TMP/${file%.*}.g$level
+		out=$TMP/$debugger-${file%.*}.g$level.module.ll
+		ndi=$(grep -c '^![0-9]* = .*!DI' "$base.S.ll")
+		check_eq "$file -g -$level, $debugger: the module is byte-identical to opt-14 -S ($ndi debug-info nodes)" \
+			"" "$(diff "$base.S.ll" "$out" 2>&1 | head -5)"
+		check "$file -g -$level, $debugger: opt-14 reads and verifies it" \
+			opt-14 -verify -disable-output "$out"
+	done
+done
 
 done_testing
