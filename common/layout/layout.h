@@ -465,6 +465,7 @@ struct lnumstep {
 	const struct lexpr *only;	/* entered only when it holds */
 	uint8_t counter;
 	bool recurse, nest, number;
+	bool claim;		/* a sequence's nodes marked entered first */
 	uint32_t nsteps;
 	struct lnumstep **steps;	/* on each of its nodes (shared: a
 					   step may be its own descendant) */
@@ -489,6 +490,10 @@ struct lnum {
 	const char *name, *counter_name;
 	uint32_t numbering;	/* index into lo->numberings */
 	uint32_t counter;	/* IRS_NONE: any */
+	const char *scope_name;	/* num "N" { scope = F }: or NULL */
+	const struct lfield *scope;	/* F, a ptr or ref to the scope type:
+					   the node is numbered in the scope
+					   it names, not the enclosing one */
 };
 
 enum lhash { HASH_POINTER, HASH_INT37 };

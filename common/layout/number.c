@@ -16,7 +16,11 @@
 //
 // A visited node takes the next number of its step's counter when `when`
 // holds (always without one), then the step's own steps run on it, then
-// (recurse = true) the step itself again; `only` skips a node whole, and
+// (recurse = true) the step itself again; claim = true marks a
+// sequence's nodes entered, from the last, before it enters the first (a
+// node a sibling reaches first is entered where this sequence lists it,
+// a node listed twice where it is last: LLVM's TypeFinder, a worklist);
+// `only` skips a node whole, and
 // `guard` (a condition on the struct the step applies to) the step, and
 // `as = "T"` sees that struct as T, a case of its cast. A
 // node is numbered and entered once. nest = true visits the step's nodes
@@ -167,14 +171,16 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 		const char *k = lua_type(L, -2) == LUA_TSTRING
 			? lua_tostring(L, -2) : "?";
 		static const char *const keys[] = { "when", "only", "guard",
-			"counter", "recurse", "nest", "number", "as" };
+			"counter", "recurse", "nest", "number", "as",
+			"claim" };
 		bool known = false;
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			known |= !strcmp(k, keys[i]);
 		if (!known)
 			irs_lua_raisef(L, n->line, "%s: a step has a path, "
 				       "when, only, guard, counter, recurse, "
-				       "nest and steps, not '%s'", n->qual, k);
+				       "nest, claim and steps, not '%s'",
+				       n->qual, k);
 	}
 	if (lua_rawgeti(L, st, 1) != LUA_TSTRING)
 		irs_lua_raisef(L, n->line, "%s: each step starts with a path "
@@ -215,6 +221,10 @@ compile_step(struct ncc *n, const struct ltype *t, int st,
 	s->counter = cn ? counter(n, cn) : 0;
 	s->recurse = irs_cc_bool(n->c, st, "recurse", false);
 	s->nest = irs_cc_bool(n->c, st, "nest", false);
+	s->claim = irs_cc_bool(n->c, st, "claim", false);
+	if (s->claim && (s->nest || last->kind != LK_SEQ))
+		irs_lua_raisef(L, n->line, "%s: step '%s' claims its nodes: "
+			       "a sequence, and not nested", n->qual, path);
 	s->number = irs_cc_bool(n->c, st, "number", true);
 	if (s->recurse && s->etype != t->index)
 		irs_lua_raisef(L, n->line, "%s: step '%s' recurses, so its "
@@ -332,6 +342,30 @@ compile_numbering(struct irs_cc *c, int e, struct lnumbering *nb)
 }
 
 // The num fields of @p f (in unions too) linked to their numberings.
+
+// num "N" { scope = F }: F, a field of the numbered struct, points at
+// the node whose numbering numbers it (a ptr or ref to the numbering's
+// scope type).
+static void
+link_scope(struct irs_cc *c, const struct ltype *t, const struct lfield *f,
+	   const struct lnumbering *nb, struct lnum *nm)
+{
+	for (uint32_t j = 0; j < t->nfields; j++) {
+		const struct lfield *s = &t->fields[j];
+		if (strcmp(s->name, nm->scope_name))
+			continue;
+		if ((s->kind != LK_PTR && s->kind != LK_REF) ||
+		    s->type != nb->scope)
+			break;
+		nm->scope = s;
+		return;
+	}
+	irs_lua_raisef(c->L, f->line, "%s.%s: scope '%s' is no ptr or ref "
+		       "field of %s pointing at a %s (numbering \"%s\"'s "
+		       "scope)", t->name, f->name, nm->scope_name, t->name,
+		       c->lo->types[nb->scope].name, nb->name);
+}
+
 static void
 link_nums(struct irs_cc *c, const struct ltype *t, struct lfield *f)
 {
@@ -373,6 +407,8 @@ link_nums(struct irs_cc *c, const struct ltype *t, struct lfield *f)
 			irs_lua_raisef(c->L, f->line, "%s.%s: numbering \"%s\" "
 				       "has no counter '%s'", t->name, f->name,
 				       nm->name, nm->counter_name);
+		if (nm->scope_name)
+			link_scope(c, t, f, nb, nm);
 		return;
 	}
 	irs_lua_raisef(c->L, f->line, "%s.%s: no numbering \"%s\" (declare "
@@ -405,7 +441,7 @@ void
 irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 	   struct lnum *nm)
 {
-	irs_cc_keys(c, idx, " name counter ", line, qual, "num");
+	irs_cc_keys(c, idx, " name counter scope ", line, qual, "num");
 	const char *name = irs_cc_str(c, idx, "name", line, qual);
 	if (!name)
 		irs_lua_raisef(c->L, line, "%s: num \"NAME\" names a numbering",
@@ -413,6 +449,8 @@ irs_cc_num(struct irs_cc *c, int idx, uint32_t line, const char *qual,
 	nm->name = irs_cc_strdup(c, name);
 	const char *cn = irs_cc_str(c, idx, "counter", line, qual);
 	nm->counter_name = cn ? irs_cc_strdup(c, cn) : NULL;
+	const char *sn = irs_cc_str(c, idx, "scope", line, qual);
+	nm->scope_name = sn ? irs_cc_strdup(c, sn) : NULL;
 	nm->numbering = IRS_NONE;
 }
 

@@ -401,6 +401,13 @@ struct "InlineAsm" {
       .. "\"{asm:escaped}\", \"{constraints:escaped}\"",
 }
 
+-- blockaddress(@f, %bb): a block's address, its two operands the
+-- function and the block (numbered in its function, wherever the
+-- constant is used: a global's initializer too).
+struct "BlockAddress" {
+  ctype = "llvm::BlockAddress", fields = operands(value_fields()),
+  ref = "blockaddress({opsv*, })",
+}
 -- Aggregates: their elements are their operands, typed.
 struct "ConstantStruct" {
   ctype = "llvm::ConstantStruct",
@@ -509,6 +516,22 @@ struct "AnyConstantExpr" {
     return c end)(), default = "ConstantExpr" },
 }
 
+-- LLVM's identifier quoting (PrintLLVMName): bare when all of it is
+-- [-a-zA-Z._0-9] but a leading digit, else "..." with \XX escapes.
+local function quote(s)
+  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
+  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
+    return string.format("\\%02X", c:byte()) end) .. '"'
+end
+-- " comdat" after a global object, and "($name)" when the comdat is
+-- named otherwise (maybePrintComdat).
+-- TODO(h-lang): {?comdat.name.key != name} once strings compare.
+local function comdat_name(n)
+  local c = n.comdat and n.comdat.name and n.comdat.name.key
+  if not c or (n.name and c == n.name.key) then return "" end
+  return "($" .. quote(c) .. ")"
+end
+
 -- Globals are named: @name.
 local LINKAGES = {
   ExternalLinkage = "", AvailableExternallyLinkage = "available_externally ",
@@ -554,13 +577,16 @@ struct "GlobalVariable" {
     galign = enum({ at = "SubClassData", bit = 0, width = 6 }, { names = GV_ALIGN }),
     section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
                               of = "SectionName" },
+    comdat = ptr("ObjComdat", "Comdat"),
+    comdat_name = computed(pure(comdat_name)),
   },
   ref = "@{name:llvm_name}",
   text = "@{name:llvm_name} = {?nops == 0 and linkage == ExternalLinkage}external {/}"
       .. "{linkage}" .. DSO_LOCAL_VISIBILITY .. "{tls}"
       .. "{?unnamed == 2}unnamed_addr {/}{?unnamed == 1}local_unnamed_addr {/}"
       .. "{?isconst}constant{:}global{/} {vt}{?nops} {init}{/}"
-      .. "{?section}, section \"{section}\"{/}{?galign != 0}, align {galign}{/}{md}\n",
+      .. "{?section}, section \"{section}\"{/}"
+      .. "{?comdat}, comdat{comdat_name}{/}{?galign != 0}, align {galign}{/}{md}\n",
 }
 
 -- }======================================================
@@ -619,6 +645,109 @@ struct "ValueAsMetadata" {
   ctype = "llvm::ValueAsMetadata",
   fields = { id = enum("SubclassID", MDKIND), v = ref("V", "Value") },
   ref = "{v.vty} {v}",
+}
+-- DWARF's names, as Dwarf.def (LLVM 14) spells them without their
+-- DW_*_ prefix: a number with none prints as the number.
+-- dwarf::TagString: DW_TAG_ + the name (Dwarf.def)
+local DW_TAG = {
+  [0x0] = "null", [0x1] = "array_type", [0x2] = "class_type",
+  [0x3] = "entry_point", [0x4] = "enumeration_type",
+  [0x5] = "formal_parameter", [0x8] = "imported_declaration",
+  [0xa] = "label", [0xb] = "lexical_block", [0xd] = "member",
+  [0xf] = "pointer_type", [0x10] = "reference_type", [0x11] = "compile_unit",
+  [0x12] = "string_type", [0x13] = "structure_type",
+  [0x15] = "subroutine_type", [0x16] = "typedef", [0x17] = "union_type",
+  [0x18] = "unspecified_parameters", [0x19] = "variant",
+  [0x1a] = "common_block", [0x1b] = "common_inclusion",
+  [0x1c] = "inheritance", [0x1d] = "inlined_subroutine", [0x1e] = "module",
+  [0x1f] = "ptr_to_member_type", [0x20] = "set_type",
+  [0x21] = "subrange_type", [0x22] = "with_stmt",
+  [0x23] = "access_declaration", [0x24] = "base_type",
+  [0x25] = "catch_block", [0x26] = "const_type", [0x27] = "constant",
+  [0x28] = "enumerator", [0x29] = "file_type", [0x2a] = "friend",
+  [0x2b] = "namelist", [0x2c] = "namelist_item", [0x2d] = "packed_type",
+  [0x2e] = "subprogram", [0x2f] = "template_type_parameter",
+  [0x30] = "template_value_parameter", [0x31] = "thrown_type",
+  [0x32] = "try_block", [0x33] = "variant_part", [0x34] = "variable",
+  [0x35] = "volatile_type", [0x36] = "dwarf_procedure",
+  [0x37] = "restrict_type", [0x38] = "interface_type", [0x39] = "namespace",
+  [0x3a] = "imported_module", [0x3b] = "unspecified_type",
+  [0x3c] = "partial_unit", [0x3d] = "imported_unit", [0x3f] = "condition",
+  [0x40] = "shared_type", [0x41] = "type_unit",
+  [0x42] = "rvalue_reference_type", [0x43] = "template_alias",
+  [0x44] = "coarray_type", [0x45] = "generic_subrange",
+  [0x46] = "dynamic_type", [0x47] = "atomic_type", [0x48] = "call_site",
+  [0x49] = "call_site_parameter", [0x4a] = "skeleton_unit",
+  [0x4b] = "immutable_type", [0x4081] = "MIPS_loop",
+  [0x4101] = "format_label", [0x4102] = "function_template",
+  [0x4103] = "class_template", [0x4104] = "GNU_BINCL",
+  [0x4105] = "GNU_EINCL", [0x4106] = "GNU_template_template_param",
+  [0x4107] = "GNU_template_parameter_pack",
+  [0x4108] = "GNU_formal_parameter_pack", [0x4109] = "GNU_call_site",
+  [0x410a] = "GNU_call_site_parameter", [0x4200] = "APPLE_property",
+  [0x4201] = "SUN_function_template", [0x4202] = "SUN_class_template",
+  [0x4203] = "SUN_struct_template", [0x4204] = "SUN_union_template",
+  [0x4205] = "SUN_indirect_inheritance", [0x4206] = "SUN_codeflags",
+  [0x4207] = "SUN_memop_info", [0x4208] = "SUN_omp_child_func",
+  [0x4209] = "SUN_rtti_descriptor", [0x420a] = "SUN_dtor_info",
+  [0x420b] = "SUN_dtor", [0x420c] = "SUN_f90_interface",
+  [0x420d] = "SUN_fortran_vax_structure", [0x42ff] = "SUN_hi",
+  [0x5101] = "ALTIUM_circ_type", [0x5102] = "ALTIUM_mwa_circ_type",
+  [0x5103] = "ALTIUM_rev_carry_type", [0x5111] = "ALTIUM_rom",
+  [0x6000] = "LLVM_annotation", [0x8004] = "GHS_namespace",
+  [0x8005] = "GHS_using_namespace", [0x8006] = "GHS_using_declaration",
+  [0x8007] = "GHS_template_templ_param", [0x8765] = "UPC_shared_type",
+  [0x8766] = "UPC_strict_type", [0x8767] = "UPC_relaxed",
+  [0xa000] = "PGI_kanji_type", [0xa020] = "PGI_interface_block",
+  [0xb000] = "BORLAND_property", [0xb001] = "BORLAND_Delphi_string",
+  [0xb002] = "BORLAND_Delphi_dynamic_array", [0xb003] = "BORLAND_Delphi_set",
+  [0xb004] = "BORLAND_Delphi_variant",
+}
+
+-- dwarf::LanguageString: DW_LANG_ + the name
+local DW_LANG = {
+  [0x1] = "C89", [0x2] = "C", [0x3] = "Ada83", [0x4] = "C_plus_plus",
+  [0x5] = "Cobol74", [0x6] = "Cobol85", [0x7] = "Fortran77",
+  [0x8] = "Fortran90", [0x9] = "Pascal83", [0xa] = "Modula2", [0xb] = "Java",
+  [0xc] = "C99", [0xd] = "Ada95", [0xe] = "Fortran95", [0xf] = "PLI",
+  [0x10] = "ObjC", [0x11] = "ObjC_plus_plus", [0x12] = "UPC", [0x13] = "D",
+  [0x14] = "Python", [0x15] = "OpenCL", [0x16] = "Go", [0x17] = "Modula3",
+  [0x18] = "Haskell", [0x19] = "C_plus_plus_03", [0x1a] = "C_plus_plus_11",
+  [0x1b] = "OCaml", [0x1c] = "Rust", [0x1d] = "C11", [0x1e] = "Swift",
+  [0x1f] = "Julia", [0x20] = "Dylan", [0x21] = "C_plus_plus_14",
+  [0x22] = "Fortran03", [0x23] = "Fortran08", [0x24] = "RenderScript",
+  [0x25] = "BLISS", [0x8001] = "Mips_Assembler",
+  [0x8e57] = "GOOGLE_RenderScript", [0xb000] = "BORLAND_Delphi",
+}
+
+-- dwarf::ConventionString: DW_CC_ + the name
+local DW_CC = {
+  [0x1] = "normal", [0x2] = "program", [0x3] = "nocall",
+  [0x4] = "pass_by_reference", [0x5] = "pass_by_value",
+  [0x40] = "GNU_renesas_sh", [0x41] = "GNU_borland_fastcall_i386",
+  [0xb0] = "BORLAND_safecall", [0xb1] = "BORLAND_stdcall",
+  [0xb2] = "BORLAND_pascal", [0xb3] = "BORLAND_msfastcall",
+  [0xb4] = "BORLAND_msreturn", [0xb5] = "BORLAND_thiscall",
+  [0xb6] = "BORLAND_fastcall", [0xc0] = "LLVM_vectorcall",
+  [0xc1] = "LLVM_Win64", [0xc2] = "LLVM_X86_64SysV", [0xc3] = "LLVM_AAPCS",
+  [0xc4] = "LLVM_AAPCS_VFP", [0xc5] = "LLVM_IntelOclBicc",
+  [0xc6] = "LLVM_SpirFunction", [0xc7] = "LLVM_OpenCLKernel",
+  [0xc8] = "LLVM_Swift", [0xc9] = "LLVM_PreserveMost",
+  [0xca] = "LLVM_PreserveAll", [0xcb] = "LLVM_X86RegCall",
+  [0xff] = "GDB_IBM_OpenCL",
+}
+
+-- dwarf::AttributeEncodingString: DW_ATE_ + the name
+local DW_ATE = {
+  [0x1] = "address", [0x2] = "boolean", [0x3] = "complex_float",
+  [0x4] = "float", [0x5] = "signed", [0x6] = "signed_char",
+  [0x7] = "unsigned", [0x8] = "unsigned_char", [0x9] = "imaginary_float",
+  [0xa] = "packed_decimal", [0xb] = "numeric_string", [0xc] = "edited",
+  [0xd] = "signed_fixed", [0xe] = "unsigned_fixed", [0xf] = "decimal_float",
+  [0x10] = "UTF", [0x11] = "UCS", [0x12] = "ASCII",
+  [0x81] = "HP_complex_float", [0x82] = "HP_float128",
+  [0x83] = "HP_complex_float128", [0x84] = "HP_floathpintel",
+  [0x85] = "HP_imaginary_float90", [0x86] = "HP_imaginary_float128",
 }
 -- A DIExpression is a std::vector<uint64_t> of DWARF operations and
 -- their arguments; LLVM prints each operation by name (Dwarf.def, and
@@ -682,10 +811,6 @@ local DW_OP = {
   [0x1002] = "LLVM_tag_offset", [0x1003] = "LLVM_entry_value",
   [0x1004] = "LLVM_implicit_pointer", [0x1005] = "LLVM_arg",
 }
-local DW_ATE = { "address", "boolean", "complex_float", "float",
-  "signed", "signed_char", "unsigned", "unsigned_char", "imaginary_float",
-  "packed_decimal", "numeric_string", "edited", "signed_fixed",
-  "unsigned_fixed", "decimal_float", "UTF", "UCS", "ASCII" }
 local function dw_args(op)
   if op >= 0x70 and op <= 0x8f then return 1 end        -- bregN
   if op == 0x1001 or op == 0x1000 or op == 0x92 then return 2 end
@@ -809,7 +934,12 @@ struct "EnumAttr" {
 struct "IntAttr" {
   ctype = "llvm::IntAttributeImpl",
   fields = { kindid = u8 "KindID", kind = attr_kind(), val = scalar "Val" },
-  ref = "{?kind == Alignment}align {val}{:}{kind}({val}){/}",
+  -- allocsize keeps its two arguments in one word: the size's index
+  -- above, the count's below (all ones: none)
+  ref = "{?kind == Alignment}align {val}"
+     .. "{:}{?kind == AllocSize}allocsize({=val >> 32}"
+     .. "{?val & 0xffffffff != 0xffffffff},{=val & 0xffffffff}{/})"
+     .. "{:}{kind}({val}){/}{/}",
 }
 struct "TypeAttr" {
   ctype = "llvm::TypeAttributeImpl",
@@ -867,6 +997,8 @@ struct "AttributeListImpl" {
     comment = array { at = "after", count = "NumAttrSets", limit = 1, of = "FnComment" },
     ret     = array { at = "after", skip = 8, count = "NumAttrSets", drop = 1,
                       limit = 1, of = "RetSet" },
+    -- every set, for the types a type attribute names (byval(T))
+    all     = array { at = "after", count = "NumAttrSets", of = "AttributeSet" },
   },
 }
 
@@ -1171,15 +1303,14 @@ struct "BlockUse" {
 }
 -- TODO(h-lang): "{label}:" padded to column 50 ({:%-*s:50 - col()}):
 -- until then a block's label line is made in Lua (pure: its bytes only).
-local function quote(s)
-  if s:match("^[%a%.%-_][%w%.%-_]*$") and not s:match("^%d") then return s end
-  return '"' .. s:gsub('[^ !#-%[%]-~]', function(c)
-    return string.format("\\%02X", c:byte()) end) .. '"'
-end
 struct "BasicBlock" {
   ctype = "llvm::BasicBlock",
   fields = value_fields {
-    slot   = num "slot",
+    -- numbered in its own function, wherever it is printed: a
+    -- blockaddress in a global's initializer or in another function
+    -- names a block by its number there
+    fn     = ref("Parent", "Function"),
+    slot   = num "slot" { scope = "fn" },
     insts  = llvm.ilist("InstList", "Instruction", { link_offset = 24 }),
     uses   = list { head = "UseList", of = "BlockUse", link = "Next" },
     preds  = derived { from = "uses", where = "user.id >= " .. INSTRUCTION_VAL + OP.ret
@@ -1243,6 +1374,327 @@ struct "AttrGroup" {
   ref = "attributes #{mn} = {{ {@attrs* } }}\n",
 }
 
+-- {====================================================== debug info
+
+-- A debug-info node (DebugInfoMetadata.h) as the module lists it:
+-- `!N = [distinct ]!DIKind(field: value, ...)`, its fields in the order
+-- AsmWriter's writeDIKind prints them, each left out when it has its
+-- default (a null operand, an empty string, 0, false) unless LLVM always
+-- prints it. Its metadata and strings are its operands, before it as
+-- every MDNode's (ops[i], the i-th as DebugInfoMetadata.h's getRawX says);
+-- the rest (a line, flags, a size) are members of its class.
+--
+-- The fields of a node are joined by ", " (AsmWriter's FieldSeparator):
+-- a field that may be left out takes the comma only when a field before
+-- it was printed, which di_template below writes as a condition over the
+-- optional fields before it, until one that is always printed.
+local function di_template(kind, specs)
+  local out, before, always = { "!" .. kind .. "(" }, {}, false
+  for _, f in ipairs(specs) do
+    local sep = ""
+    if always then sep = ", "
+    elseif #before > 0 then sep = "{?" .. table.concat(before, " or ") .. "}, {/}" end
+    if f.when then
+      out[#out + 1] = "{?" .. f.when .. "}" .. sep .. f.text .. "{/}"
+      before[#before + 1] = "(" .. f.when .. ")"
+    else
+      out[#out + 1] = sep .. f.text
+      always = true
+    end
+  end
+  out[#out + 1] = ")"
+  return table.concat(out)
+end
+-- The kinds of field (MDFieldPrinter's printString, printMetadata...):
+-- operand I a string or a node, left out when null unless `keep`;
+local function S(name, i, keep)
+  return { when = not keep and "s[" .. i .. "].md" or nil,
+           text = name .. ": {s[" .. i .. "]}" }
+end
+local function M(name, i, keep)
+  return { when = not keep and "ops[" .. i .. "].md" or nil,
+           text = name .. ": {ops[" .. i .. "]}" }
+end
+-- a member: an integer left out when 0 unless `keep`, a bool left out
+-- when it is `default` (never when there is none), an enum left out
+-- when 0, flags left out when none;
+local function I(name, f, keep)
+  return { when = not keep and f or nil, text = name .. ": {" .. f .. "}" }
+end
+local function B(name, f, default)
+  local when
+  if default == true then when = "not " .. f elseif default == false then when = f end
+  return { when = when, text = name .. ": {?" .. f .. "}true{:}false{/}" }
+end
+local function F(name, f)
+  return { when = f .. " != 0", text = name .. ": {" .. f .. "_names}" }
+end
+-- a DWARF constant (an enum field whose names carry the prefix)
+local function E(name, f, keep)
+  return { when = not keep and f .. " != 0" or nil, text = name .. ": {" .. f .. "}" }
+end
+
+-- DIFlags and DISPFlags (DebugInfoFlags.def), printed as
+-- DINode::splitFlags splits them: the accessibility (2 bits) and the
+-- pointer-to-member representation (bits 16-17) as one name each,
+-- IndirectVirtualBase (two bits) whole, then each bit by name, in the
+-- order of the .def; what no name covers is printed as a number last.
+local DI_FLAGS = {
+  { 1 << 2, "FwdDecl" }, { 1 << 3, "AppleBlock" },
+  { 1 << 4, "ReservedBit4" }, { 1 << 5, "Virtual" },
+  { 1 << 6, "Artificial" }, { 1 << 7, "Explicit" },
+  { 1 << 8, "Prototyped" }, { 1 << 9, "ObjcClassComplete" },
+  { 1 << 10, "ObjectPointer" }, { 1 << 11, "Vector" },
+  { 1 << 12, "StaticMember" }, { 1 << 13, "LValueReference" },
+  { 1 << 14, "RValueReference" }, { 1 << 15, "ExportSymbols" },
+  { 1 << 18, "IntroducedVirtual" }, { 1 << 19, "BitField" },
+  { 1 << 20, "NoReturn" }, { 1 << 22, "TypePassByValue" },
+  { 1 << 23, "TypePassByReference" }, { 1 << 24, "EnumClass" },
+  { 1 << 25, "Thunk" }, { 1 << 26, "NonTrivial" },
+  { 1 << 27, "BigEndian" }, { 1 << 28, "LittleEndian" },
+  { 1 << 29, "AllCallsDescribed" },
+}
+local DISP_FLAGS = {
+  { 1, "Virtual" }, { 2, "PureVirtual" },
+  { 1 << 2, "LocalToUnit" }, { 1 << 3, "Definition" },
+  { 1 << 4, "Optimized" }, { 1 << 5, "Pure" }, { 1 << 6, "Elemental" },
+  { 1 << 7, "Recursive" }, { 1 << 8, "MainSubprogram" },
+  { 1 << 9, "Deleted" }, { 1 << 11, "ObjCDirect" },
+}
+-- each bit of `bits` set in v by name, then what is left as a number
+-- (out: the names split off before, by the caller)
+local function split_bits(prefix, v, bits, out)
+  for _, b in ipairs(bits) do
+    if v & b[1] ~= 0 then
+      out[#out + 1] = prefix .. b[2]
+      v = v & ~b[1]
+    end
+  end
+  if v ~= 0 or #out == 0 then out[#out + 1] = tostring(v) end
+  return table.concat(out, " | ")
+end
+local ACCESS = { "Private", "Protected", "Public" }
+local PTR_TO_MEMBER = { "SingleInheritance", "MultipleInheritance",
+                        "VirtualInheritance" }
+local INDIRECT_VIRTUAL_BASE = (1 << 2) | (1 << 5)
+local function di_flags(v)
+  local out = {}
+  if v & 3 ~= 0 then
+    out[#out + 1] = "DIFlag" .. ACCESS[v & 3]
+    v = v & ~3
+  end
+  if v & (3 << 16) ~= 0 then
+    out[#out + 1] = "DIFlag" .. PTR_TO_MEMBER[(v >> 16) & 3]
+    v = v & ~(3 << 16)
+  end
+  if v & INDIRECT_VIRTUAL_BASE == INDIRECT_VIRTUAL_BASE then
+    out[#out + 1] = "DIFlagIndirectVirtualBase"
+    v = v & ~INDIRECT_VIRTUAL_BASE
+  end
+  return split_bits("DIFlag", v, DI_FLAGS, out)
+end
+local function with_prefix(t, prefix)
+  local r = {}
+  for k, v in pairs(t) do r[k] = prefix .. v end
+  return r
+end
+local TAGS = with_prefix(DW_TAG, "DW_TAG_")
+local LANGS = with_prefix(DW_LANG, "DW_LANG_")
+local ATES = with_prefix(DW_ATE, "DW_ATE_")
+local CCS_DW = with_prefix(DW_CC, "DW_CC_")
+
+-- A string operand printed as a field: "chars", escaped as
+-- printEscapedString does ("" for a null one, which `keep` prints).
+struct "MDStrOperand" {
+  ctype = "llvm::MDOperand", node = false,
+  fields = { md = ref("MD", "MDString") },
+  text = "\"{?md}{md.entry:escaped}{/}\"",
+}
+-- The fields every DI node has: an MDNode's, its operands as strings
+-- too, its tag (SubclassData16) and what it adds.
+local function di_fields(extra)
+  local f = mdnode_fields {
+    storage = scalar "Storage",
+    s = array { at = "before", count = "NumOperands", of = "MDStrOperand" },
+    tag = enum("SubclassData16", { names = TAGS }),
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+local function flags_of(path, fn)
+  return computed(pure(function(n) return fn(n[path] or 0) end))
+end
+-- di(KIND, CTYPE, MEMBERS, SPECS): struct DIKind_Def printing the node.
+local di_cases = { MDTupleKind = "MDTupleDef" }
+local function di(kind, ctype, members, specs)
+  members = members or {}
+  if members.flags then members.flags_names = flags_of("flags", di_flags) end
+  if members.spflags then
+    members.spflags_names = flags_of("spflags", function(v)
+      return split_bits("DISPFlag", v, DISP_FLAGS, {})
+    end)
+  end
+  di_cases[kind .. "Kind"] = kind .. "Def"
+  struct (kind .. "Def") {
+    ctype = ctype,
+    fields = di_fields(members),
+    ref = "!{mn} = {?storage == 1}distinct {/}" .. di_template(kind, specs) .. "\n",
+  }
+end
+
+di("DILocation", "llvm::DILocation",
+   { line = scalar "SubclassData32", column = scalar "SubclassData16",
+     implicit = scalar "SubclassData1" },
+   { I("line", "line", true), I("column", "column"), M("scope", 0, true),
+     M("inlinedAt", 1), B("isImplicitCode", "implicit", false) })
+-- a subrange's bounds: a constant's value (ConstantAsMetadata of a
+-- ConstantInt, signed) or a node
+struct "BoundConst" {
+  ctype = "llvm::ValueAsMetadata", node = false,
+  fields = { v = ref("V", "ConstantInt") },
+}
+struct "BoundOperand" {
+  ctype = "llvm::MDOperand", node = false,
+  fields = { md = ref("MD", "Metadata"), c = ref("MD", "BoundConst") },
+  text = "{?md.id == ConstantAsMetadataKind}{c.v.val}{:}{md}{/}",
+}
+local function BOUND(name, i)
+  return { when = "b[" .. i .. "].md", text = name .. ": {b[" .. i .. "]}" }
+end
+di("DISubrange", "llvm::DISubrange",
+   { b = array { at = "before", count = "NumOperands", of = "BoundOperand" } },
+   { BOUND("count", 0), BOUND("lowerBound", 1), BOUND("upperBound", 2),
+     BOUND("stride", 3) })
+di("DIEnumerator", "llvm::DIEnumerator",
+   { value = apint { value = "Value.U.VAL", words = "Value.U.pVal", width = "Value.BitWidth" },
+     uvalue = apint { value = "Value.U.VAL", words = "Value.U.pVal",
+                      width = "Value.BitWidth", signed = false },
+     unsigned = scalar "SubclassData32" },
+   { S("name", 0, true),
+     { text = "value: {?unsigned}{uvalue}{:}{value}{/}" },
+     B("isUnsigned", "unsigned", false) })
+local function ditype(extra)
+  extra = extra or {}
+  extra.line = scalar "Line"
+  extra.flags = scalar "Flags"
+  extra.size = scalar "SizeInBits"
+  extra.offset = scalar "OffsetInBits"
+  extra.align = scalar "AlignInBits"
+  return extra
+end
+di("DIBasicType", "llvm::DIBasicType", ditype { encoding = enum("Encoding", { names = ATES }) },
+   { { when = "tag != DW_TAG_base_type", text = "tag: {tag}" }, S("name", 2),
+     I("size", "size"), I("align", "align"), E("encoding", "encoding"),
+     F("flags", "flags") })
+di("DIDerivedType", "llvm::DIDerivedType",
+   ditype { hasas = scalar "DWARFAddressSpace.Storage.hasVal",
+            as = scalar "DWARFAddressSpace.Storage.value" },
+   { E("tag", "tag", true), S("name", 2), M("scope", 1), M("file", 0),
+     I("line", "line"), M("baseType", 3, true), I("size", "size"),
+     I("align", "align"), I("offset", "offset"), F("flags", "flags"),
+     M("extraData", 4), { when = "hasas", text = "dwarfAddressSpace: {as}" },
+     M("annotations", 5) })
+di("DICompositeType", "llvm::DICompositeType",
+   ditype { lang = enum("RuntimeLang", { names = LANGS }) },
+   { E("tag", "tag", true), S("name", 2), M("scope", 1), M("file", 0),
+     I("line", "line"), M("baseType", 3), I("size", "size"),
+     I("align", "align"), I("offset", "offset"), F("flags", "flags"),
+     M("elements", 4), E("runtimeLang", "lang"), M("vtableHolder", 5),
+     M("templateParams", 6), S("identifier", 7), M("discriminator", 8),
+     M("dataLocation", 9), M("associated", 10), M("allocated", 11),
+     M("rank", 12), M("annotations", 13) })
+di("DISubroutineType", "llvm::DISubroutineType",
+   ditype { cc = enum("CC", { names = CCS_DW }) },
+   { F("flags", "flags"), E("cc", "cc"), M("types", 3, true) })
+-- A file's checksum and source are members (Optional<...>), not operands.
+local CHECKSUM_KINDS = { "CSK_MD5", "CSK_SHA1", "CSK_SHA256" }
+di("DIFile", "llvm::DIFile",
+   { hascs = scalar "Checksum.Storage.hasVal",
+     cskind = enum("Checksum.Storage.value.Kind", { names = CHECKSUM_KINDS }),
+     cs = ref("Checksum.Storage.value.Value", "MDString"),
+     hassrc = scalar "Source.Storage.hasVal",
+     src = ref("Source.Storage.value", "MDString") },
+   { S("filename", 0, true), S("directory", 1, true),
+     { when = "hascs", text = "checksumkind: {cskind}, checksum: \"{cs.entry:escaped}\"" },
+     { when = "hassrc and src", text = "source: \"{src.entry:escaped}\"" } })
+local EMISSION = { [0] = "NoDebug", "FullDebug", "LineTablesOnly", "DebugDirectivesOnly" }
+local NAME_TABLES = { [0] = "Default", "GNU", "None" }
+di("DICompileUnit", "llvm::DICompileUnit",
+   { lang = enum("SourceLanguage", { names = LANGS }),
+     optimized = scalar "IsOptimized", rtv = scalar "RuntimeVersion",
+     emission = enum("EmissionKind", { names = EMISSION }),
+     dwoid = scalar "DWOId", split = scalar "SplitDebugInlining",
+     profiling = scalar "DebugInfoForProfiling",
+     nametable = enum("NameTableKind", { names = NAME_TABLES }),
+     ranges = scalar "RangesBaseAddress" },
+   { E("language", "lang", true), M("file", 0, true), S("producer", 1),
+     B("isOptimized", "optimized"), S("flags", 2), I("runtimeVersion", "rtv", true),
+     S("splitDebugFilename", 3), { text = "emissionKind: {emission}" },
+     M("enums", 4), M("retainedTypes", 5), M("globals", 6), M("imports", 7),
+     M("macros", 8), I("dwoId", "dwoid"), B("splitDebugInlining", "split", true),
+     B("debugInfoForProfiling", "profiling", false),
+     { when = "nametable != 0", text = "nameTableKind: {nametable}" },
+     B("rangesBaseAddress", "ranges", false), S("sysroot", 9), S("sdk", 10) })
+di("DISubprogram", "llvm::DISubprogram",
+   { line = scalar "Line", scopeline = scalar "ScopeLine",
+     vindex = scalar "VirtualIndex", thisadj = scalar "ThisAdjustment",
+     flags = scalar "Flags", spflags = scalar "SPFlags" },
+   { S("name", 2), S("linkageName", 3), M("scope", 1, true), M("file", 0),
+     I("line", "line"), M("type", 4), I("scopeLine", "scopeline"),
+     M("containingType", 8),
+     { when = "spflags & 3 != 0 or vindex != 0", text = "virtualIndex: {vindex}" },
+     I("thisAdjustment", "thisadj"), F("flags", "flags"),
+     { text = "spFlags: {spflags_names}" }, M("unit", 5),
+     M("templateParams", 9), M("declaration", 6), M("retainedNodes", 7),
+     M("thrownTypes", 10), M("annotations", 11) })
+di("DILexicalBlock", "llvm::DILexicalBlock",
+   { line = scalar "Line", column = scalar "Column" },
+   { M("scope", 1, true), M("file", 0), I("line", "line"), I("column", "column") })
+di("DILexicalBlockFile", "llvm::DILexicalBlockFile",
+   { discriminator = scalar "Discriminator" },
+   { M("scope", 1, true), M("file", 0), I("discriminator", "discriminator", true) })
+di("DINamespace", "llvm::DINamespace",
+   { export = scalar "ExportSymbols" },
+   { S("name", 2), M("scope", 1, true), B("exportSymbols", "export", false) })
+di("DIModule", "llvm::DIModule",
+   { line = scalar "LineNo", decl = scalar "IsDecl" },
+   { M("scope", 1, true), S("name", 2), S("configMacros", 3),
+     S("includePath", 4), S("apinotes", 5), M("file", 0), I("line", "line"),
+     B("isDecl", "decl", false) })
+di("DITemplateTypeParameter", "llvm::DITemplateTypeParameter",
+   { default = scalar "IsDefault" },
+   { S("name", 0), M("type", 1, true), B("defaulted", "default", false) })
+di("DITemplateValueParameter", "llvm::DITemplateValueParameter",
+   { default = scalar "IsDefault" },
+   { { when = "tag != DW_TAG_template_value_parameter", text = "tag: {tag}" },
+     S("name", 0), M("type", 1), B("defaulted", "default", false),
+     M("value", 2, true) })
+local function divariable(extra)
+  extra.line = scalar "Line"
+  extra.align = scalar "AlignInBits"
+  return extra
+end
+di("DIGlobalVariable", "llvm::DIGlobalVariable",
+   divariable { islocal = scalar "IsLocalToUnit", isdef = scalar "IsDefinition" },
+   { S("name", 1), S("linkageName", 5), M("scope", 0, true), M("file", 2),
+     I("line", "line"), M("type", 3), B("isLocal", "islocal"),
+     B("isDefinition", "isdef"), M("declaration", 6), M("templateParams", 7),
+     I("align", "align"), M("annotations", 8) })
+di("DILocalVariable", "llvm::DILocalVariable",
+   divariable { arg = scalar "Arg", flags = scalar "Flags" },
+   { S("name", 1), I("arg", "arg"), M("scope", 0, true), M("file", 2),
+     I("line", "line"), M("type", 3), F("flags", "flags"), I("align", "align"),
+     M("annotations", 4) })
+di("DILabel", "llvm::DILabel", { line = scalar "Line" },
+   { M("scope", 0, true), S("name", 1), M("file", 2), I("line", "line") })
+di("DIGlobalVariableExpression", "llvm::DIGlobalVariableExpression", {},
+   { M("var", 0), M("expr", 1) })
+di("DIImportedEntity", "llvm::DIImportedEntity", { line = scalar "Line" },
+   { E("tag", "tag", true), S("name", 2), M("scope", 0, true), M("entity", 1),
+     M("file", 3), I("line", "line"), M("elements", 4) })
+
+-- }======================================================
+
 -- A metadata node as the module lists it after the named ones: a tuple
 -- !N = !{...} (distinct: Storage 1). The specialized DI nodes
 -- (DICompileUnit, DILocation...) have a printer each in LLVM, which this
@@ -1264,7 +1716,7 @@ struct "MDOtherDef" {
 struct "MDDef" {
   ctype = "llvm::MDNode",
   fields = { id = enum("SubclassID", MDKIND) },
-  cast = { by = "id", cases = { MDTupleKind = "MDTupleDef" }, default = "MDOtherDef" },
+  cast = { by = "id", cases = di_cases, default = "MDOtherDef" },
 }
 
 -- A module as `opt -S` prints it (AssemblyWriter::printModule): its
@@ -1274,7 +1726,7 @@ struct "MDDef" {
 -- root is a Module numbers #N and !N as the module's printer does
 -- (numberings module_attrs and module_md below; MDNUM), a walk rooted at
 -- a Function as -print-after-all does.
--- TODO: comdats, aliases and ifuncs, module asm.
+-- TODO: aliases and ifuncs, module asm.
 struct "Module" {
   ctype = "llvm::Module",
   fields = {
@@ -1289,6 +1741,7 @@ struct "Module" {
     dl        = std.string "DL.StringRepresentation",
     -- what the functions' text numbered, in the order of the numbers
     types     = derived { numbering = "module_types", of = ref "StructDef" },
+    comdats   = derived { numbering = "module_comdats", of = ref "ComdatDef" },
     groups    = derived { numbering = "module_attrs", of = ref "AttrGroup" },
     mds       = derived { numbering = "module_md", of = ref "MDDef" },
   },
@@ -1297,6 +1750,7 @@ struct "Module" {
       .. "{?dl}target datalayout = \"{dl}\"\n{/}"
       .. "{?triple}target triple = \"{triple}\"\n{/}"
       .. "{?types}\n{types}{/}"
+      .. "{?comdats}\n{comdats*\n}{/}"
       .. "{?globals}\n{globals}{/}"
       .. "{?functions}\n{functions*\n}{/}"
       .. "{?groups}\n{groups}{/}"
@@ -1323,6 +1777,26 @@ struct "Comdat" {
   ctype = "llvm::Comdat", node = false,
   fields = { name = ptr("Name", "ComdatName") },
 }
+-- A comdat as the module lists it before its globals (Comdat::print),
+-- in the order of the global objects that name it, functions first
+-- (Module::global_objects), each once: numbering module_comdats.
+local COMDAT_KINDS = { [0] = "any", "exactmatch", "largest", "nodeduplicate",
+                       "samesize" }
+struct "ComdatDef" {
+  ctype = "llvm::Comdat",
+  fields = { name = ptr("Name", "ComdatName"),
+             kind = enum("SK", { names = COMDAT_KINDS }),
+             -- (the name quoted as LLVM quotes a name)
+             qname = computed(pure(function(n)
+               return quote(n.name and n.name.key or "")
+             end)) },
+  ref = "${qname} = comdat {kind}\n",
+}
+numbering "module_comdats" {
+  scope = "Module",
+  { "functions", number = false, { "comdat" } },
+  { "globals", number = false, { "comdat" } },
+}
 
 -- A parameter as the function's header prints it.
 struct "ArgSlot" {
@@ -1335,6 +1809,7 @@ struct "Function" {
   ctype = "llvm::Function",
   fields = global_fields {
     fty    = ref("ValueType", "FunctionType"),
+    valty  = ref("ValueType", "Type"),
     cc     = enum(SD(4, 10), { names = CCS }),
     -- a personality, a prefix and a prologue are hung-off operands 0-2,
     -- there when bit 3 of SubclassData says so
@@ -1348,12 +1823,7 @@ struct "Function" {
     section = llvm.densemap { map = "vty.ctx.pImpl.GlobalObjectSections",
                               of = "SectionName" },
     -- " comdat", and its name when it is not the function's
-    -- TODO(h-lang): {?comdat.name.key != name} once strings compare.
-    comdat_name = computed(pure(function(n)
-      local c = n.comdat and n.comdat.name and n.comdat.name.key
-      if not c or (n.name and c == n.name.key) then return "" end
-      return "($" .. quote(c) .. ")"
-    end)),
+    comdat_name = computed(pure(comdat_name)),
     -- (a ref: the function's snapshot does not walk its module)
     parent = ref("Parent", "Module"),
     blocks = llvm.ilist("BasicBlocks", "BasicBlock", { link_offset = 24 }),
@@ -1423,28 +1893,50 @@ numbering "module_attrs" {
 }
 
 -- Named struct types %T, in the order the module's printer finds them
--- (TypeFinder: each global's type; each function's type, its
--- arguments', and each instruction's, its operands' but other
--- instructions', a GEP's source and an alloca's allocated type), each
--- type before what it contains, depth first.
+-- (TypeFinder: each global's type; each function's type and each
+-- instruction's, its constant operands', a GEP's source and an alloca's
+-- allocated type), each type before what it contains, depth first.
 local STRUCT = "id == StructTyID and sd & 4 == 0"
+-- (TypeFinder's worklist marks all of a type's subtypes seen before it
+-- looks into the first: claim = true)
 local function types_of(path, extra)
-  local st = { path, when = STRUCT, { "sub", when = STRUCT, recurse = true } }
+  local st = { path, when = STRUCT,
+               { "sub", when = STRUCT, recurse = true, claim = true } }
+  for k, v in pairs(extra or {}) do st[k] = v end
+  return st
+end
+local CONSTANT = "id >= BlockAddressVal and id <= ConstantTokenNoneVal"
+-- the types type attributes name (byval(T), sret(T): incorporateAttributes)
+local function attr_types(path, extra)
+  local st = { path, number = false, { "all", number = false,
+      { "node", number = false, { "attrs", number = false,
+          types_of("ty", { guard = "kindid == 3", as = "TypeAttr" }) } } } }
   for k, v in pairs(extra or {}) do st[k] = v end
   return st
 end
 numbering "module_types" {
   scope = "Module",
   { "globals", number = false, types_of("vt") },
-  { "functions", number = false, types_of("vty"),
-    { "params", number = false, { "a", number = false, types_of("vty") } },
+  { "functions", number = false, types_of("valty"), attr_types("attrs"),
     { "blocks", number = false, { "insts", number = false, types_of("vty"),
+        -- (constants only: not a global, an argument or a block; and
+        -- the constant a metadata argument holds, dbg.value's undef)
         { "ops", number = false, { "val", number = false,
-            only = "id < " .. INSTRUCTION_VAL, types_of("vty") } },
+            only = CONSTANT .. " or id == MetadataAsValueVal",
+            types_of("vty", { guard = CONSTANT }),
+            { "md", number = false, guard = "id == MetadataAsValueVal",
+              as = "MetadataAsValue",
+              { "v", number = false, guard = "id == ConstantAsMetadataKind",
+                as = "ValueAsMetadata", only = CONSTANT,
+                types_of("vty") } } } },
         types_of("src", { guard = "id == " .. INSTRUCTION_VAL + OP.getelementptr,
                           as = "I_getelementptr" }),
         types_of("allocated", { guard = "id == " .. INSTRUCTION_VAL + OP.alloca,
-                                as = "I_alloca" }) } } },
+                                as = "I_alloca" }),
+        attr_types("attrs", { guard = "id == " .. INSTRUCTION_VAL + OP.call,
+                              as = "I_call" }),
+        attr_types("attrs", { guard = "id == " .. INSTRUCTION_VAL + OP.invoke,
+                              as = "I_invoke" }) } } },
 }
 
 -- {====================================================== values by class
@@ -1464,7 +1956,7 @@ local value_cases = {
   ConstantIntVal = "ConstantInt", ConstantFPVal = "ConstantFP",
   ConstantPointerNullVal = "ConstantPointerNull",
   ConstantTokenNoneVal = "ConstantTokenNone",
-  InlineAsmVal = "InlineAsm",
+  InlineAsmVal = "InlineAsm", BlockAddressVal = "BlockAddress",
   MetadataAsValueVal = "MetadataAsValue",
 }
 for k, v in pairs(inst_cases) do value_cases[k] = v end

@@ -149,21 +149,30 @@ entered_key(uint64_t addr, const struct lnumstep *s)
 	return addr ^ ((uint64_t)(s->etype + 1) << 48);
 }
 
-// Visits node @p addr (its bytes @p data, or NULL) of step @p s, element
-// @p k of its sequence (UINT64_MAX: none), for {=#} in conditions.
-static void
-visit(struct nrun *r, const struct lnumstep *s, uint64_t addr,
-      const void *data, uint64_t k)
+// Marks node @p addr of step @p s entered; false when it was (or on
+// failure, recorded).
+static bool
+enter(struct nrun *r, const struct lnumstep *s, uint64_t addr)
 {
-	struct walk *w = r->w;
 	bool added;
-	if (!addr || r->failed || w->stop)
-		return;
 	if (!irs_visited_add(&r->entered, entered_key(addr, s), &added)) {
 		r->failed = true;
-		return;
+		return false;
 	}
-	if (!added)
+	return added;
+}
+
+// Visits node @p addr (its bytes @p data, or NULL) of step @p s, element
+// @p k of its sequence (UINT64_MAX: none), for {=#} in conditions;
+// @p claimed: marked entered already (claim = true).
+static void
+visit(struct nrun *r, const struct lnumstep *s, uint64_t addr,
+      const void *data, uint64_t k, bool claimed)
+{
+	struct walk *w = r->w;
+	if (!addr || r->failed || w->stop)
+		return;
+	if (!claimed && !enter(r, s, addr))
 		return;
 	w->next_elem = k;
 	struct frame *ef = irs_walk_push(w, &w->lo->types[s->etype], addr,
@@ -224,6 +233,50 @@ element_node(struct walk *w, const struct lfield *fd, uint64_t a,
 	return p ? p - e->past : 0;
 }
 
+// claim = true: the nodes of sequence @p fd of frame @p g not entered yet
+// are marked entered, then visited in order (the others are someone
+// else's to enter, wherever that is). Marked from the last, as LLVM's
+// TypeFinder pushes a type's subtypes on its worklist: a node listed
+// twice is entered where it is listed last.
+static void
+claim_seq(struct nrun *r, struct frame *g, const struct lfield *fd,
+	  const struct lnumstep *s)
+{
+	struct walk *w = r->w;
+	struct seq_iter it;
+	uint64_t a;
+	const unsigned char *d;
+	uint64_t *nodes = NULL;
+	size_t n = 0, cap = 0;
+	irs_seq_begin(w, g, fd, &it);
+	for (uint64_t k = 0; !r->failed && irs_seq_next(w, &it, &a, &d); k++) {
+		const void *data;
+		uint64_t node = element_node(w, fd, a, d, &data);
+		if (!node)
+			continue;
+		if (n + 2 > cap) {
+			size_t c = cap ? 2 * cap : 16;
+			uint64_t *p = realloc(nodes, c * sizeof(*p));
+			if (!p) {
+				r->failed = true;
+				break;
+			}
+			nodes = p;
+			cap = c;
+		}
+		nodes[n++] = node;
+		nodes[n++] = k;
+	}
+	for (size_t i = n; i > 0 && !r->failed; i -= 2)
+		if (!enter(r, s, nodes[i - 2]))
+			nodes[i - 2] = 0;	// entered: someone else's
+	// (read again when visited: the element bytes the iterator gave are
+	// gone by then)
+	for (size_t i = 0; i < n && !r->failed && !w->stop; i += 2)
+		visit(r, s, nodes[i], NULL, nodes[i + 1], true);
+	free(nodes);
+}
+
 static void
 run_step(struct nrun *r, struct frame *f, const struct lnumstep *s)
 {
@@ -237,7 +290,9 @@ run_step(struct nrun *r, struct frame *f, const struct lnumstep *s)
 		irs_walk_unfollow(w, np);
 		return;
 	}
-	if (last->kind == LK_SEQ) {
+	if (last->kind == LK_SEQ && s->claim) {
+		claim_seq(r, g, last, s);
+	} else if (last->kind == LK_SEQ) {
 		struct seq_iter it;
 		uint64_t a;
 		const unsigned char *d;
@@ -249,7 +304,7 @@ run_step(struct nrun *r, struct frame *f, const struct lnumstep *s)
 			if (s->nest)
 				defer(r, s, node, k);
 			else
-				visit(r, s, node, data, k);
+				visit(r, s, node, data, k, false);
 		}
 	} else if (last->kind == LK_SHAPE) {	// a lookup: the value found
 		uint64_t v;
@@ -267,20 +322,21 @@ run_step(struct nrun *r, struct frame *f, const struct lnumstep *s)
 			if (s->nest)
 				defer(r, s, node, UINT64_MAX);
 			else
-				visit(r, s, node, NULL, UINT64_MAX);
+				visit(r, s, node, NULL, UINT64_MAX, false);
 		}
 	} else if (last->kind == LK_EMBED) {
 		uint64_t a = g->addr + last->at.offset;
 		if (s->nest)
 			defer(r, s, a, UINT64_MAX);
 		else
-			visit(r, s, a, g->data + last->at.offset, UINT64_MAX);
+			visit(r, s, a, g->data + last->at.offset, UINT64_MAX,
+			      false);
 	} else {
 		uint64_t p = irs_load_ptr(g, last);
 		if (s->nest)
 			defer(r, s, p, UINT64_MAX);
 		else
-			visit(r, s, p, NULL, UINT64_MAX);
+			visit(r, s, p, NULL, UINT64_MAX, false);
 	}
 	irs_walk_unfollow(w, np);
 }
@@ -362,23 +418,11 @@ compute(struct walk *w, const struct lnumbering *nb, struct frame *sf,
 
 /* }====================================================== */
 
-// The table of numbering @p k for the scope around frame @p f, computed
-// when new; NULL when there is no scope (the error recorded).
+// The table of numbering @p k over scope frame @p sf, computed when new.
 static struct numtab *
-table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
+table_of(struct walk *w, struct frame *sf, uint32_t k)
 {
 	const struct lnumbering *nb = &w->lo->numberings[k];
-	// the outermost: a scope may hold nodes of its own type (an MLIR
-	// op's regions hold ops), which it numbers
-	struct frame *sf = NULL;
-	for (uint32_t d = 0; d < w->depth && !sf; d++)
-		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope)
-			sf = w->frames[d];
-	if (!sf) {
-		irs_walk_error(w, fd, f->addr, "numbering \"%s\": no enclosing "
-			       "%s", nb->name, w->lo->types[nb->scope].name);
-		return NULL;
-	}
 	// (a node is numbered by the one scope it is in, so its number does
 	// not depend on where the walk renders it: renderings that show it
 	// may be kept)
@@ -406,12 +450,63 @@ table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
 	return w->stop ? NULL : lru;
 }
 
+// The table of numbering @p k for the scope around frame @p f; NULL when
+// there is no scope (the error recorded).
+static struct numtab *
+table(struct walk *w, struct frame *f, const struct lfield *fd, uint32_t k)
+{
+	const struct lnumbering *nb = &w->lo->numberings[k];
+	// the outermost: a scope may hold nodes of its own type (an MLIR
+	// op's regions hold ops), which it numbers
+	struct frame *sf = NULL;
+	for (uint32_t d = 0; d < w->depth && !sf; d++)
+		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope)
+			sf = w->frames[d];
+	if (!sf) {
+		irs_walk_error(w, fd, f->addr, "numbering \"%s\": no enclosing "
+			       "%s", nb->name, w->lo->types[nb->scope].name);
+		return NULL;
+	}
+	return table_of(w, sf, k);
+}
+
+// The table of the scope field @p sfd of frame @p f names (num { scope =
+// F }): that scope's frame if the walk is in it, else one pushed for the
+// time of the numbering (reading only). NULL: no scope (error recorded).
+static struct numtab *
+table_named(struct walk *w, struct frame *f, const struct lfield *fd,
+	    const struct lfield *sfd, uint32_t k)
+{
+	const struct lnumbering *nb = &w->lo->numberings[k];
+	uint64_t p = irs_load_ptr(f, sfd);
+	if (!p) {
+		irs_walk_error(w, fd, f->addr, "numbering \"%s\": its scope "
+			       "'%s' is NULL", nb->name, sfd->name);
+		return NULL;
+	}
+	for (uint32_t d = 0; d < w->depth; d++)
+		if (w->frames[d]->t && w->frames[d]->t->index == nb->scope &&
+		    w->frames[d]->addr == p)
+			return table_of(w, w->frames[d], k);
+	uint32_t saved = w->detached;
+	w->detached++;
+	struct frame *sf = irs_walk_push(w, &w->lo->types[nb->scope], p, NULL,
+					 fd);
+	struct numtab *t = sf ? table_of(w, sf, k) : NULL;
+	if (sf)
+		irs_walk_pop(w);
+	w->detached = saved;
+	return t;
+}
+
 bool
 irs_number_of(struct walk *w, struct frame *f, const struct lfield *fd,
 	      int64_t *ret)
 {
 	const struct lnum *nm = fd->shape->num;
-	struct numtab *t = table(w, f, fd, nm->numbering);
+	struct numtab *t = nm->scope ?
+		table_named(w, f, fd, nm->scope, nm->numbering) :
+		table(w, f, fd, nm->numbering);
 	if (!t)
 		return false;
 	size_t s = tab_find(t, f->addr);

@@ -4,7 +4,7 @@
 # never skips), fetches LLVM's private IR headers into
 # $REAL/llvm-14-headers (one check), and shares the type donors' cache,
 # $BUILD/donor-cache, between suites.
-for tool in clang-14 opt-14 c++; do
+for tool in clang-14 clang++-14 opt-14 c++; do
 	command -v "$tool" >/dev/null || { not_ok "$tool is installed" \
 		"scripts/install-deps installs it"; done_testing; exit 1; }
 done

@@ -86,4 +86,61 @@ varargs O0 $PIPE
 EOF
 figure "$total sections byte-identical under each debugger"
 
+# --- whole modules with debug info, as opt-14 -S prints them ---------------
+# A module compiled with -g (the reducer's input when a pass of it fails)
+# rendered whole from opt-14's memory at its first pass (the verifier: the
+# Module in %rdx, sret), byte-identical to opt-14 -S of the same file and
+# valid IR: every debug-info node (DICompileUnit, DIFile, DISubprogram,
+# DILocation, DILocalVariable, the types, DIExpression...) numbered and
+# printed as AsmWriter does; interp.c's blockaddress constants too, and
+# cxx.cpp's comdats, C++ debug info (DIFlagProtected, static members,
+# template parameters) and named struct types in TypeFinder's order.
+# The inputs, compiled; then one session per debugger renders them all,
+# opt-14 started once per input (loading libLLVM-14's symbols once).
+inputs=()
+while read -r file level; do
+	name=${file%.*} cc=clang-14
+	[ "$file" = "$name.cpp" ] && cc=clang++-14
+	"$cc" -g "-$level" -S -emit-llvm "$FIXTURES/real/llvm/$file" \
+		-o "$TMP/$name.g$level.ll"
+	opt-14 -S "$TMP/$name.g$level.ll" -o "$TMP/$name.g$level.S.ll"
+	inputs+=("$file $level")
+done <<EOF
+dbg.c O0
+dbg.c O2
+interp.c O2
+cxx.cpp O0
+EOF
+for debugger in gdb lldb; do
+	words=(-o "$(spell "$debugger" break llvm::VerifierPass::run)")
+	# (GDB evaluates the cast as C in a frame without debug info)
+	[ "$debugger" = gdb ] && words+=(-o 'set language c++')
+	for i in "${!inputs[@]}"; do
+		read -r file level <<<"${inputs[$i]}"
+		args="-passes=verify -disable-output $TMP/${file%.*}.g$level.ll"
+		if [ "$i" = 0 ]; then
+			words+=(-o run)
+		elif [ "$debugger" = gdb ]; then
+			words+=(-o kill -o "run $args")
+		else
+			words+=(-o 'process kill' -o "process launch -- $args")
+		fi
+		words+=(-o "ir-dump -o $TMP/$debugger-${file%.*}.g$level.module.ll ((llvm::Module *)\$rdx) Module")
+	done
+	read -r file level <<<"${inputs[0]}"
+	DBG_TIMEOUT=300 DEBUGGER=$debugger dbg_batch "$TMP/$debugger-modules.log" \
+		"${words[@]}" -- opt-14 -passes=verify -disable-output \
+		"$TMP/${file%.*}.g$level.ll"
+	for input in "${inputs[@]}"; do
+		read -r file level <<<"$input"
+		base=$TMP/${file%.*}.g$level
+		out=$TMP/$debugger-${file%.*}.g$level.module.ll
+		ndi=$(grep -c '^![0-9]* = .*!DI' "$base.S.ll")
+		check_eq "$file -g -$level, $debugger: the module is byte-identical to opt-14 -S ($ndi debug-info nodes)" \
+			"" "$(diff "$base.S.ll" "$out" 2>&1 | head -5)"
+		check "$file -g -$level, $debugger: opt-14 reads and verifies it" \
+			opt-14 -verify -disable-output "$out"
+	done
+done
+
 done_testing

@@ -1271,6 +1271,164 @@ test_numbering_nodes_in_order(void **state)
 			   0, "");
 }
 
+// num "N" { scope = F }: a node numbered in the scope its field F names,
+// wherever it is printed: LLVM's blockaddress(@f, %3) names a block by
+// its number in f, in a global's initializer (no function around) or in
+// another function (whose numbering does not hold it).
+typedef struct OFn OFn;
+typedef struct OBlock {
+	const char *name;
+	OFn *fn;
+	struct OBlock *next;
+} OBlock;
+struct OFn {
+	OBlock *blocks;
+	OBlock *target;
+	OFn *next;
+};
+typedef struct OMod {
+	OFn *fns;
+	OBlock *addr;
+} OMod;
+
+static void
+scope_types(struct fake_target *ft)
+{
+	FAKE_TYPE(ft, OBlock);
+	FAKE_PTR(ft, OBlock, name, "char");
+	FAKE_PTR(ft, OBlock, fn, "OFn");
+	FAKE_PTR(ft, OBlock, next, "OBlock");
+	FAKE_TYPE(ft, OFn);
+	FAKE_PTR(ft, OFn, blocks, "OBlock");
+	FAKE_PTR(ft, OFn, target, "OBlock");
+	FAKE_PTR(ft, OFn, next, "OFn");
+	FAKE_TYPE(ft, OMod);
+	FAKE_PTR(ft, OMod, fns, "OFn");
+	FAKE_PTR(ft, OMod, addr, "OBlock");
+}
+
+static const char scope_layout[] =
+	"layout { name = \"m\", root = \"OMod\" }\n"
+	"struct \"OBlock\" { fields = { name = cstr \"name\",\n"
+	"  fn = ref(\"fn\", \"OFn\"), slot = num \"slot\" %s },\n"
+	"  ref = \"%%{?name}{name}{:}{slot}{/}\", text = \"{@ref}\\n\" }\n"
+	"struct \"OFn\" { fields = {\n"
+	"  blocks = list { head = \"blocks\", of = \"OBlock\", link = "
+	"\"next\" },\n"
+	"  target = ref(\"target\", \"OBlock\") },\n"
+	"  text = \"f:\\n{blocks} -> {target}\\n\" }\n"
+	"struct \"OMod\" { fields = {\n"
+	"  fns = list { head = \"fns\", of = \"OFn\", link = \"next\" },\n"
+	"  addr = ref(\"addr\", \"OBlock\") },\n"
+	"  text = \"blockaddress {addr}\\n{fns}\" }\n"
+	"numbering \"slot\" { scope = \"OFn\", { \"blocks\", when = \"not "
+	"name\" } }\n";
+
+static void
+test_numbering_own_scope(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	scope_types(&f->ft);
+	char src[2048];
+	snprintf(src, sizeof(src), scope_layout, "{ scope = \"fn\" }");
+	unit_layout_load(&f->ft.target, src, "m.lua", &f->lo);
+	OFn f1, f2;
+	OBlock c2 = { NULL, &f1, NULL }, c1 = { "e", &f1, &c2 },
+	       c0 = { NULL, &f1, &c1 };
+	OBlock d2 = { NULL, &f2, NULL }, d1 = { NULL, &f2, &d2 },
+	       d0 = { "x", &f2, &d1 };
+	f1 = (OFn){ &c0, &d1, &f2 };
+	f2 = (OFn){ &d0, &c2, NULL };
+	OMod m = { &f1, &d2 };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&m,
+			   "blockaddress %1\n"
+			   "f:\n%0\n%e\n%1\n -> %0\n"
+			   "f:\n%x\n%0\n%1\n -> %1\n", 0, "");
+}
+
+// Without it, a block outside any function has no number, and one of
+// another function none in this one's; a scope that is no pointer to the
+// numbering's scope type is an error at load.
+static void
+test_numbering_own_scope_needed(void **state)
+{
+	struct unit_layout_fixture *f = *state;
+	scope_types(&f->ft);
+	char src[2048];
+	snprintf(src, sizeof(src), scope_layout, "");
+	unit_layout_load(&f->ft.target, src, "m.lua", &f->lo);
+	OFn f1;
+	OBlock c0 = { NULL, &f1, NULL };
+	f1 = (OFn){ &c0, &c0, NULL };
+	OMod m = { &f1, &c0 };
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&m,
+			   "blockaddress %<none>\nf:\n%0\n -> %0\n", 1,
+			   "numbering \"slot\": no enclosing OFn");
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	snprintf(src, sizeof(src), scope_layout, "{ scope = \"name\" }");
+	expect_load(f, src, "e.lua:3:",
+		    "OBlock.slot: scope 'name' is no ptr or ref field of OBlock "
+		    "pointing at a OFn (numbering \"slot\"'s scope)");
+}
+
+// claim = true: LLVM's TypeFinder pushes a type's subtypes on a worklist,
+// each marked seen as it is pushed, from the last: a type a sibling's
+// subtypes reach is listed where its own list has it, and a type listed
+// twice where it is listed last. Depth first, A = { G, B, G }, B = { G,
+// H } lists A G B H; the worklist A B H G.
+typedef struct CTy {
+	const char *name;
+	uint32_t nsub;
+	struct CTy **sub;
+} CTy;
+
+static void
+test_numbering_claim(void **state)
+{
+	static const char layout[] =
+		"layout { name = \"c\", root = \"CTy\" }\n"
+		"struct \"CNode\" { ctype = \"CTy\", fields = { name = cstr "
+		"\"name\", n = num \"types\" },\n"
+		"  ref = \"{n}{name} \" }\n"
+		"struct \"CTy\" { fields = { name = cstr \"name\",\n"
+		"  sub = array { ptr = \"sub\", count = \"nsub\", of = ref "
+		"\"CTy\" },\n"
+		"  all = derived { numbering = \"types\", of = ref \"CNode\" } "
+		"},\n"
+		"  text = \"{all}\" }\n"
+		"numbering \"types\" { scope = \"CTy\",\n"
+		"  { \"sub\", recurse = true %s } }\n";
+	struct unit_layout_fixture *f = *state;
+	FAKE_TYPE(&f->ft, CTy);
+	FAKE_PTR(&f->ft, CTy, name, "char");
+	FAKE_UINT(&f->ft, CTy, nsub);
+	FAKE_PTR(&f->ft, CTy, sub, "CTy *");
+	CTy g = { "G", 0, NULL }, h = { "H", 0, NULL };
+	CTy *b_sub[2] = { &g, &h };
+	CTy b = { "B", 2, b_sub };
+	CTy *a_sub[3] = { &g, &b, &g };
+	CTy a = { "A", 3, a_sub };
+	CTy *root_sub[1] = { &a };
+	CTy root = { "root", 1, root_sub };
+	char src[1024];
+	snprintf(src, sizeof(src), layout, "");
+	unit_layout_load(&f->ft.target, src, "c.lua", &f->lo);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&root,
+			   "0A 1G 2B 3H ", 0, "");
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	snprintf(src, sizeof(src), layout, ", claim = true");
+	unit_layout_load(&f->ft.target, src, "c.lua", &f->lo);
+	unit_assert_render(f->lo, fake_memory(&f->ft), (uintptr_t)&root,
+			   "0A 1B 2H 3G ", 0, "");
+	irs_layout_destroy(f->lo);
+	f->lo = NULL;
+	snprintf(src, sizeof(src), layout, ", claim = true, nest = true");
+	expect_load(f, src, "e.lua:",
+		    "step 'sub' claims its nodes: a sequence, and not nested");
+}
+
 // MLIR's operations: regions of blocks of operations; a block's
 // arguments, an op's results (one number however many).
 typedef struct MOp MOp;
@@ -1454,6 +1612,16 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_numbering_nodes_in_order,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_numbering_claim,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_numbering_own_scope,
+						unit_layout_fixture_setup,
+						unit_layout_fixture_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_numbering_own_scope_needed,
+			unit_layout_fixture_setup,
+			unit_layout_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_numbering_nested_regions,
 						unit_layout_fixture_setup,
 						unit_layout_fixture_teardown),

@@ -179,6 +179,7 @@ IRSNAP_TYPE(llvm::ConstantDataVector);
 IRSNAP_TYPE(llvm::ConstantPointerNull);
 IRSNAP_TYPE(llvm::ConstantAggregateZero);
 IRSNAP_TYPE(llvm::UndefValue);
+IRSNAP_TYPE(llvm::BlockAddress);
 IRSNAP_TYPE(llvm::PoisonValue);
 IRSNAP_TYPE(llvm::GetElementPtrConstantExpr);
 IRSNAP_TYPE(llvm::APInt);
@@ -212,6 +213,33 @@ IRSNAP_TYPE(llvm::DIExpression);
 IRSNAP_TYPE(llvm::DIArgList);
 IRSNAP_TYPE(llvm::DILocation);
 IRSNAP_TYPE(llvm::DebugLoc);
+// Debug-info nodes (DebugInfoMetadata.h): their operands lie before them
+// as every MDNode's; what is not metadata (a line, flags, a size) is a
+// member of the class.
+IRSNAP_TYPE(llvm::DINode);
+IRSNAP_TYPE(llvm::DIScope);
+IRSNAP_TYPE(llvm::DIFile);
+IRSNAP_TYPE(llvm::DICompileUnit);
+IRSNAP_TYPE(llvm::DIType);
+IRSNAP_TYPE(llvm::DIBasicType);
+IRSNAP_TYPE(llvm::DIDerivedType);
+IRSNAP_TYPE(llvm::DICompositeType);
+IRSNAP_TYPE(llvm::DISubroutineType);
+IRSNAP_TYPE(llvm::DISubprogram);
+IRSNAP_TYPE(llvm::DILexicalBlock);
+IRSNAP_TYPE(llvm::DILexicalBlockFile);
+IRSNAP_TYPE(llvm::DINamespace);
+IRSNAP_TYPE(llvm::DIModule);
+IRSNAP_TYPE(llvm::DISubrange);
+IRSNAP_TYPE(llvm::DIEnumerator);
+IRSNAP_TYPE(llvm::DIVariable);
+IRSNAP_TYPE(llvm::DILocalVariable);
+IRSNAP_TYPE(llvm::DIGlobalVariable);
+IRSNAP_TYPE(llvm::DIGlobalVariableExpression);
+IRSNAP_TYPE(llvm::DILabel);
+IRSNAP_TYPE(llvm::DIImportedEntity);
+IRSNAP_TYPE(llvm::DITemplateTypeParameter);
+IRSNAP_TYPE(llvm::DITemplateValueParameter);
 IRSNAP_TYPE(llvm::MDAttachments);
 IRSNAP_TYPE(llvm::DenseMap<const llvm::Value *, llvm::MDAttachments>);
 IRSNAP_TYPE(llvm::detail::DenseMapPair<const llvm::Value *,
