@@ -1003,6 +1003,17 @@ select_types(struct fake_target *ft)
 	FAKE_PTR(ft, SBlock, uses, "SUse");
 }
 
+// The layout of the select tests, up to SBlock's derived fields.
+#define SELECT_HEAD \
+	"layout { name = \"s\", root = \"SBlock\" }\n" \
+	"struct \"SInst\" { fields = { op = scalar \"op\",\n" \
+	"  parent = ref(\"parent\", \"SBlock\") } }\n" \
+	"struct \"SUse\" { node = false, fields = {\n" \
+	"  user = ref(\"user\", \"SInst\") } }\n" \
+	"struct \"SBlock\" { fields = { num = scalar \"num\",\n" \
+	"  uses = list { head = \"uses\", of = \"SUse\", link = " \
+	"\"next\" },\n"
+
 // A block's predecessors: its uses whose user is a terminator, mapped to
 // the terminator's block, in use-list order with repeats (LLVM), or
 // sorted by block number (MLIR); a count, a test and an empty one.
@@ -1012,14 +1023,7 @@ test_select_filter_map_sort(void **state)
 	struct unit_layout_fixture *f = *state;
 	select_types(&f->ft);
 	unit_layout_load(&f->ft.target,
-		"layout { name = \"s\", root = \"SBlock\" }\n"
-		"struct \"SInst\" { fields = { op = scalar \"op\",\n"
-		"  parent = ref(\"parent\", \"SBlock\") } }\n"
-		"struct \"SUse\" { node = false, fields = {\n"
-		"  user = ref(\"user\", \"SInst\") } }\n"
-		"struct \"SBlock\" { fields = { num = scalar \"num\",\n"
-		"  uses = list { head = \"uses\", of = \"SUse\", link = "
-		"\"next\" },\n"
+		SELECT_HEAD
 		"  preds = derived { from = \"uses\", where = \"user.op >= 100\","
 		"\n    map = \"user.parent\", of = ref \"SBlock\" },\n"
 		"  sorted = derived { from = \"uses\", where = \"user.op >= 100\","
@@ -1072,14 +1076,7 @@ test_select_sort_empty(void **state)
 	struct unit_layout_fixture *f = *state;
 	select_types(&f->ft);
 	unit_layout_load(&f->ft.target,
-		"layout { name = \"s\", root = \"SBlock\" }\n"
-		"struct \"SInst\" { fields = { op = scalar \"op\",\n"
-		"  parent = ref(\"parent\", \"SBlock\") } }\n"
-		"struct \"SUse\" { node = false, fields = {\n"
-		"  user = ref(\"user\", \"SInst\") } }\n"
-		"struct \"SBlock\" { fields = { num = scalar \"num\",\n"
-		"  uses = list { head = \"uses\", of = \"SUse\", link = "
-		"\"next\" },\n"
+		SELECT_HEAD
 		"  sorted = derived { from = \"uses\", map = \"user.parent\",\n"
 		"    sort = \"num\", of = ref \"SBlock\" } },\n"
 		"  ref = \"%{num}\", text = \"{=#sorted} [{sorted*, }]\" }\n",
