@@ -47,9 +47,13 @@ console_root_plausible(struct irs_console *c, uint32_t boundary,
 	return true;
 }
 
-struct irs_error *
-console_root_search(struct irs_console *c, uint32_t boundary,
-		    uint64_t *ret, char *where, size_t len)
+// The first value of the boundary frame's callee-saved registers, then
+// of its first STACK_WORDS stack words, that @p keep keeps: into *ret,
+// and where it was into @p where. IRS_ERROR_NOT_FOUND when none is.
+static struct irs_error *
+search_frame(struct irs_console *c,
+	     bool (*keep)(struct irs_console *c, const void *ctx, uint64_t v),
+	     const void *ctx, uint64_t *ret, char *where, size_t len)
 {
 	uint64_t v, sp;
 	struct irs_memory *mem;
@@ -61,7 +65,7 @@ console_root_search(struct irs_console *c, uint32_t boundary,
 			irs_error_destroy(err);
 			continue;
 		}
-		if (console_root_plausible(c, boundary, v)) {
+		if (v && keep(c, ctx, v)) {
 			snprintf(where, len, "%s", saved_x86_64[i] + 1);
 			*ret = v;
 			return NULL;
@@ -75,15 +79,37 @@ console_root_search(struct irs_console *c, uint32_t boundary,
 			irs_error_destroy(err);	// the stack's end
 			break;
 		}
-		if (v && console_root_plausible(c, boundary, v)) {
+		if (v && keep(c, ctx, v)) {
 			snprintf(where, len, "sp+%u", 8 * k);
 			*ret = v;
 			return NULL;
 		}
 	}
-	return irs_error_format(IRS_ERROR_NOT_FOUND, "no plausible IR root in "
-				"the boundary frame's callee-saved registers "
-				"or its first %u stack words", STACK_WORDS);
+	return irs_error_format(IRS_ERROR_NOT_FOUND, "nothing in the boundary "
+				"frame's callee-saved registers or its first "
+				"%u stack words", STACK_WORDS);
+}
+
+static bool
+keep_root(struct irs_console *c, const void *ctx, uint64_t v)
+{
+	return console_root_plausible(c, *(const uint32_t *)ctx, v);
+}
+
+struct irs_error *
+console_root_search(struct irs_console *c, uint32_t boundary,
+		    uint64_t *ret, char *where, size_t len)
+{
+	struct irs_error *err = search_frame(c, keep_root, &boundary, ret,
+					     where, len);
+	if (err && irs_error_get_code(err) == IRS_ERROR_NOT_FOUND) {
+		irs_error_destroy(err);
+		return irs_error_format(IRS_ERROR_NOT_FOUND, "no plausible IR "
+					"root in the boundary frame's "
+					"callee-saved registers or its first "
+					"%u stack words", STACK_WORDS);
+	}
+	return err;
 }
 
 // The one $argN the expressions @p a and @p b read; -1 when none or more
@@ -107,14 +133,14 @@ one_arg(const char *a, const char *b)
 	return found;
 }
 
-// Whether the pass name reads non-empty and printable with $argN = @p v.
+// Whether the pass name of boundary @p ctx reads non-empty and printable
+// with $argN = @p v.
 static bool
-names_pass(struct irs_console *c, const struct irs_boundary_info *bi,
-	   uint64_t v)
+names_pass(struct irs_console *c, const void *ctx, uint64_t v)
 {
 	char *pass = NULL;
 	c->saved[c->saved_n] = v;
-	struct irs_error *err = console_eval_pass(c, bi, &pass, NULL);
+	struct irs_error *err = console_eval_pass(c, ctx, &pass, NULL);
 	bool ok = !err && pass && *pass;
 	for (const char *p = pass; ok && *p; p++)
 		ok = isprint((unsigned char)*p);
@@ -127,8 +153,8 @@ void
 console_saved_args_begin(struct irs_console *c,
 			 const struct irs_boundary_info *bi, uint32_t frame)
 {
-	uint64_t v, sp;
-	struct irs_memory *mem;
+	uint64_t v;
+	char where[32];
 	int k = bi->pass_name || !bi->pass_expr ? -1
 		: one_arg(bi->pass_expr, bi->pass_len_expr);
 	if (!frame || k < 0 || k >= 8)
@@ -136,35 +162,15 @@ console_saved_args_begin(struct irs_console *c,
 	c->saved_args = true;
 	c->saved_mask = 1u << k;
 	c->saved_n = (uint32_t)k;
-	for (size_t i = 0; i < ARRAY_SIZE(saved_x86_64); i++) {
-		struct irs_error *err = console_eval(c, saved_x86_64[i],
-						     EVAL_READ, &v);
-		if (err) {
-			irs_error_destroy(err);
-			continue;
-		}
-		if (v && names_pass(c, bi, v)) {
-			if (irs_debug('S'))
-				fprintf(stderr, "irsnap: $arg%d 0x%llx from %s"
-					" of frame %u\n", k,
-					(unsigned long long)v,
-					saved_x86_64[i] + 1, frame);
-			return;
-		}
-	}
-	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
-	if (!err)
-		err = console_memory(c, &mem);
-	for (uint32_t i = 0; !err && i < STACK_WORDS; i++) {
-		if ((err = irs_memory_read(mem, sp + 8 * i, &v, sizeof(v))))
-			break;
-		if (v && names_pass(c, bi, v)) {
-			if (irs_debug('S'))
-				fprintf(stderr, "irsnap: $arg%d 0x%llx from "
-					"sp+%u of frame %u\n", k,
-					(unsigned long long)v, 8 * i, frame);
-			return;
-		}
+	struct irs_error *err = search_frame(c, names_pass, bi, &v, where,
+					     sizeof(where));
+	if (!err) {
+		c->saved[k] = v;
+		if (irs_debug('S'))
+			fprintf(stderr, "irsnap: $arg%d 0x%llx from %s of "
+				"frame %u\n", k, (unsigned long long)v, where,
+				frame);
+		return;
 	}
 	irs_error_destroy(err);
 	console_saved_args_end(c);	// not found: as before
