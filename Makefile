@@ -9,8 +9,9 @@ CFLAGS  ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 
 # SANITIZE=1: ASan + UBSan into build-asan/; `make test SANITIZE=1` then runs
-# every suite that can host them, each sanitizer report failing its suite
-# (tests/run says which suites it leaves out and why).
+# the sanitized scope (tests/run's sanitized_scope: the suites that feed
+# irsnap untrusted or real compilers' input), each sanitizer report failing
+# its suite; `tests/run --sanitized /` runs every suite that can host them.
 ifeq ($(SANITIZE),1)
 BUILD   ?= build-asan
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
