@@ -18,7 +18,10 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 export IRSNAP_SANITIZE = 1
 # The real compilers of the tests are never sanitized: one build of them,
 # the plain build's, serves both runs (CI's second run reuses the first's).
+# So do the type donors the e2e suites build (the system's c++ compiles
+# them, whatever irsnap's build): a fresh clone builds each once.
 export IRSNAP_REAL ?= $(abspath build/real)
+export IRSNAP_TEST_DONORS ?= $(abspath build/donor-cache)
 else
 BUILD   ?= build
 SANFLAGS =

@@ -3,7 +3,8 @@
 # installed (scripts/install-deps installs them; the suite fails here,
 # never skips), fetches LLVM's private IR headers into
 # $REAL/llvm-14-headers (one check), and shares the type donors' cache,
-# $BUILD/donor-cache, between suites.
+# $BUILD/donor-cache (IRSNAP_TEST_DONORS: the sanitized run shares the
+# plain build's), between suites.
 for tool in clang-14 clang++-14 opt-14 c++; do
 	command -v "$tool" >/dev/null || { not_ok "$tool is installed" \
 		"scripts/install-deps installs it"; done_testing; exit 1; }
@@ -12,7 +13,7 @@ out=$(BUILD=$BUILD scripts/real-compilers llvm-14-headers 2>&1)
 REAL=${IRSNAP_REAL:-$BUILD/real}
 check "LLVM's private IR headers fetched ($out)" \
 	test -f "$REAL/llvm-14-headers/lib/IR/LLVMContextImpl.h"
-export IRSNAP_CACHE=$BUILD/donor-cache
+export IRSNAP_CACHE=${IRSNAP_TEST_DONORS:-$BUILD/donor-cache}
 mkdir -p "$IRSNAP_CACHE"
 
 # build_donor LAYOUT LOG: `irsnap donor LAYOUT` against the private
