@@ -40,6 +40,22 @@ machine(const struct irs_console *c)
 					 : (unsigned)(h[19] << 8 | h[18]);
 }
 
+unsigned
+console_abi_machine(struct irs_console *c)
+{
+	// Asked at every boundary stop: the header is read again only when
+	// the debugger runs another executable.
+	const char *exe = c->t->exe_path ? c->t->exe_path : "";
+	if (c->machine && c->machine_exe && !strcmp(c->machine_exe, exe))
+		return c->machine;
+	char *copy = strdup(exe);
+	if (!copy)
+		return machine(c);
+	free(c->machine_exe);
+	c->machine_exe = copy;
+	return c->machine = machine(c);
+}
+
 struct irs_error *
 console_abi_expr(const struct irs_console *c, bool sret, const char *expr,
 		 char *out, size_t len)

@@ -24,6 +24,7 @@ irs_console_create(const struct irs_target *t, struct irs_console **ret)
 	c->set.json = true;
 	c->set.format_auto = true;
 	c->returning.cfa = CONSOLE_NO_CFA;
+	c->returning.sp = CONSOLE_NO_SP;
 	*ret = c;
 	return NULL;
 }
@@ -41,6 +42,7 @@ irs_console_destroy(struct irs_console *c)
 	console_boundaries_deinit(c);
 	console_modules_deinit(c);
 	free(c->donor_path);
+	free(c->machine_exe);
 	free(c->events);
 	console_filter_deinit(&c->break_filter);
 	console_filter_deinit(&c->trace_filter);

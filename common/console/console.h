@@ -136,6 +136,7 @@ struct console_arg {
 };
 
 #define CONSOLE_NO_CFA UINT64_MAX
+#define CONSOLE_NO_SP UINT64_MAX
 
 /** An entered boundary call that has not returned yet. */
 struct console_event {
@@ -151,6 +152,9 @@ struct console_event {
 	uint32_t gen;		/* session generation it belongs to */
 	uint64_t cfa;		/* of the call's frame, CONSOLE_NO_CFA if
 				   unknown (irs_console_hit pairs by it) */
+	uint64_t sp;		/* x86-64: the stack pointer at the entry
+				   stop, CONSOLE_NO_SP if not taken; pairs
+				   the return by stack order instead */
 	struct console_arg *args;	/* integer and pointer arguments at
 					   entry, for eval at the return */
 	size_t nargs;
@@ -287,6 +291,8 @@ struct irs_console {
 	/* frontend.c */
 	struct console_event returning;	/* the call just returned from, for
 					   eval of its arguments there */
+	char *machine_exe;		/* abi.c: the executable whose */
+	unsigned machine;		/* ELF machine this is */
 	struct console_bpfn *bpfns;	/* breakpoints set, per function */
 	size_t nbpfns;
 	uint32_t next_bp;		/* the last breakpoint id handed out */
@@ -455,9 +461,17 @@ struct irs_error *console_update_breaks(struct irs_console *c);
 void console_clear_events(struct irs_console *c);
 /** Frees what @p ev owns and zeroes it. */
 void console_event_deinit(struct console_event *ev);
-/** irs_console_boundary_enter() for a call whose frame has CFA @p cfa. */
+/** What a boundary call's entry stop knows of where the call is: its
+ *  frame's CFA or the stack pointer (either may be unknown:
+ *  CONSOLE_NO_CFA, CONSOLE_NO_SP), and its thread (0: unknown). */
+struct console_call {
+	uint64_t cfa, sp, tid;
+};
+/** irs_console_boundary_enter() for the call @p call says (NULL: nothing
+ *  known). */
 struct irs_error *console_boundary_enter(struct irs_console *c,
-					 const char *function, uint64_t cfa,
+					 const char *function,
+					 const struct console_call *call,
 					 bool *stop_ret, char **out_ret);
 /** How stop messages name @p ev's pass run, into @p buf: "seq 4" when
  *  traced, else its place among the process's boundary calls. */
@@ -536,6 +550,9 @@ char *console_frontend_args(struct irs_console *c);
  *  the debuggee's machine (x86-64 System V, AArch64). */
 struct irs_error *console_abi_expr(const struct irs_console *c, bool sret,
 				   const char *expr, char *out, size_t len);
+/** The debuggee's machine (EM_X86_64, EM_AARCH64...) from its executable's
+ *  ELF header, EM_X86_64 when unknown; read once per executable. */
+unsigned console_abi_machine(struct irs_console *c);
 /** console_eval() of a boundary expression (reads only, $argN as above). */
 struct irs_error *console_eval_arg(struct irs_console *c,
 				   const struct irs_boundary_info *bi,

@@ -5,6 +5,7 @@
 // "Front ends".
 #include <ctype.h>
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
@@ -643,11 +644,8 @@ console_frontend_save_args(struct irs_console *c, struct console_event *ev)
 }
 
 static bool
-arg_of(const struct console_event *ev, uint64_t cfa, const char *name,
-       uint64_t *ret)
+arg_of(const struct console_event *ev, const char *name, uint64_t *ret)
 {
-	if (ev->cfa == CONSOLE_NO_CFA || ev->cfa != cfa)
-		return false;
 	for (size_t i = 0; i < ev->nargs; i++)
 		if (!strcmp(ev->args[i].name, name)) {
 			*ret = ev->args[i].value;
@@ -670,10 +668,20 @@ console_frontend_entry_arg(struct irs_console *c, const char *name,
 		irs_error_destroy(err);
 		return false;
 	}
+	if (cfa == CONSOLE_NO_CFA)
+		return false;
 	for (size_t i = c->nevents; i-- > 0;)
 		if (c->events[i].cfa == cfa)
-			return arg_of(&c->events[i], cfa, name, ret);
-	return arg_of(&c->returning, cfa, name, ret);
+			return arg_of(&c->events[i], name, ret);
+	// A call keyed by its entry's stack pointer (returning_call): frame
+	// 0 is the outermost open one whose entry sp is below that CFA.
+	for (size_t i = 0; i < c->nevents; i++) {
+		const struct console_event *ev = &c->events[i];
+		if (ev->cfa == CONSOLE_NO_CFA && ev->sp != CONSOLE_NO_SP &&
+		    ev->sp < cfa)
+			return arg_of(ev, name, ret);
+	}
+	return c->returning.cfa == cfa && arg_of(&c->returning, name, ret);
 }
 
 /* }====================================================================
@@ -1072,57 +1080,112 @@ append(struct irs_buf *b, char *text)
 	irs_free(text);
 }
 
-// At a return instruction: the return of the call with this CFA, and of
-// the calls above it that never returned (a longjmp out of them).
-static struct irs_error *pop_returns(struct irs_console *c, uint64_t cfa,
-				     bool *stop_ret, struct irs_buf *out);
-
-// The CFA at a return instruction. On x86-64 `ret` finds the return
-// address at sp, so the CFA is sp + 8: one register read, where the
-// debugger's own CFA unwinds frame 0 and GDB's frame object frame 1 too,
-// the costliest fact of a traced pass's return (issue 26). Taken only when
-// it is the CFA of an open call, so it can never pair a return wrongly;
-// anywhere else (AArch64's `ret` leaves sp at the CFA, 16-aligned, never
-// an open call's CFA minus 8) the debugger's.
-static uint64_t
-return_cfa(struct irs_console *c)
+// The stopped thread and its stack pointer. From the kernel on a live
+// x86-64 process (/proc/PID/task/TID/syscall): a boundary stop's stack
+// pointer was the costliest fact the core asked the debugger for, a
+// tenth of a traced GDB run (issue 26). Else the debugger's $sp.
+static bool
+stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid)
 {
-	uint64_t sp;
-	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
-	for (size_t i = 0; !err && i < c->nevents; i++)
-		if (c->events[i].cfa == sp + 8)
-			return sp + 8;
-	irs_error_destroy(err);
-	return frame_cfa(c);
+	const struct irs_target *t = c->t;
+	struct irs_error *err = NULL;
+
+	*tid = 0;
+	if (t->thread && (err = t->thread(t->arg, tid))) {
+		irs_error_destroy(err);
+		*tid = 0;
+	}
+	if (t->pid > 0 && *tid && console_abi_machine(c) == EM_X86_64 &&
+	    irs_proc_thread_sp(t->pid, *tid, sp))
+		return true;
+	if ((err = console_eval(c, "$sp", EVAL_READ, sp))) {
+		irs_error_destroy(err);
+		return false;
+	}
+	return true;
 }
 
-static struct irs_error *
-hit_return(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
+// At the entry stop of a boundary call: what pairs its return with it.
+// On x86-64 the stack pointer: any stop inside the call (after its
+// `call` pushed the return address) has sp <= its CFA - 8, and every
+// call outside it has sp >= its CFA, whatever the prologue did (pushes,
+// a realigned stack). Elsewhere the debugger's CFA.
+static struct console_call
+entry_key(struct irs_console *c)
 {
-	uint64_t cfa = return_cfa(c);
-	bool known = false;
-
-	for (size_t i = 0; i < c->nevents; i++)
-		known = known || c->events[i].cfa == cfa ||
-			c->events[i].cfa == CONSOLE_NO_CFA;
-	if (!known)
-		return NULL;	// a call entered before we broke on it
-	return pop_returns(c, cfa, stop_ret, out);
+	struct console_call k = { CONSOLE_NO_CFA, CONSOLE_NO_SP, 0 };
+	if (console_abi_machine(c) != EM_X86_64 ||
+	    !stop_sp(c, &k.sp, &k.tid)) {
+		k.sp = CONSOLE_NO_SP;
+		k.cfa = frame_cfa(c);
+	}
+	return k;
 }
 
-// The returns of the open calls down to the one with CFA @p cfa.
+// Which open call a stop at one of its returns ends: the index into
+// c->events, or -1 for a call entered before irsnap broke on it. At a
+// return instruction (@p at_caller false) x86-64's sp is the callee's
+// CFA - 8; at the caller's return address (true) it is the CFA. Calls
+// above the one found never returned (a longjmp, an exception out of
+// them). *cfa_ret: the CFA of the call ended, CONSOLE_NO_CFA if unknown.
+static ptrdiff_t
+returning_call(struct irs_console *c, bool at_caller, uint64_t *cfa_ret)
+{
+	uint64_t sp = 0, tid = 0;
+	bool have_sp = stop_sp(c, &sp, &tid);
+	bool x86 = console_abi_machine(c) == EM_X86_64;
+	uint64_t cfa = !have_sp ? CONSOLE_NO_CFA : at_caller ? sp :
+		       x86 ? sp + 8 : CONSOLE_NO_CFA;
+	bool asked = false;	// the debugger for the CFA
+	ptrdiff_t found = -1;
+
+	for (size_t i = c->nevents; i-- > 0;) {
+		const struct console_event *ev = &c->events[i];
+		if (ev->sp != CONSOLE_NO_SP) {
+			// by stack order, on the event's own thread's stack
+			if (!have_sp || !x86 || (tid && ev->tid && ev->tid != tid))
+				continue;
+			if (at_caller ? ev->sp < sp : ev->sp <= sp) {
+				found = (ptrdiff_t)i;	// an outer one may too
+				continue;
+			}
+			if (found >= 0)
+				break;
+			continue;
+		}
+		if (found >= 0)
+			break;
+		if (ev->cfa == CONSOLE_NO_CFA) {
+			found = (ptrdiff_t)i;	// unknown: the innermost
+			break;
+		}
+		if (cfa == CONSOLE_NO_CFA && !asked && !at_caller) {
+			cfa = frame_cfa(c);
+			asked = true;
+		}
+		if (cfa != CONSOLE_NO_CFA && ev->cfa == cfa) {
+			found = (ptrdiff_t)i;
+			break;
+		}
+	}
+	*cfa_ret = cfa;
+	return found;
+}
+
+// The returns of the open calls down to c->events[@p call], which has CFA
+// @p cfa (CONSOLE_NO_CFA: unknown).
 static struct irs_error *
-pop_returns(struct irs_console *c, uint64_t cfa, bool *stop_ret,
+pop_returns(struct irs_console *c, size_t call, uint64_t cfa, bool *stop_ret,
 	    struct irs_buf *out)
 {
 	struct irs_error *first = NULL;
 
-	while (c->nevents) {
+	while (c->nevents > call) {
 		struct console_event *top = &c->events[c->nevents - 1];
-		uint64_t top_cfa = top->cfa;
 		// Its arguments, for eval while stopped at its return.
 		console_event_deinit(&c->returning);
-		c->returning.cfa = top_cfa;
+		c->returning.cfa = c->nevents - 1 == call &&
+			cfa != CONSOLE_NO_CFA ? cfa : top->cfa;
 		c->returning.args = top->args;
 		c->returning.nargs = top->nargs;
 		top->args = NULL;
@@ -1139,10 +1202,21 @@ pop_returns(struct irs_console *c, uint64_t cfa, bool *stop_ret,
 			first = err;
 		}
 		*stop_ret = *stop_ret || flag;
-		if (top_cfa == cfa || top_cfa == CONSOLE_NO_CFA)
-			break;
 	}
 	return first;
+}
+
+// At a return instruction of a boundary function, or (@p at_caller) at the
+// return address of its caller: the return of the open call it ends.
+static struct irs_error *
+hit_return(struct irs_console *c, bool at_caller, bool *stop_ret,
+	   struct irs_buf *out)
+{
+	uint64_t cfa;
+	ptrdiff_t call = returning_call(c, at_caller, &cfa);
+	if (call < 0)
+		return NULL;	// a call entered before we broke on it
+	return pop_returns(c, (size_t)call, cfa, stop_ret, out);
 }
 
 // after = "caller": a breakpoint at the return address of the call just
@@ -1197,26 +1271,6 @@ console_frontend_forget_callers(struct irs_console *c)
 	c->ncallers = 0;
 }
 
-// At a return address: the return of the open call whose CFA is the
-// stack pointer now (a return pops the return address: sp = the callee's
-// CFA), and of the calls above it that never returned.
-static struct irs_error *
-hit_caller(struct irs_console *c, bool *stop_ret, struct irs_buf *out)
-{
-	uint64_t sp;
-	struct irs_error *err = console_eval(c, "$sp", EVAL_READ, &sp);
-	if (err) {
-		irs_error_destroy(err);
-		return NULL;
-	}
-	bool known = false;
-	for (size_t i = 0; i < c->nevents; i++)
-		known = known || c->events[i].cfa == sp;
-	if (!known)
-		return NULL;	// a call entered before we broke on it
-	return pop_returns(c, sp, stop_ret, out);
-}
-
 struct irs_error *
 irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 		char **out_ret)
@@ -1244,16 +1298,15 @@ irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 	if (fn && entry) {
 		console_event_deinit(&c->returning);
 		char *text = NULL;
-		err = console_boundary_enter(c, fn->function, frame_cfa(c),
+		struct console_call call = entry_key(c);
+		err = console_boundary_enter(c, fn->function, &call,
 					     stop_ret, &text);
 		append(&out, text);
 		break_at_caller(c, fn->function, &out);
 		// a library loaded since the sync: its returns now
 		resolve_returns(c, fn, true, &out);
-	} else if (fn) {
-		err = hit_return(c, stop_ret, &out);
-	} else if (caller) {
-		err = hit_caller(c, stop_ret, &out);
+	} else if (fn || caller) {
+		err = hit_return(c, caller, stop_ret, &out);
 	}
 	if (out.oom) {
 		irs_buf_deinit(&out);

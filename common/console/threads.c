@@ -15,10 +15,10 @@ console_threads_check(struct irs_console *c, struct console_event *ev,
 		      struct irs_buf *out)
 {
 	const struct irs_target *t = c->t;
-	uint64_t tid = 0;
-	if (!t->thread)
+	uint64_t tid = ev->tid;	// the entry stop's, when it asked
+	if (!tid && !t->thread)
 		return;
-	struct irs_error *err = t->thread(t->arg, &tid);
+	struct irs_error *err = tid ? NULL : t->thread(t->arg, &tid);
 	if (err || !tid) {
 		irs_error_destroy(err);
 		return;

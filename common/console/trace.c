@@ -711,6 +711,7 @@ console_event_deinit(struct console_event *ev)
 	free(ev->args);
 	memset(ev, 0, sizeof(*ev));
 	ev->cfa = CONSOLE_NO_CFA;
+	ev->sp = CONSOLE_NO_SP;
 }
 
 void
@@ -744,6 +745,7 @@ push_event(struct irs_console *c)
 	struct console_event *ev = &c->events[c->nevents++];
 	memset(ev, 0, sizeof(*ev));
 	ev->cfa = CONSOLE_NO_CFA;
+	ev->sp = CONSOLE_NO_SP;
 	return ev;
 }
 
@@ -825,13 +827,13 @@ struct irs_error *
 irs_console_boundary_enter(struct irs_console *c, const char *function,
 			   bool *stop_ret, char **out_ret)
 {
-	return console_boundary_enter(c, function, CONSOLE_NO_CFA, stop_ret,
-				      out_ret);
+	return console_boundary_enter(c, function, NULL, stop_ret, out_ret);
 }
 
 struct irs_error *
 console_boundary_enter(struct irs_console *c, const char *function,
-		       uint64_t cfa, bool *stop_ret, char **out_ret)
+		       const struct console_call *call, bool *stop_ret,
+		       char **out_ret)
 {
 	struct irs_error *err;
 	struct irs_boundary_info bi;
@@ -844,7 +846,11 @@ console_boundary_enter(struct irs_console *c, const char *function,
 	struct console_event *ev = push_event(c);
 	if (!ev)
 		return &irs_enomem;
-	ev->cfa = cfa;
+	if (call) {
+		ev->cfa = call->cfa;
+		ev->sp = call->sp;
+		ev->tid = call->tid;
+	}
 	console_frontend_save_args(c, ev);
 	if (!function)
 		function = "";

@@ -3,6 +3,7 @@
 // (10 ms), coarser than most passes, so the process's CPU clock (the same
 // account, in nanoseconds) is read first and the stat file is the fallback.
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,44 @@ irs_proc_cpu_time(int64_t pid, double *ret)
 	if (cpu_clock(pid, ret))
 		return NULL;
 	return stat_time(pid, ret);
+}
+
+bool
+irs_proc_thread_sp(int64_t pid, uint64_t tid, uint64_t *sp)
+{
+	char path[96], text[256];
+
+	if (pid <= 0 || pid > INT32_MAX || !tid || tid > INT32_MAX)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/task/%" PRIu64
+		 "/syscall", pid, tid);
+	// One read of a small file: irs_file_read's growing buffer costs
+	// more than the read, at two stops a pass.
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	// "running" while it runs; else "NR [ARGS...] SP PC" (NR -1 outside
+	// a system call, with no ARGS): SP is the last field but one.
+	char *last = NULL, *prev = NULL, *save = NULL;
+	for (char *f = strtok_r(text, " \n", &save); f;
+	     f = strtok_r(NULL, " \n", &save)) {
+		prev = last;
+		last = f;
+	}
+	if (!prev || prev == text || strncmp(prev, "0x", 2))
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(prev, &end, 16);
+	if (errno || *end)
+		return false;
+	*sp = v;
+	return true;
 }
 
 // The parent of @p pid (field 4 of /proc/PID/stat), 0 when unknown.

@@ -183,6 +183,11 @@ void irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len);
  *  this debugger (neither its parent, as GDB is, nor its grandparent, as
  *  LLDB is through lldb-server). */
 bool irs_proc_attached(int64_t pid);
+/** The stack pointer of thread @p tid of live process @p pid while it is
+ *  stopped (at a breakpoint), from /proc/PID/task/TID/syscall: no call
+ *  into the debugger. false when it cannot be read (the thread runs, the
+ *  kernel refuses). */
+bool irs_proc_thread_sp(int64_t pid, uint64_t tid, uint64_t *sp);
 /** An address range [start, end). */
 struct irs_proc_range {
 	uint64_t start, end;

@@ -3,11 +3,13 @@
 // field paths and their errors, bitfield storage units, a value's integer,
 // return instructions and fatal signals, boundary breakpoints paired by
 // CFA, a core's signal, the debuggee's arguments, entry values.
+#include <elf.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -949,37 +951,102 @@ test_hits_pair_by_cfa(void **state)
 	assert_non_null(strstr(w->out, "irsnap: stopped after pass 'dce'"));
 }
 
-// At a return instruction the CFA is sp + 8 (x86-64's ret pops the return
-// address) when that is an open call's: no CFA is asked of the debugger
-// then. Else (AArch64's ret, where sp is the CFA) the debugger's decides.
+// hit_sp: reports breakpoint @p id with the stack pointer at @p sp and a
+// CFA that pairs nothing: what pairs is the stack order.
+static bool
+hit_sp(struct world *w, uint32_t id, uint64_t sp)
+{
+	w->sp = sp;
+	return hit(w, id, 0xdead0);
+}
+
+// On x86-64 a return pairs with an entry by stack order: the entry stop's
+// sp (after the prologue) is at most the call's CFA - 8, where a return
+// instruction's sp is, and every outer call's is at least that CFA. No CFA
+// is asked of the debugger, at the entry or the return.
 static void
 test_returns_pair_by_sp(void **state)
 {
 	struct world *w = *state;
 	wrun(w, "ir-trace", "on");
 	uint32_t entry = bp_id(w, true, 0), ret = bp_id(w, false, 9);
-
-	hit(w, entry, 0x7100);
 	unsigned asked = w->ncfa;
-	w->sp = 0x70f8;
-	assert_false(hit(w, ret, 0xdead0));	// the debugger's CFA unasked
-	assert_int_equal(w->ncfa, asked);
+
+	hit_sp(w, entry, 0x70e0);		// CFA 0x7100, 3 pushes
+	hit_sp(w, ret, 0x70f8);			// its ret: CFA - 8
 	assert_int_equal(w->c->nevents, 0);
+	assert_int_equal(w->ncfa, asked);	// the debugger's CFA unasked
 	json_t *man = manifest(w);
 	assert_int_equal(json_array_size(json_object_get(man, "events")), 2);
 	json_decref(man);
 
-	hit(w, entry, 0x7100);
-	asked = w->ncfa;
-	w->sp = 0x7100;				// no open call's CFA - 8
-	assert_false(hit(w, ret, 0x7100));
-	assert_int_equal(w->ncfa, asked + 1);
+	hit_sp(w, entry, 0x70e0);		// an outer call
+	w->pass = "dce";
+	hit_sp(w, entry, 0x6fe0);		// nested (a recursive pass)
+	hit_sp(w, ret, 0x6ef8);			// a deeper call's return
+	assert_int_equal(w->c->nevents, 2);
+	hit_sp(w, ret, 0x6ff8);			// the inner one returns
+	assert_int_equal(w->c->nevents, 1);
+	hit_sp(w, ret, 0x70f8);			// the outer one
 	assert_int_equal(w->c->nevents, 0);
 
+	hit_sp(w, entry, 0x70e0);
+	hit_sp(w, entry, 0x6fe0);		// never returns (a longjmp)
+	hit_sp(w, ret, 0x70f8);			// the outer's return ends both
+	assert_int_equal(w->c->nevents, 0);
+
+	hit_sp(w, entry, 0x70e0);
+	assert_false(hit_sp(w, ret, 0x6ff8));	// a call entered before we
+	assert_int_equal(w->c->nevents, 1);	// looked: still open
+	assert_int_equal(w->ncfa, asked);
+
+	man = manifest(w);
+	json_t *events = json_object_get(man, "events");
+	const char *want[][2] = {
+		{"cse", "before"}, {"cse", "after"}, {"cse", "before"},
+		{"dce", "before"}, {"dce", "after"}, {"dce", "after"},
+		{"dce", "before"}, {"dce", "before"}, {"dce", "after"},
+		{"dce", "after"}, {"dce", "before"}};
+	assert_int_equal(json_array_size(events), ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		json_t *ev = json_array_get(events, i);
+		assert_string_equal(json_string_value(
+			json_object_get(ev, "phase")), want[i][1]);
+	}
+	json_decref(man);
+}
+
+// Another machine's return instruction leaves no fixed distance between
+// sp and the CFA (AArch64's leaves sp at the CFA): the entry and the
+// return are paired by the debugger's CFA.
+static void
+test_returns_pair_by_cfa_elsewhere(void **state)
+{
+	struct world *w = *state;
+	char exe[128];
+	snprintf(exe, sizeof(exe), "%s/aarch64-exe", w->dir);
+	unsigned char h[64] = {0x7f, 'E', 'L', 'F', ELFCLASS64, ELFDATA2LSB,
+			       EV_CURRENT};
+	h[18] = EM_AARCH64 & 0xff;
+	h[19] = EM_AARCH64 >> 8;
+	FILE *f = fopen(exe, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(h, 1, sizeof(h), f), sizeof(h));
+	fclose(f);
+	w->ft.target.exe_path = exe;
+	wrun(w, "ir-trace", "on");
+	uint32_t entry = bp_id(w, true, 0), ret = bp_id(w, false, 9);
+	unsigned asked = w->ncfa;
+
+	w->sp = 0x70e0;
 	hit(w, entry, 0x7100);
-	w->sp = 0x6ff8;			// a call entered before we looked
-	assert_false(hit(w, ret, 0x7000));
-	assert_int_equal(w->c->nevents, 1);	// still open
+	assert_int_equal(w->ncfa, asked + 1);
+	w->sp = 0x7100;
+	hit(w, ret, 0x7000);			// sp would pair it: the CFA not
+	assert_int_equal(w->c->nevents, 1);
+	hit(w, ret, 0x7100);
+	assert_int_equal(w->c->nevents, 0);
+	w->ft.target.exe_path = "/usr/bin/toyc";
 }
 
 // A function not known at the sync (its library not loaded yet) gets its
@@ -1133,6 +1200,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_hits_pair_by_cfa,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_returns_pair_by_sp,
+						setup_world, teardown_world),
+		cmocka_unit_test_setup_teardown(test_returns_pair_by_cfa_elsewhere,
 						setup_world, teardown_world),
 		cmocka_unit_test_setup_teardown(test_returns_resolved_late,
 						setup_world, teardown_world),
