@@ -224,7 +224,8 @@ typedef struct irs_error *(*irs_select_frame_fn)(void *arg, uint32_t index);
  * core (console/frontend.c) does the rest once for both debuggers: type
  * spellings ("struct Block *", "char [32]"), dotted field paths through
  * anonymous members, bitfield storage units, every error text, a value's
- * integer, pairing boundary calls with their returns by CFA, spotting
+ * integer, pairing boundary calls with their returns (by stack order on
+ * x86-64, from the kernel's sp of the stopped thread; else by CFA), spotting
  * return instructions, the fatal-signal list. A test fake may still answer
  * field/type_size/enumerator/eval itself; the core uses those when set.
  */
@@ -983,7 +984,10 @@ IRS_API struct irs_error *irs_console_exited(struct irs_console *c,
  * delete_break and disassemble: the console keeps them in step with
  * irs_console_break_function() itself after every command. When one is
  * hit, the front end reports its id here, frame 0 selected: the console
- * pairs returns with their entries by CFA (a return from a call entered
+ * pairs returns with their entries (on a live x86-64 process by the
+ * stopped thread's stack pointer, which it reads from
+ * /proc/PID/task/TID/syscall with the thread() callback's id; else by
+ * the cfa() callback's CFA; a return from a call entered
  * before tracing began is ignored; a return past calls that never
  * returned, a longjmp, closes them too), takes the snapshots and sets
  * *stop_ret when the user asked to stop. Output and errors as for
