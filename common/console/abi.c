@@ -57,7 +57,7 @@ console_abi_machine(struct irs_console *c)
 }
 
 struct irs_error *
-console_abi_expr(const struct irs_console *c, bool sret, const char *expr,
+console_abi_expr(struct irs_console *c, bool sret, const char *expr,
 		 char *out, size_t len)
 {
 	const char *const *regs = sysv_x86_64;
@@ -68,7 +68,7 @@ console_abi_expr(const struct irs_console *c, bool sret, const char *expr,
 		snprintf(out, len, "%s", expr);
 		return NULL;
 	}
-	if (machine(c) == EM_AARCH64) {
+	if (console_abi_machine(c) == EM_AARCH64) {
 		regs = aapcs64;
 		nregs = ARRAY_SIZE(aapcs64);
 		shift = 0;	// x8 carries the result's address

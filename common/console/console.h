@@ -288,11 +288,13 @@ struct irs_console {
 	char match_pass[256];		/* a matched boundary's pass name */
 	char match_function[512];
 
+	/* abi.c */
+	char *machine_exe;		/* the executable whose */
+	unsigned machine;		/* ELF machine this is */
+
 	/* frontend.c */
 	struct console_event returning;	/* the call just returned from, for
 					   eval of its arguments there */
-	char *machine_exe;		/* abi.c: the executable whose */
-	unsigned machine;		/* ELF machine this is */
 	struct console_bpfn *bpfns;	/* breakpoints set, per function */
 	size_t nbpfns;
 	uint32_t next_bp;		/* the last breakpoint id handed out */
@@ -548,7 +550,7 @@ char *console_frontend_args(struct irs_console *c);
 /** @p expr with each $argN made the register the N-th integer argument
  *  word is passed in (after the hidden result pointer when @p sret), for
  *  the debuggee's machine (x86-64 System V, AArch64). */
-struct irs_error *console_abi_expr(const struct irs_console *c, bool sret,
+struct irs_error *console_abi_expr(struct irs_console *c, bool sret,
 				   const char *expr, char *out, size_t len);
 /** The debuggee's machine (EM_X86_64, EM_AARCH64...) from its executable's
  *  ELF header, EM_X86_64 when unknown; read once per executable. */

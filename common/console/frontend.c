@@ -1145,11 +1145,9 @@ returning_call(struct irs_console *c, bool at_caller, uint64_t *cfa_ret)
 			// by stack order, on the event's own thread's stack
 			if (!have_sp || !x86 || (tid && ev->tid && ev->tid != tid))
 				continue;
-			if (at_caller ? ev->sp < sp : ev->sp <= sp) {
+			if (at_caller ? ev->sp < sp : ev->sp <= sp)
 				found = (ptrdiff_t)i;	// an outer one may too
-				continue;
-			}
-			if (found >= 0)
+			else if (found >= 0)
 				break;
 			continue;
 		}
