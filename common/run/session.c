@@ -179,7 +179,7 @@ irs_session_create(const struct irs_session_config *cfg,
 	// IRSNAP_FILE_POOL=0 makes each file at its stop, to compare
 	const char *env = getenv("IRSNAP_FILE_POOL");
 	err = env && !strcmp(env, "0") ? NULL : !snaps ? &irs_enomem
-	      : irs_file_pool_create(snaps, 4, &s->files);
+	      : irs_file_pool_create(snaps, 16, &s->files);
 	free(snaps);
 	if (err) {	// the run is there: it writes without a pool
 		irs_error_destroy(err);

@@ -30,6 +30,7 @@ struct irs_file_pool {
 	bool stop;
 	bool failing;		// the last file could not be made: wait
 	bool started;
+	bool asleep;		// the maker waits for want
 	pthread_t thread;
 };
 
@@ -46,7 +47,9 @@ maker(void *arg)
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
 		if (p->n >= p->depth || p->failing) {
+			p->asleep = true;
 			pthread_cond_wait(&p->want, &p->lock);
+			p->asleep = false;
 			continue;
 		}
 		pthread_mutex_unlock(&p->lock);
@@ -126,7 +129,11 @@ irs_file_pool_take(struct irs_file_pool *p)
 	pthread_mutex_lock(&p->lock);
 	int fd = p->n ? p->fds[--p->n] : -1;
 	bool failing = p->failing;
-	pthread_cond_signal(&p->want);
+	// The maker is woken when half the pool is gone and refills it
+	// whole: a wake-up (a futex call) at every take was a tenth of what
+	// writing a trace's snapshot cost (issue 26).
+	if (p->asleep && p->n <= p->depth / 2)
+		pthread_cond_signal(&p->want);
 	pthread_mutex_unlock(&p->lock);
 	if (fd >= 0 || !p->started)
 		return fd;
