@@ -258,6 +258,7 @@ struct irs_console {
 	char **breaks;			/* irs_console_break_function() */
 	uint32_t nbreaks;
 
+	struct irs_proc_sp stop_sp;	/* stop_sp()'s file, kept open */
 	struct irs_memory *mem;		/* reader for the current stop */
 	int64_t mem_pid;
 	char *mem_core;

@@ -1057,6 +1057,7 @@ console_frontend_deinit(struct irs_console *c)
 	console_event_deinit(&c->returning);
 	free(c->signal_core);
 	c->signal_core = NULL;
+	irs_proc_sp_close(&c->stop_sp);
 }
 
 static uint64_t
@@ -1096,7 +1097,7 @@ stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid)
 		*tid = 0;
 	}
 	if (t->pid > 0 && *tid && console_abi_machine(c) == EM_X86_64 &&
-	    irs_proc_thread_sp(t->pid, *tid, sp))
+	    irs_proc_thread_sp(&c->stop_sp, t->pid, *tid, sp))
 		return true;
 	if ((err = console_eval(c, "$sp", EVAL_READ, sp))) {
 		irs_error_destroy(err);

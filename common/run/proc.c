@@ -80,21 +80,35 @@ irs_proc_cpu_time(int64_t pid, double *ret)
 }
 
 bool
-irs_proc_thread_sp(int64_t pid, uint64_t tid, uint64_t *sp)
+irs_proc_thread_sp(struct irs_proc_sp *keep, int64_t pid, uint64_t tid,
+		   uint64_t *sp)
 {
 	char path[96], text[256];
+	ssize_t n = -1;
 
 	if (pid <= 0 || pid > INT32_MAX || !tid || tid > INT32_MAX)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%" PRId64 "/task/%" PRIu64
-		 "/syscall", pid, tid);
-	// One read of a small file: irs_file_read's growing buffer costs
-	// more than the read, at two stops a pass.
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, text, sizeof(text) - 1);
-	close(fd);
+	// The file kept open reads the thread it was opened on (a new
+	// process with the same pid and tid is another file): pread at 0
+	// makes the kernel write it anew.
+	if (keep && keep->pid == pid && keep->tid == tid)
+		n = pread(keep->fd, text, sizeof(text) - 1, 0);
+	if (n <= 0) {
+		if (keep)
+			irs_proc_sp_close(keep);
+		snprintf(path, sizeof(path), "/proc/%" PRId64 "/task/%" PRIu64
+			 "/syscall", pid, tid);
+		// One read of a small file: irs_file_read's growing buffer
+		// costs more than the read, at two stops a pass.
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		n = pread(fd, text, sizeof(text) - 1, 0);
+		if (keep && n > 0)
+			*keep = (struct irs_proc_sp){ pid, tid, fd };
+		else
+			close(fd);
+	}
 	if (n <= 0)
 		return false;
 	text[n] = '\0';
@@ -115,6 +129,14 @@ irs_proc_thread_sp(int64_t pid, uint64_t tid, uint64_t *sp)
 		return false;
 	*sp = v;
 	return true;
+}
+
+void
+irs_proc_sp_close(struct irs_proc_sp *keep)
+{
+	if (keep->pid)
+		close(keep->fd);
+	*keep = (struct irs_proc_sp){ 0, 0, -1 };
 }
 
 // The parent of @p pid (field 4 of /proc/PID/stat), 0 when unknown.

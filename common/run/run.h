@@ -183,11 +183,23 @@ void irs_verdict_text(const struct irs_verdict *v, char *buf, size_t len);
  *  this debugger (neither its parent, as GDB is, nor its grandparent, as
  *  LLDB is through lldb-server). */
 bool irs_proc_attached(int64_t pid);
+/** Keeps the /proc file irs_proc_thread_sp() reads open from one stop to
+ *  the next (opening it cost more than reading it). Zero it to start; the
+ *  owner closes it with irs_proc_sp_close(). */
+struct irs_proc_sp {
+	int64_t pid;
+	uint64_t tid;
+	int fd;		/* open when pid is not 0 */
+};
 /** The stack pointer of thread @p tid of live process @p pid while it is
  *  stopped (at a breakpoint), from /proc/PID/task/TID/syscall: no call
- *  into the debugger. false when it cannot be read (the thread runs, the
- *  kernel refuses). */
-bool irs_proc_thread_sp(int64_t pid, uint64_t tid, uint64_t *sp);
+ *  into the debugger. @p keep (NULL: none) holds the file open for the
+ *  next call. false when it cannot be read (the thread runs, the kernel
+ *  refuses). */
+bool irs_proc_thread_sp(struct irs_proc_sp *keep, int64_t pid, uint64_t tid,
+			uint64_t *sp);
+/** Closes what @p keep holds open; it may be used again. */
+void irs_proc_sp_close(struct irs_proc_sp *keep);
 /** An address range [start, end). */
 struct irs_proc_range {
 	uint64_t start, end;

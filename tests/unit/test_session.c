@@ -430,13 +430,23 @@ test_proc_thread_sp(void **state)
 	int status;
 	assert_int_equal(waitpid(child, &status, 0), child);
 	assert_true(WIFSTOPPED(status));
-	assert_true(irs_proc_thread_sp(child, (uint64_t)child, &sp));
+	assert_true(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp));
 	assert_true(sp <= frame && frame - sp < 4096);
+	// kept open: the same answer read again, and none once it is gone
+	struct irs_proc_sp keep = { 0, 0, -1 };
+	uint64_t again = 0;
+	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again));
+	assert_int_equal(keep.pid, child);
+	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again));
+	assert_int_equal(again, sp);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
-	assert_false(irs_proc_thread_sp(child, (uint64_t)child, &sp));
-	assert_false(irs_proc_thread_sp(0, 1, &sp));
-	assert_false(irs_proc_thread_sp(getpid(), 0, &sp));
+	assert_false(irs_proc_thread_sp(&keep, child, (uint64_t)child, &sp));
+	assert_int_equal(keep.pid, 0);	// closed, not kept on a dead thread
+	assert_false(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp));
+	assert_false(irs_proc_thread_sp(NULL, 0, 1, &sp));
+	assert_false(irs_proc_thread_sp(NULL, getpid(), 0, &sp));
+	irs_proc_sp_close(&keep);
 }
 
 static void
