@@ -8,7 +8,10 @@
 // call. Past the capacity, a clock recycles slots. In front of the hash sits
 // a small direct-mapped table of recently used pages (the "TLB"): the walker
 // reads a few bytes at a time, millions of times, and a read inside a page
-// it holds is a subtraction, two compares and a memcpy.
+// it holds is a subtraction, two compares and a memcpy. A small cache
+// remembers its pages when it is emptied ("recall"): a trace empties it at
+// every boundary, then walks the same function's few pages again, and
+// the first miss among them reads them all in one source call.
 #include <inttypes.h>
 #include <limits.h>
 #include <stddef.h>
@@ -26,6 +29,7 @@ enum {
 	CHUNK_SHIFT = 8,	// slots per allocation of page data: 1 MiB
 	NREASONS = 64,		// distinct fault reasons remembered
 	MIN_SLOTS = 8,
+	RECALL_MAX = 16,	// pages recalled; a cache of more recalls none
 };
 #define NONE UINT32_MAX
 #define NO_REASON UINT16_MAX
@@ -67,6 +71,11 @@ struct irs_memory {
 	char *reasons[NREASONS];
 	uint32_t nreasons;
 	bool debug;
+	uint64_t recall[RECALL_MAX];	// pages used before the last resets
+	uint32_t nrecall;
+	uint32_t nrecall_last;	// of them, those of the last reset's
+	bool recalled;		// tried since the last reset
+	uint8_t *recall_buf;	// RECALL_MAX pages, made on first use
 	struct irs_mem_print *rec;	// recording into, or NULL
 	XXH3_state_t *rec_hash;		// for fills, made on first use
 	struct irs_memory_stats stats;
@@ -484,6 +493,69 @@ window_now(const struct irs_memory *mem)
 	return n;
 }
 
+static bool
+recalls(const struct irs_memory *mem, uint64_t page)
+{
+	for (uint32_t k = 0; k < mem->nrecall; k++)
+		if (mem->recall[k] == page)
+			return true;
+	return false;
+}
+
+// At the first miss since the cache was emptied on a page it recalls:
+// every recalled page not cached, read in one gather. Nothing when the
+// source cannot gather or a page no longer reads whole (fill() then
+// reads as it would have). Recorded like fills, so a print covers them.
+static void
+recall(struct irs_memory *mem, uint64_t page)
+{
+	struct irs_mem_source *src = mem->src;
+	struct iovec spans[RECALL_MAX];
+	uint32_t n = 0;
+
+	mem->recalled = true;
+	if (!src->ops->gather || !recalls(mem, page))
+		return;
+	if (!mem->recall_buf &&
+	    !(mem->recall_buf = malloc(RECALL_MAX * IRS_PAGE_SIZE)))
+		return;
+	for (uint32_t k = 0; k < mem->nrecall; k++)
+		if (lookup(mem, mem->recall[k]) == NONE)
+			spans[n++] = (struct iovec){
+				(void *)(uintptr_t)mem->recall[k],
+				IRS_PAGE_SIZE};
+	if (n < 2)
+		return;		// a fill reads the one as well
+	mem->stats.source_calls++;
+	struct irs_error *err = src->ops->gather(src, spans, n,
+						 mem->recall_buf);
+	if (err) {
+		irs_error_destroy(err);
+		return;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i;
+		if ((err = alloc_slot(mem, &i))) {
+			irs_error_destroy(err);
+			return;
+		}
+		memcpy(slot_data(mem, i), mem->recall_buf + k * IRS_PAGE_SIZE,
+		       IRS_PAGE_SIZE);
+		if (mem->rec)
+			record_fill(mem, (uint64_t)(uintptr_t)spans[k].iov_base,
+				    IRS_PAGE_SIZE, IRS_PAGE_SIZE, &i);
+		struct slot *s = &mem->slots[i];
+		s->page = (uint64_t)(uintptr_t)spans[k].iov_base;
+		s->valid = IRS_PAGE_SIZE;
+		s->reason = NO_REASON;
+		s->state = SLOT_USED;
+		s->ref = 0;
+		hash_insert(mem, i);
+		mem->stats.pages++;
+		mem->stats.source_bytes += IRS_PAGE_SIZE;
+	}
+}
+
 // Caches @p page, together with the uncached pages next to it in its
 // aligned read-ahead window. When the window's start faults before
 // @p page, a second call starts at the page itself.
@@ -498,6 +570,15 @@ fill(struct irs_memory *mem, uint64_t page, uint32_t *ret)
 	uint32_t at = (uint32_t)((page - base) >> IRS_PAGE_SHIFT);
 	uint32_t lo = at, hi = at + 1;
 
+	if (!mem->recalled) {
+		recall(mem, page);
+		uint32_t i = lookup(mem, page);
+		if (i != NONE) {
+			mem->stats.misses++;
+			*ret = i;
+			return NULL;
+		}
+	}
 	while (lo > 0 && lookup(mem, page_at(base, lo - 1)) == NONE)
 		lo--;
 	while (hi < npages && lookup(mem, page_at(base, hi)) == NONE)
@@ -655,11 +736,46 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 // clearing 48 KiB of tables each time cost more than a small walk's
 // reads. (A slot's page is in the TLB and the hash only while the slot
 // holds it: eviction takes it out of both.)
+// What the cache recalls after a reset: the whole pages it holds now,
+// with those it held at the reset before (a pass boundary reads a pass
+// name, then walks the IR: two resets), when they are few.
+static void
+remember(struct irs_memory *mem)
+{
+	uint64_t keep[RECALL_MAX];
+	uint32_t n = 0;
+	bool many = mem->nused > RECALL_MAX;
+	for (uint32_t i = 0; !many && i < mem->nused; i++) {
+		const struct slot *s = &mem->slots[i];
+		if (s->state == SLOT_USED && s->valid == IRS_PAGE_SIZE)
+			keep[n++] = s->page;
+	}
+	if (many) {
+		mem->nrecall = mem->nrecall_last = 0;
+		return;
+	}
+	if (!n)
+		return;		// nothing read: the last reset's still hold
+	uint32_t m = n;
+	for (uint32_t k = 0; k < mem->nrecall_last && m < RECALL_MAX; k++) {
+		bool dup = false;
+		for (uint32_t j = 0; !dup && j < n; j++)
+			dup = keep[j] == mem->recall[k];
+		if (!dup)
+			keep[m++] = mem->recall[k];
+	}
+	memcpy(mem->recall, keep, m * sizeof(*keep));
+	mem->nrecall = m;
+	mem->nrecall_last = n;
+}
+
 static void
 cache_reset(struct irs_memory *mem)
 {
 	if (!mem->slots)
 		return;		// nothing since a failed configure
+	remember(mem);
+	mem->recalled = false;
 	if (mem->nused < NTLB / 8) {
 		for (uint32_t i = 0; i < mem->nused; i++) {
 			uint64_t page = mem->slots[i].page;
@@ -699,6 +815,9 @@ cache_deinit(struct irs_memory *mem)
 	free(mem->pinned);
 	free(mem->bounce);
 	free(mem->iov);
+	free(mem->recall_buf);
+	mem->recall_buf = NULL;
+	mem->nrecall = mem->nrecall_last = 0;
 	mem->chunks = NULL;
 	mem->slots = NULL;
 	mem->buckets = NULL;
