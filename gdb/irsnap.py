@@ -280,6 +280,7 @@ _members = {}        # handle -> fields() of its stripped type
 
 def _forget_types(*_):
     _type_cache.clear()
+    _path_facts.clear()
 
 
 def _handle(t):
@@ -546,14 +547,27 @@ def _stop_settings():
                 _set(k, v)
 
 
-def _describe(v, out):
-    t = v.type.strip_typedefs()
-    if t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
-        v = v.referenced_value()
+# What a variable path's value is, by the pc it was read at and the path:
+# its static type is the same at every stop there (until the program's
+# files change: _forget_types), and spelling it (str(gdb.Type)) was a
+# third of what a boundary's "pass->name" cost (issue 26).
+_path_facts = {}     # (pc, path) -> (is a reference, kind, is_function, name)
+
+
+def _describe(v, out, key=None):
+    facts = _path_facts.get(key) if key is not None else None
+    if facts is None:
         t = v.type.strip_typedefs()
-    out.kind = _kind(t)
-    out.is_function = t.code == gdb.TYPE_CODE_FUNC
-    out.type_name = str(t).encode()[:127]
+        ref = t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF)
+        if ref:
+            t = v.referenced_value().type.strip_typedefs()
+        facts = (ref, _kind(t), t.code == gdb.TYPE_CODE_FUNC,
+                 str(t).encode()[:127])
+        if key is not None:
+            _path_facts[key] = facts
+    ref, out.kind, out.is_function, out.type_name = facts
+    if ref:
+        v = v.referenced_value()
     if v.address is not None:
         out.has_address = True
         out.address = int(v.address) & U64
@@ -598,20 +612,32 @@ _EXPR_VARIABLE = 1   # enum irs_expr_kind
 _EXPR_REGISTER = 2
 
 
+def _stop_frame():
+    """The selected frame; in a boundary stop, the one its first path
+    found: each gdb.selected_frame() builds a frame object anew."""
+    f = _in_stop["frame"]
+    if f is None:
+        f = gdb.selected_frame()
+        if _in_stop["on"]:
+            _in_stop["frame"] = f
+    return f
+
+
 def _simple(expr, raw):
     """The value of @expr when the core calls it a variable path (what
     boundaries give: "pm->module", "f", "a[2].x") read as GDB's evaluator
     would, without it: its parser, evaluator and the setting changes
     around them cost a boundary stop most of its time (a third of a
-    million instructions an expression). None for any other form, a path
-    this reads no further (an index by variable, C++'s implicit this->m),
-    or when this way fails: GDB's own evaluation then says what it
-    says."""
+    million instructions an expression), and the pc it was read at (for
+    _describe). None for any other form, a path this reads no further
+    (an index by variable, C++'s implicit this->m), or when this way
+    fails: GDB's own evaluation then says what it says."""
     if _lib.irs_frontend_expr_kind(raw) != _EXPR_VARIABLE:
         return None
     m = re.match(r"[A-Za-z_]\w*", expr)
     try:
-        v = gdb.selected_frame().read_var(m.group(0))
+        f = _stop_frame()
+        v = f.read_var(m.group(0))
         at = m.end()
         while at < len(expr):
             s = _PATH_STEP.match(expr, at)
@@ -624,7 +650,7 @@ def _simple(expr, raw):
             else:
                 v = v[s.group(2)]
             at = s.end()
-        return v
+        return v, (f.pc(), expr)
     except (ValueError, KeyError, TypeError, gdb.error):
         return None
 
@@ -633,8 +659,12 @@ def _simple(expr, raw):
 def _cb_eval_value(expr, calls, ret):
     try:
         raw, expr = expr, _text(expr)
-        v = None if calls else _simple(expr, raw)
-        if v is None and not calls and \
+        found = None if calls else _simple(expr, raw)
+        if found is not None:
+            _describe(found[0], ret.contents, found[1])
+            return
+        v = None
+        if not calls and \
                 _lib.irs_frontend_expr_kind(raw) == _EXPR_REGISTER:
             # "$sp": a register (or convenience variable) calls nothing,
             # so it needs none of _evaluating's `set` commands, and
@@ -688,6 +718,7 @@ def _cb_frame(index, ret):
 
 @_guarded
 def _cb_select_frame(index):
+    _in_stop["frame"] = None
     _frame_at(index).select()
 
 
@@ -759,6 +790,7 @@ def _cb_disassemble(function, sink):
 # =======================================================================
 
 _breakpoints = {}    # id -> _Break
+_in_stop = {"on": False, "frame": None}     # a boundary stop's, _stop_frame
 
 
 class _Break(gdb.Breakpoint):
@@ -775,6 +807,7 @@ class _Break(gdb.Breakpoint):
         try:
             _refresh()
             stop = ctypes.c_bool(False)
+            _in_stop["on"] = True
             with _stop_settings():
                 _event(_lib.irs_console_hit, self.irs_id,
                        ctypes.byref(stop))
@@ -783,6 +816,9 @@ class _Break(gdb.Breakpoint):
             _print("irsnap: at %s: %s" % (self.location, _one_line(e)),
                    gdb.STDERR)
             return False
+        finally:
+            _in_stop["on"] = False
+            _in_stop["frame"] = None
 
 
 _making = []     # (spec, id) of the breakpoint _make_break() makes
