@@ -47,6 +47,8 @@ struct slot {
 	uint16_t reason;	// why the rest is not: index into reasons
 	uint8_t state;		// enum slot_state
 	uint8_t ref;		// clock: looked up since the hand passed
+	uint8_t touched;	// read since it was filled (recall)
+	uint8_t unrecorded;	// recalled, recorded when first read
 };
 
 struct irs_memory {
@@ -458,6 +460,7 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 			continue;
 		}
 		struct slot *s = &mem->slots[idx[k]];
+		s->touched = s->unrecorded = 0;
 		s->page = start + off;
 		s->valid = (uint16_t)(done - off < IRS_PAGE_SIZE ? done - off
 							      : IRS_PAGE_SIZE);
@@ -505,7 +508,7 @@ recalls(const struct irs_memory *mem, uint64_t page)
 // At the first miss since the cache was emptied on a page it recalls:
 // every recalled page not cached, read in one gather. Nothing when the
 // source cannot gather or a page no longer reads whole (fill() then
-// reads as it would have). Recorded like fills, so a print covers them.
+// reads as it would have). A recording gets each page when it is read.
 static void
 recall(struct irs_memory *mem, uint64_t page)
 {
@@ -541,15 +544,15 @@ recall(struct irs_memory *mem, uint64_t page)
 		}
 		memcpy(slot_data(mem, i), mem->recall_buf + k * IRS_PAGE_SIZE,
 		       IRS_PAGE_SIZE);
-		if (mem->rec)
-			record_fill(mem, (uint64_t)(uintptr_t)spans[k].iov_base,
-				    IRS_PAGE_SIZE, IRS_PAGE_SIZE, &i);
 		struct slot *s = &mem->slots[i];
+		// A page the walk does not read now stays out of its print.
+		s->unrecorded = mem->rec != NULL;
 		s->page = (uint64_t)(uintptr_t)spans[k].iov_base;
 		s->valid = IRS_PAGE_SIZE;
 		s->reason = NO_REASON;
 		s->state = SLOT_USED;
 		s->ref = 0;
+		s->touched = 0;
 		hash_insert(mem, i);
 		mem->stats.pages++;
 		mem->stats.source_bytes += IRS_PAGE_SIZE;
@@ -694,6 +697,12 @@ read_slow(struct irs_memory *mem, uint64_t address, void *buf,
 				return err;
 		}
 		struct slot *s = &mem->slots[i];
+		s->touched = 1;
+		if (s->unrecorded && mem->rec) {
+			uint64_t at = s->page;
+			record_fill(mem, at, IRS_PAGE_SIZE, IRS_PAGE_SIZE, &i);
+		}
+		s->unrecorded = 0;
 		uint64_t off = cur - page;
 		if (off >= s->valid)
 			return fault(mem, address, count, cur, s->reason);
@@ -736,18 +745,22 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 // clearing 48 KiB of tables each time cost more than a small walk's
 // reads. (A slot's page is in the TLB and the hash only while the slot
 // holds it: eviction takes it out of both.)
-// What the cache recalls after a reset: the whole pages it holds now,
-// with those it held at the reset before (a pass boundary reads a pass
-// name, then walks the IR: two resets), when they are few.
+// What the cache recalls after a reset: the whole pages read since the
+// last, with those read before the reset before (a pass boundary reads a
+// pass name, then walks the IR: two resets), when they are few.
 static void
 remember(struct irs_memory *mem)
 {
 	uint64_t keep[RECALL_MAX];
 	uint32_t n = 0;
-	bool many = mem->nused > RECALL_MAX;
+	bool many = mem->nused > 4 * RECALL_MAX;
 	for (uint32_t i = 0; !many && i < mem->nused; i++) {
 		const struct slot *s = &mem->slots[i];
-		if (s->state == SLOT_USED && s->valid == IRS_PAGE_SIZE)
+		if (s->state != SLOT_USED || !s->touched)
+			continue;
+		if (n == RECALL_MAX)
+			many = true;
+		else if (s->valid == IRS_PAGE_SIZE)
 			keep[n++] = s->page;
 	}
 	if (many) {

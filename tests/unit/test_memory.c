@@ -1014,6 +1014,60 @@ test_live_fault_names_first_unreadable_address(void **state)
 	irs_memory_destroy(mem);
 }
 
+// A trace empties the cache at each stop and reads the same few pages
+// again: the first miss among the pages read before the reset gathers
+// them all in one call, with the same bytes; a recording covers only the
+// recalled pages read since, so a print still tells what the walk read.
+static void
+test_recall_reads_the_last_pages_in_one_call(void **state)
+{
+	struct live *l = *state;
+	const struct memory_child_info *in = &l->child.info;
+	struct irs_memory *mem;
+	struct irs_memory_stats st0, st1;
+	uint8_t b;
+	// page-aligned: a recording's ranges are whole pages
+	uint64_t base = (in->array + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	uint64_t skip = base - in->array;
+
+	assert_null(irs_memory_create_pid(l->child.pid, &mem));
+	irs_memory_set_ramp(mem, true);
+	// five pages apart from each other: five fills the first time
+	for (int k = 0; k < 5; k++)
+		assert_null(irs_memory_read(mem, base + 3 * k * PAGE + 7,
+					    &b, 1));
+	irs_memory_invalidate(mem);
+	irs_memory_get_stats(mem, &st0);
+	for (int k = 0; k < 5; k++) {
+		assert_null(irs_memory_read(mem, base + 3 * k * PAGE + 7,
+					    &b, 1));
+		assert_int_equal(b, memory_child_array_byte(skip + 3 * k * PAGE + 7));
+	}
+	irs_memory_get_stats(mem, &st1);
+	assert_int_equal(st1.source_calls - st0.source_calls, 1);
+	// recorded: two of the five recalled pages read, two ranges
+	struct irs_mem_print p = { 0 };
+	irs_memory_record(mem, &p);
+	for (int k = 0; k < 2; k++)
+		assert_null(irs_memory_read(mem, base + 3 * k * PAGE,
+					    &b, 1));
+	irs_memory_record(mem, NULL);
+	assert_false(p.lost);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.ranges[0].addr, base);
+	assert_int_equal(p.ranges[1].addr, base + 3 * PAGE);
+	assert_true(irs_memory_print_matches(mem, &p));
+	irs_mem_print_deinit(&p);
+	// a page never read before: a fill of its own, as without recall
+	irs_memory_invalidate(mem);
+	irs_memory_get_stats(mem, &st0);
+	assert_null(irs_memory_read(mem, base + 40 * PAGE, &b, 1));
+	irs_memory_get_stats(mem, &st1);
+	assert_int_equal(st1.source_calls - st0.source_calls, 1);
+	assert_int_equal(st1.source_bytes - st0.source_bytes, PAGE);
+	irs_memory_destroy(mem);
+}
+
 // A PROT_NONE page: the debugger reads it through ptrace, and so do both
 // live readers; gcore dumps it with those bytes, so the core agrees.
 static void
@@ -1394,6 +1448,7 @@ main(void)
 		cmocka_unit_test(test_readers_agree_on_every_mapping),
 		cmocka_unit_test(
 			test_live_fault_names_first_unreadable_address),
+		cmocka_unit_test(test_recall_reads_the_last_pages_in_one_call),
 		cmocka_unit_test(test_guard_page),
 		cmocka_unit_test(test_core_missing_mapped_file),
 		cmocka_unit_test(test_core_reads_only_files_given),
