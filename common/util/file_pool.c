@@ -32,6 +32,7 @@ struct irs_file_pool {
 	bool started;
 	bool asleep;		// the maker waits for want
 	pthread_t thread;
+	pid_t pid;		// the process whose maker made fds
 };
 
 static int
@@ -78,6 +79,7 @@ irs_file_pool_create(const char *dir, unsigned depth,
 		return &irs_enomem;
 	}
 	p->depth = depth > POOL_MAX ? POOL_MAX : depth;
+	p->pid = getpid();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->want, NULL);
 	// Unnamed files are named through /proc/self/fd (linkat with
@@ -107,6 +109,13 @@ irs_file_pool_destroy(struct irs_file_pool *p)
 {
 	if (!p)
 		return;
+	if (getpid() != p->pid) {
+		// A forked child: no maker to stop, and fds that may not be
+		// its (see take), left to its exit or exec (O_CLOEXEC).
+		free(p->dir);
+		free(p);
+		return;
+	}
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
 	pthread_cond_signal(&p->want);
@@ -124,7 +133,11 @@ irs_file_pool_destroy(struct irs_file_pool *p)
 int
 irs_file_pool_take(struct irs_file_pool *p)
 {
-	if (!p)
+	// A child forked while the maker opened a file has the fd in fds
+	// (its memory was copied after) but not in its table (copied
+	// before), and the lock maybe held by a thread it does not have:
+	// it makes its files by name.
+	if (!p || getpid() != p->pid)
 		return -1;
 	pthread_mutex_lock(&p->lock);
 	int fd = p->n ? p->fds[--p->n] : -1;

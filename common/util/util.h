@@ -129,7 +129,8 @@ struct irs_error *irs_file_pool_create(const char *dir, unsigned depth,
 				       struct irs_file_pool **ret);
 void irs_file_pool_destroy(struct irs_file_pool *p);
 /** An unnamed file of the pool's directory open for writing, the caller's
- *  to close (or name, irs_atomic_commit()); -1 when there is none. */
+ *  to close (or name, irs_atomic_commit()); -1 when there is none, and
+ *  in a process forked from the one that made the pool. */
 int irs_file_pool_take(struct irs_file_pool *p);
 
 /** Makes @p path a hard link to the file @p from, atomically (a link under
