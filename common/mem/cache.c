@@ -320,6 +320,33 @@ gathered_matches(struct irs_memory *mem, const struct irs_mem_print *p)
 	return same;
 }
 
+void
+irs_memory_print_refresh(struct irs_memory *mem, struct irs_mem_print *p)
+{
+	uint8_t *buf = NULL;
+	uint64_t cap = 0;
+	for (size_t i = 0; !p->lost && i < p->n; i++) {
+		struct irs_mem_range *r = &p->ranges[i];
+		if (r->valid > cap) {
+			free(buf);
+			cap = r->valid;
+			if (!(buf = malloc(cap))) {
+				p->lost = true;
+				break;
+			}
+		}
+		struct irs_error *err = irs_memory_read(mem, r->addr, buf,
+							r->valid);
+		if (err) {
+			irs_error_destroy(err);
+			p->lost = true;
+			break;
+		}
+		r->hash = XXH3_64bits(buf, r->valid);
+	}
+	free(buf);
+}
+
 bool
 irs_memory_print_matches(struct irs_memory *mem,
 			 const struct irs_mem_print *p)

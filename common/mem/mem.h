@@ -222,6 +222,12 @@ void irs_memory_record(struct irs_memory *mem, struct irs_mem_print *p);
  */
 bool irs_memory_print_matches(struct irs_memory *mem,
 			      const struct irs_mem_print *p);
+/**
+ * Makes @p p say what its ranges hold now: each range's hash is taken
+ * again, through @p mem's cache. A range that no longer reads as far as
+ * it did marks @p p lost.
+ */
+void irs_memory_print_refresh(struct irs_memory *mem, struct irs_mem_print *p);
 
 /* ---- target.c: reads through the front end's callback -------------------- */
 

@@ -420,8 +420,23 @@ unchanged(struct irs_session *s, struct irs_memory *mem, uint64_t root,
 	      same_type(l->type, type) && (!n->text || l->text) &&
 	      (!n->json || l->json)))
 		return false;
-	if (!keep || l->image)
-		return irs_memory_print_matches(mem, &l->print);
+	if (!keep || l->image) {
+		if (irs_memory_print_matches(mem, &l->print))
+			return true;
+		// Pages differ; the bytes the walk read may not: a pass's
+		// scratch buffers share pages with the IR (a per-function
+		// pass that changed nothing, about half of them, issue 26).
+		struct irs_unit_cache *units = keep ? NULL
+			: units_for(s, root, type, n);
+		if (!units || !irs_unit_cache_whole_unchanged(units, mem, root))
+			return false;
+		// The pages as they are now, for the checks to come; bytes
+		// kept from before hold other scratch than these pages.
+		irs_memory_print_refresh(mem, &l->print);
+		irs_image_unref(l->image);
+		l->image = NULL;
+		return true;
+	}
 	struct irs_image *img;
 	struct irs_error *err = irs_image_capture(mem, &l->print, &s->pool,
 						  &img);

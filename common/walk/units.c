@@ -76,6 +76,8 @@ struct irs_unit_cache {
 	uint64_t reused, walked;	// this walk's units
 	struct irs_unit_rec rec;
 	struct irs_buf bytes;		// what hash_ranges() reads into
+	uint64_t whole;			// the last walk's root when its text
+					// was that one unit's, else 0
 };
 
 static void
@@ -190,6 +192,7 @@ irs_unit_cache_forget(struct irs_unit_cache *c)
 {
 	table_clear(&c->last);
 	table_clear(&c->next);
+	c->whole = 0;
 }
 
 void
@@ -219,16 +222,24 @@ irs_units_walk_begin(struct walk *w)
 }
 
 void
-irs_units_walk_end(struct walk *w, bool ok)
+irs_units_walk_end(struct walk *w, bool ok, uint64_t root)
 {
 	struct irs_unit_cache *c = w->ucache;
 	table_clear(&c->last);
-	if (ok) {
-		c->last = c->next;
-		memset(&c->next, 0, sizeof(c->next));
-	} else {
+	c->whole = 0;
+	if (!ok) {
 		table_clear(&c->next);	// a failed walk keeps nothing
+		return;
 	}
+	c->last = c->next;
+	memset(&c->next, 0, sizeof(c->next));
+	// A walk of one unit, its root (a function, in a trace of a
+	// per-function pipeline), that wrote nothing else: while the unit's
+	// bytes read the same, so does the whole walk's text.
+	const struct unit *u = c->last.n == 1 ? table_find(&c->last, root)
+					       : NULL;
+	if (u && u->len == irs_sink_pos(w->text))
+		c->whole = root;
 }
 
 static bool
@@ -318,16 +329,17 @@ irs_units_note_read(struct walk *w, uint64_t addr, uint64_t len)
 	r->ranges[r->nranges++] = (struct range){ addr, len };
 }
 
-// The hash of the bytes of @p v[0..n) read now, through the cache; false
-// when one of them cannot be read (or out of memory).
+// The hash of the bytes of @p v[0..n) read now from @p mem, through its
+// cache, with @p b to read into; false when one of them cannot be read
+// (or out of memory).
 static bool
-hash_ranges(struct walk *w, const struct range *v, size_t n, uint64_t *ret)
+hash_mem(struct irs_memory *mem, struct irs_buf *b, const struct range *v,
+	 size_t n, uint64_t *ret)
 {
-	struct irs_buf *b = &w->ucache->bytes;
 	uint64_t h = 0;
 	for (size_t k = 0; k < n; k++) {
 		// in one cached page (most): hashed where it lies
-		const uint8_t *p = irs_memory_peek_tlb(w->mem, v[k].addr,
+		const uint8_t *p = irs_memory_peek_tlb(mem, v[k].addr,
 						       v[k].len);
 		if (p) {
 			h = XXH3_64bits_withSeed(p, v[k].len, h);
@@ -335,7 +347,7 @@ hash_ranges(struct walk *w, const struct range *v, size_t n, uint64_t *ret)
 		}
 		if (!irs_walk_room(b, v[k].len))
 			return false;
-		struct irs_error *err = irs_memory_read(w->mem, v[k].addr,
+		struct irs_error *err = irs_memory_read(mem, v[k].addr,
 							b->data, v[k].len);
 		if (err) {
 			irs_error_destroy(err);
@@ -345,6 +357,23 @@ hash_ranges(struct walk *w, const struct range *v, size_t n, uint64_t *ret)
 	}
 	*ret = h;
 	return true;
+}
+
+static bool
+hash_ranges(struct walk *w, const struct range *v, size_t n, uint64_t *ret)
+{
+	return hash_mem(w->mem, &w->ucache->bytes, v, n, ret);
+}
+
+bool
+irs_unit_cache_whole_unchanged(struct irs_unit_cache *c,
+			       struct irs_memory *mem, uint64_t root)
+{
+	uint64_t h;
+	const struct unit *u = c->whole && c->whole == root
+			       ? table_find(&c->last, root) : NULL;
+	return u && hash_mem(mem, &c->bytes, u->ranges, u->nranges, &h) &&
+	       h == u->hash;
 }
 
 // Emits the unit at @p addr from the last walk when the bytes it read

@@ -411,11 +411,17 @@ uint32_t irs_unit_cache_type(const struct irs_unit_cache *c);
 /** Units of the last walk emitted from the cache, and walked. */
 void irs_unit_cache_stats(const struct irs_unit_cache *c, uint64_t *reused,
 			  uint64_t *walked);
+/** Whether a walk from @p root would write what the last one did, told
+ *  from the bytes it read (not pages, which a pass's scratch buffers
+ *  share with the IR): true only when the last walk was of @p root, a
+ *  unit, and its text was that unit's alone. Reads through @p mem. */
+bool irs_unit_cache_whole_unchanged(struct irs_unit_cache *c,
+				    struct irs_memory *mem, uint64_t root);
 
 /* walker.c's side (requires: w->ucache) */
 bool irs_units_usable(const struct walk *w);
 void irs_units_walk_begin(struct walk *w);
-void irs_units_walk_end(struct walk *w, bool ok);
+void irs_units_walk_end(struct walk *w, bool ok, uint64_t root);
 bool irs_units_reuse(struct walk *w, uint64_t addr);
 void irs_units_note_visit(struct walk *w, uint64_t addr, bool added);
 /** The unit being recorded (w->urec) read @p len bytes at @p addr. */

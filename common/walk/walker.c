@@ -3171,7 +3171,7 @@ irs_walk_root(struct walk *w, const struct ltype *t, uint64_t root)
 	    !irs_sink_ends_with(w->text, "<truncated>", 11))
 		outs(w, "<truncated>");
 	if (w->ucache)
-		irs_units_walk_end(w, !err && !w->fatal && !w->stop);
+		irs_units_walk_end(w, !err && !w->fatal && !w->stop, root);
 	if (err)
 		return err;
 	if (w->fatal) {

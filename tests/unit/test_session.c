@@ -449,6 +449,37 @@ test_proc_thread_sp(void **state)
 	irs_proc_sp_close(&keep);
 }
 
+// A child forked while the pool's maker runs has none: it makes its
+// files itself (take says none), and ending the pool there neither waits
+// for a thread it does not have nor takes a lock that thread may hold.
+static void
+test_file_pool_in_a_forked_child(void **state)
+{
+	(void)state;
+	char dir[64];
+	struct irs_file_pool *p;
+	unit_tmpdir(dir, sizeof(dir), "pool");
+	assert_null(irs_file_pool_create(dir, 16, &p));
+	int fd = irs_file_pool_take(p);
+	assert_true(fd >= 0);
+	close(fd);
+	fflush(NULL);
+	pid_t child = fork();
+	if (child == 0) {
+		bool ok = irs_file_pool_take(p) == -1;
+		irs_file_pool_destroy(p);
+		_exit(ok ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	fd = irs_file_pool_take(p);	// the parent's pool goes on
+	assert_true(fd >= 0);
+	close(fd);
+	irs_file_pool_destroy(p);
+	rmdir(dir);
+}
+
 static void
 assert_name(uint32_t seq, const char *pass, const char *phase,
 	    const char *ext, const char *want)
@@ -949,6 +980,68 @@ test_changed_memory_is_walked(void **state)
 	f->mem.nodes[2].next = BASE + sizeof(f->mem) + 64;
 	end(f, s3);
 	same_as(f, 5, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	assert_valid(f);
+}
+
+// A pass's scratch buffers share pages with the IR: bytes on those pages
+// that the walk never read changing is no change when the walk was of
+// one unit, its root (text only, the unit cache's bytes); a byte it read
+// is. With the JSON graph (no unit cache) the pages decide, as before.
+static void
+test_scratch_beside_the_ir_is_no_change(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	f->cfg.write_json = false;
+	create(f);
+	uint32_t s1 = begin(f, "constfold");
+	f->mem.bytes[1000] = 0x5a;		// scratch, same page, not read
+	end(f, s1);
+	same_as(f, 1, sa, sizeof(sa));
+	assert_string_equal(sa, "1 before");
+	struct stat a, b;
+	char *pa = run_file(f, "snapshots/0001-constfold.before.ir");
+	char *pb = run_file(f, "snapshots/0001-constfold.after.ir");
+	assert_int_equal(stat(pa, &a), 0);
+	assert_int_equal(stat(pb, &b), 0);
+	assert_true(a.st_ino == b.st_ino);
+	free(pa);
+	free(pb);
+	// the next before: the pages as they are now match
+	uint32_t s2 = begin(f, "dce");
+	same_as(f, 2, sa, sizeof(sa));
+	assert_string_equal(sa, "1 before");
+	f->mem.bytes[1001] = 0x5a;
+	f->mem.nodes[1].value = 21;		// and the IR itself
+	end(f, s2);
+	same_as(f, 3, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	char *text = read_run_file(f, "snapshots/0002-dce.after.ir");
+	assert_string_equal(text, "node 10\nnode 21\nnode 30\n");
+	free(text);
+	// read, never rendered: still a change
+	uint32_t s3 = begin(f, "cse");
+	f->mem.nodes[0].pad = 3;
+	end(f, s3);
+	same_as(f, 5, sa, sizeof(sa));
+	assert_string_equal(sa, "-");
+	assert_valid(f);
+	assert_no_temp_files(f->dir);
+}
+
+// With the JSON graph, no unit cache: a scratch byte on the IR's page is
+// a walk, as it always was.
+static void
+test_scratch_with_json_is_walked(void **state)
+{
+	struct fixture *f = *state;
+	char sa[64];
+	create(f);
+	uint32_t s1 = begin(f, "constfold");
+	f->mem.bytes[1000] = 0x5a;
+	end(f, s1);
+	same_as(f, 1, sa, sizeof(sa));
 	assert_string_equal(sa, "-");
 	assert_valid(f);
 }
@@ -1899,6 +1992,9 @@ main(void)
 		T(test_pure_lua_rendering_is_copied),
 		T(test_pure_lua_reads_only_what_it_uses),
 		T(test_changed_memory_is_walked),
+		T(test_scratch_beside_the_ir_is_no_change),
+		T(test_scratch_with_json_is_walked),
+		cmocka_unit_test(test_file_pool_in_a_forked_child),
 		T(test_missing_files_are_walked),
 		T(test_changed_only_copies_what_is_kept),
 		T(test_lua_rendering_is_always_walked),
