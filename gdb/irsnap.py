@@ -623,33 +623,54 @@ def _stop_frame():
     return f
 
 
-def _simple(expr, raw):
-    """The value of @expr when the core calls it a variable path (what
-    boundaries give: "pm->module", "f", "a[2].x") read as GDB's evaluator
-    would, without it: its parser, evaluator and the setting changes
-    around them cost a boundary stop most of its time (a third of a
-    million instructions an expression), and the pc it was read at (for
-    _describe). None for any other form, a path this reads no further
-    (an index by variable, C++'s implicit this->m), or when this way
-    fails: GDB's own evaluation then says what it says."""
-    if _lib.irs_frontend_expr_kind(raw) != _EXPR_VARIABLE:
-        return None
-    m = re.match(r"[A-Za-z_]\w*", expr)
-    try:
-        f = _stop_frame()
-        v = f.read_var(m.group(0))
-        at = m.end()
+_exprs = {}     # expression (bytes) -> (kind, (first name, steps) or None)
+
+
+def _expr(raw, expr):
+    """What the core calls expression @raw (enum irs_expr_kind) and, for
+    a variable path it reads to the end, its first name and steps
+    ("->" name, "." name, or an index): the same expressions come at
+    every boundary stop, parsed once."""
+    known = _exprs.get(raw)
+    if known is not None:
+        return known
+    kind = _lib.irs_frontend_expr_kind(raw)
+    path = None
+    if kind == _EXPR_VARIABLE:
+        m = re.match(r"[A-Za-z_]\w*", expr)
+        steps, at = [], m.end()
         while at < len(expr):
             s = _PATH_STEP.match(expr, at)
             if not s:
-                return None
-            if s.group(3) is not None:
-                v = v[int(s.group(3))]
-            elif s.group(1) == "->":
-                v = v.dereference()[s.group(2)]
-            else:
-                v = v[s.group(2)]
+                steps = None
+                break
+            steps.append(("[]", int(s.group(3))) if s.group(3) is not None
+                         else (s.group(1), s.group(2)))
             at = s.end()
+        path = (m.group(0), tuple(steps)) if steps is not None else None
+    if len(_exprs) < 4096:
+        _exprs[raw] = (kind, path)
+    return kind, path
+
+
+def _simple(expr, path):
+    """The value of @expr, variable path @path (from _expr(): what
+    boundaries give: "pm->module", "f", "a[2].x"), read as GDB's
+    evaluator would, without it: its parser, evaluator and the setting
+    changes around them cost a boundary stop most of its time (a third of
+    a million instructions an expression), and the pc it was read at (for
+    _describe). None when this way fails: GDB's own evaluation then says
+    what it says."""
+    try:
+        f = _stop_frame()
+        v = f.read_var(path[0])
+        for op, arg in path[1]:
+            if op == "[]":
+                v = v[arg]
+            elif op == "->":
+                v = v.dereference()[arg]
+            else:
+                v = v[arg]
         return v, (f.pc(), expr)
     except (ValueError, KeyError, TypeError, gdb.error):
         return None
@@ -659,13 +680,13 @@ def _simple(expr, raw):
 def _cb_eval_value(expr, calls, ret):
     try:
         raw, expr = expr, _text(expr)
-        found = None if calls else _simple(expr, raw)
+        kind, path = _expr(raw, expr)
+        found = _simple(expr, path) if not calls and path else None
         if found is not None:
             _describe(found[0], ret.contents, found[1])
             return
         v = None
-        if not calls and \
-                _lib.irs_frontend_expr_kind(raw) == _EXPR_REGISTER:
+        if not calls and kind == _EXPR_REGISTER:
             # "$sp": a register (or convenience variable) calls nothing,
             # so it needs none of _evaluating's `set` commands, and
             # parse_and_eval reads it from frame 0 without the frame
