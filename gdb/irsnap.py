@@ -281,6 +281,7 @@ _members = {}        # handle -> fields() of its stripped type
 def _forget_types(*_):
     _type_cache.clear()
     _path_facts.clear()
+    _state["live"] = None     # an exec: another program file
 
 
 def _handle(t):
@@ -826,7 +827,7 @@ class _Break(gdb.Breakpoint):
 
     def stop(self):
         try:
-            _refresh()
+            _refresh_at_stop()
             stop = ctypes.c_bool(False)
             _in_stop["on"] = True
             with _stop_settings():
@@ -921,7 +922,7 @@ _target = _Target(**{name: dict(_Target._fields_)[name](fn) for name, fn in {
     "module": _cb_module, "load_types": _cb_load_types,
     "thread": _cb_thread}.items()})
 _console = _P()
-_state = {"core": None, "core_conn": None}
+_state = {"core": None, "core_conn": None, "live": None}
 
 
 def _core_path(conn):
@@ -946,6 +947,17 @@ def _refresh():
     _target.pid = pid or 0
     _target.core_path = core.encode() if core else None
     _target.exe_path = exe.encode() if exe else None
+    _state["live"] = (inf.num, pid) if pid else None
+
+
+def _refresh_at_stop():
+    """_refresh() at a boundary stop: the live process the last one
+    found needs none of its questions asked again (until the program's
+    files change: _forget_types)."""
+    inf = gdb.selected_inferior()
+    live = _state["live"]
+    if live is None or live[0] != inf.num or live[1] != inf.pid:
+        _refresh()
 
 
 def _print(text, stream=None):
