@@ -211,6 +211,25 @@ release_slot(struct irs_memory *mem, uint32_t i)
 	mem->free[mem->nfree++] = i;	// at most window_pages are pinned
 }
 
+// Makes pinned slot @p i hold @p page, its bytes already in it: readable
+// for @p valid bytes from its start (the rest not, for @p reason), not
+// read yet.
+static void
+slot_hold(struct irs_memory *mem, uint32_t i, uint64_t page, uint16_t valid,
+	  uint16_t reason)
+{
+	struct slot *s = &mem->slots[i];
+	s->page = page;
+	s->valid = valid;
+	s->reason = valid < IRS_PAGE_SIZE ? reason : NO_REASON;
+	s->state = SLOT_USED;
+	s->ref = 0;	// read-ahead: not used yet
+	s->touched = 0;
+	s->unrecorded = 0;
+	hash_insert(mem, i);
+	mem->stats.pages++;
+}
+
 // The index of @p why among the remembered reasons; NO_REASON when full.
 static uint16_t
 intern_reason(struct irs_memory *mem, const char *why)
@@ -486,16 +505,10 @@ fill_range(struct irs_memory *mem, uint64_t start, uint32_t n,
 			release_slot(mem, idx[k]);
 			continue;
 		}
-		struct slot *s = &mem->slots[idx[k]];
-		s->touched = s->unrecorded = 0;
-		s->page = start + off;
-		s->valid = (uint16_t)(done - off < IRS_PAGE_SIZE ? done - off
-							      : IRS_PAGE_SIZE);
-		s->reason = s->valid < IRS_PAGE_SIZE ? reason : NO_REASON;
-		s->state = SLOT_USED;
-		s->ref = 0;	// read-ahead: not used yet
-		hash_insert(mem, idx[k]);
-		mem->stats.pages++;
+		slot_hold(mem, idx[k], start + off,
+			  (uint16_t)(done - off < IRS_PAGE_SIZE ? done - off
+							       : IRS_PAGE_SIZE),
+			  reason);
 		ncached++;
 	}
 	*ncached_ret = ncached;
@@ -571,17 +584,10 @@ recall(struct irs_memory *mem, uint64_t page)
 		}
 		memcpy(slot_data(mem, i), mem->recall_buf + k * IRS_PAGE_SIZE,
 		       IRS_PAGE_SIZE);
-		struct slot *s = &mem->slots[i];
+		slot_hold(mem, i, (uint64_t)(uintptr_t)spans[k].iov_base,
+			  IRS_PAGE_SIZE, NO_REASON);
 		// A page the walk does not read now stays out of its print.
-		s->unrecorded = mem->rec != NULL;
-		s->page = (uint64_t)(uintptr_t)spans[k].iov_base;
-		s->valid = IRS_PAGE_SIZE;
-		s->reason = NO_REASON;
-		s->state = SLOT_USED;
-		s->ref = 0;
-		s->touched = 0;
-		hash_insert(mem, i);
-		mem->stats.pages++;
+		mem->slots[i].unrecorded = mem->rec != NULL;
 		mem->stats.source_bytes += IRS_PAGE_SIZE;
 	}
 }
@@ -725,10 +731,9 @@ read_slow(struct irs_memory *mem, uint64_t address, void *buf,
 		}
 		struct slot *s = &mem->slots[i];
 		s->touched = 1;
-		if (s->unrecorded && mem->rec) {
-			uint64_t at = s->page;
-			record_fill(mem, at, IRS_PAGE_SIZE, IRS_PAGE_SIZE, &i);
-		}
+		if (s->unrecorded && mem->rec)
+			record_fill(mem, s->page, IRS_PAGE_SIZE, IRS_PAGE_SIZE,
+				    &i);
 		s->unrecorded = 0;
 		uint64_t off = cur - page;
 		if (off >= s->valid)
@@ -766,12 +771,6 @@ irs_memory_read(struct irs_memory *mem, uint64_t address, void *buf,
 
 /* {=========== lifecycle ================================================ */
 
-// Empties the cache, keeping its allocations for the next fills. After a
-// few fills, only the TLB entries and hash chains their pages can be in
-// are cleared: a trace empties the cache at every pass boundary, and
-// clearing 48 KiB of tables each time cost more than a small walk's
-// reads. (A slot's page is in the TLB and the hash only while the slot
-// holds it: eviction takes it out of both.)
 // What the cache recalls after a reset: the whole pages read since the
 // last, with those read before the reset before (a pass boundary reads a
 // pass name, then walks the IR: two resets), when they are few.
@@ -809,6 +808,12 @@ remember(struct irs_memory *mem)
 	mem->nrecall_last = n;
 }
 
+// Empties the cache, keeping its allocations for the next fills. After a
+// few fills, only the TLB entries and hash chains their pages can be in
+// are cleared: a trace empties the cache at every pass boundary, and
+// clearing 48 KiB of tables each time cost more than a small walk's
+// reads. (A slot's page is in the TLB and the hash only while the slot
+// holds it: eviction takes it out of both.)
 static void
 cache_reset(struct irs_memory *mem)
 {

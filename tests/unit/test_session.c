@@ -892,6 +892,19 @@ load_run_file(const struct fixture *f, const char *rel)
 }
 
 // Event @p i of the manifest's "same_as", as "SEQ PHASE", or "-".
+// Whether run files @p a and @p b are one file (hard links of it).
+static bool
+one_file(const struct fixture *f, const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *pa = run_file(f, a), *pb = run_file(f, b);
+	bool same = stat(pa, &sa) == 0 && stat(pb, &sb) == 0 &&
+		    sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
+	free(pa);
+	free(pb);
+	return same;
+}
+
 static void
 same_as(const struct fixture *f, size_t i, char *out, size_t n)
 {
@@ -1000,14 +1013,8 @@ test_scratch_beside_the_ir_is_no_change(void **state)
 	end(f, s1);
 	same_as(f, 1, sa, sizeof(sa));
 	assert_string_equal(sa, "1 before");
-	struct stat a, b;
-	char *pa = run_file(f, "snapshots/0001-constfold.before.ir");
-	char *pb = run_file(f, "snapshots/0001-constfold.after.ir");
-	assert_int_equal(stat(pa, &a), 0);
-	assert_int_equal(stat(pb, &b), 0);
-	assert_true(a.st_ino == b.st_ino);
-	free(pa);
-	free(pb);
+	assert_true(one_file(f, "snapshots/0001-constfold.before.ir",
+			     "snapshots/0001-constfold.after.ir"));
 	// the next before: the pages as they are now match
 	uint32_t s2 = begin(f, "dce");
 	same_as(f, 2, sa, sizeof(sa));
@@ -1596,14 +1603,8 @@ test_copy_is_a_hard_link(void **state)
 	create(f);
 	end(f, begin(f, "dce"));
 	begin(f, "cse");
-	struct stat a, b;
-	char *pa = run_file(f, "snapshots/0001-dce.after.ir");
-	char *pb = run_file(f, "snapshots/0002-cse.before.ir");
-	assert_int_equal(stat(pa, &a), 0);
-	assert_int_equal(stat(pb, &b), 0);
-	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
-	free(pa);
-	free(pb);
+	assert_true(one_file(f, "snapshots/0001-dce.after.ir",
+			     "snapshots/0002-cse.before.ir"));
 	json_t *m = manifest(f);
 	json_t *ev = json_array_get(json_object_get(m, "events"), 2);
 	assert_non_null(json_object_get(ev, "same_as"));
