@@ -33,13 +33,10 @@ JOBS    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	  -Wmissing-prototypes -Werror
 DEPFLAGS = -MMD -MP
-PKGS    = lua5.4 jansson libelf libxxhash
+PKGS    = lua5.4 jansson libelf libdw libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
-# The batch tools' own: libdw names the inlined functions of a crash
-# signature's frames (never in the library the debuggers load).
-TOOLS_PKG_LIBS := $(shell pkg-config --libs libdw 2>/dev/null)
 
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden \
 	     -D_GNU_SOURCE -DIRS_BUILDING_LIB -Icommon $(PKG_CFLAGS)
@@ -121,7 +118,7 @@ $(TOOLS_LIB): $(TOOLS_OBJ)
 
 $(BUILD)/irsnap: $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_LIB) $(BUILD)/libirsnap.a \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) -lstdc++ -lm -lpthread
+		$(PKG_LIBS) -lstdc++ -lm -lpthread
 
 # toyc is the debuggee: -O1 -g so debuggers see its types and locals, never
 # sanitized (ASan's shadow memory would confuse the debugger tests).
@@ -146,7 +143,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) \
-		$(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
+		$(PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
 
 # The LLDB plugin: one object per lldb/*.cpp (its header dependencies
 # tracked), so editing common/ relinks the plugin instead of recompiling it.

@@ -31,13 +31,17 @@
  *                it calls irs_console_boundary_enter() (or _exit() at the
  *                matching return)
  *   2. boundary  the console matches the pass against ir-trace/ir-break,
- *                reads the pass name and IR root through the target
+ *                reads the pass name and IR root through the target (or,
+ *                once it has learned where they live, console/framevar.c
+ *                reads them from the registers and memory)
  *   3. walk      walk/ reads the IR through mem/'s page cache, following
  *                the compiled layout, rendering text and the JSON graph
  *   4. snapshot  run/snapshot.c writes both atomically (or copies the
  *                previous pair when the bytes read are unchanged)
- *   5. manifest  run/manifest.c adds the event (CPU time, hash, sizes) and
- *                rewrites manifest.json atomically
+ *   5. event     run/events.c appends the event (CPU time, hash, sizes)
+ *                to events.jsonl in one write; run/manifest.c rewrites
+ *                manifest.json at the start, the end and every few
+ *                seconds, never per event
  *   6. verifier  run/verify.c runs the layout's Lua verifiers; the front
  *                end runs `call` verifiers and reports them back
  *   7. failure   on a fatal signal, irs_console_signal() writes

@@ -552,7 +552,8 @@ def _stop_settings():
 # its static type is the same at every stop there (until the program's
 # files change: _forget_types), and spelling it (str(gdb.Type)) was a
 # third of what a boundary's "pass->name" cost (issue 26).
-_path_facts = {}     # (pc, path) -> (is a reference, kind, is_function, name)
+_path_facts = {}     # (pc, path) or "$reg" -> (is a reference, kind,
+#                      is_function, name)
 
 
 def _describe(v, out, key=None):
@@ -625,6 +626,10 @@ def _stop_frame():
 
 
 _exprs = {}     # expression (bytes) -> (kind, (first name, steps) or None)
+# The registers a boundary stop reads (console/framevar.c, console/abi.c)
+_REGISTERS = frozenset(
+    "rax rbx rcx rdx rsi rdi rbp rsp r8 r9 r10 r11 r12 r13 r14 r15 rip "
+    "sp pc fp".split())
 
 
 def _expr(raw, expr):
@@ -686,15 +691,16 @@ def _cb_eval_value(expr, calls, ret):
         if found is not None:
             _describe(found[0], ret.contents, found[1])
             return
-        v = None
         if not calls and kind == _EXPR_REGISTER:
             # "$sp": a register (or convenience variable) calls nothing,
             # so it needs none of _evaluating's `set` commands, and
             # parse_and_eval reads it from frame 0 without the frame
             # object (and the unwinding of frame 1) read_register needs.
+            # A register's type is its name's (spelling it is costly); a
+            # convenience variable's is whatever it holds now.
             v = gdb.parse_and_eval(expr)
-        if v is not None:
-            _describe(v, ret.contents)
+            _describe(v, ret.contents,
+                      expr if expr[1:] in _REGISTERS else None)
             return
         with _evaluating(calls), _bounded(calls):
             _describe(gdb.parse_and_eval(expr), ret.contents)

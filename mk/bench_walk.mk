@@ -13,5 +13,5 @@ $(BUILD)/obj/tests/bench/%.o: tests/bench/%.c
 $(BUILD)/bench/walk_bench: $(BUILD)/obj/tests/bench/walk_bench.o \
 		$(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) $(PKG_LIBS) $(TOOLS_PKG_LIBS) \
+	$(CC) $(SANFLAGS) -o $@ $< $(UNIT_SUP_OBJ) $(UNIT_LIBS) $(PKG_LIBS) \
 		$(CMOCKA_LIBS) -lstdc++ -lm -lpthread

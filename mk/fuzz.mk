@@ -39,7 +39,7 @@ FUZZ_TEST_CFLAGS = $(WARN) -Wno-pedantic $(CFLAGS) $(FUZZ_SAN) \
 		   -Itests/fuzz \
 		   -Itests/fixtures/toyc $(PKG_CFLAGS) \
 		   -DIRS_SOURCE_DIR='"$(abspath .)"'
-FUZZ_LIBS = $(FUZZ_LIB) $(PKG_LIBS) $(TOOLS_PKG_LIBS) -lstdc++ -lm -lpthread
+FUZZ_LIBS = $(FUZZ_LIB) $(PKG_LIBS) -lstdc++ -lm -lpthread
 
 .PHONY: fuzz-build
 fuzz-build: $(FUZZ_BINS) $(FUZZ_DIR)/seeds/.done

@@ -12,4 +12,4 @@ $(BUILD)/tests/test_prelude: $(BUILD)/obj/tests/unit/test_prelude.o \
 		$(CXX_OBJECTS) $(UNIT_SUP_OBJ) $(UNIT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SANFLAGS) -o $@ $< $(CXX_OBJECTS) $(UNIT_SUP_OBJ) \
-		$(UNIT_LIBS) $(PKG_LIBS) $(TOOLS_PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread
+		$(UNIT_LIBS) $(PKG_LIBS) $(CMOCKA_LIBS) -lstdc++ -lm -lpthread

@@ -260,8 +260,13 @@ console_eval_typed(struct irs_console *c, const char *expr,
 		// A signal the debuggee gets while it runs our call is the
 		// call's (irs_console_stop ignores it).
 		c->in_call = how == EVAL_CALL;
-		err = t->eval_value(t->arg, expr, how != EVAL_READ, &v);
+		bool read = how == EVAL_READ &&
+			    console_framevar_read(c, expr, &v);
+		err = read ? NULL :
+		      t->eval_value(t->arg, expr, how != EVAL_READ, &v);
 		c->in_call = false;
+		if (!err && !read && how == EVAL_READ)
+			console_framevar_learn(c, expr, &v);
 		if (!err)
 			err = irs_frontend_value(&v, ret);
 		// pointers and structs only: an integer ($rdi, 0x4052a0) has
@@ -677,6 +682,7 @@ console_find_site(struct irs_console *c, const char *cmd,
 				"backtrace (%u frames)", cmd,
 				irs_layout_name(c->layout), i + 1);
 	}
+	c->stop.valid = false;	// framevar.c's recipes read frame 0
 	if ((err = t->select_frame(t->arg, i)))
 		return irs_error_prefix(err, cmd);
 	ret->frame = i;
@@ -1056,6 +1062,7 @@ cmd_status(struct irs_console *c, const struct console_args *a,
 	else
 		irs_buf_puts(out, "layout: none (ir-layout load FILE.lua)\n");
 	status_requests(c, out);
+	console_framevar_status(c, out);
 	for (size_t i = c->nevents; i-- > 0;)
 		irs_buf_printf(out, "open pass: %s (IR %s at 0x%llx)\n",
 			       c->events[i].pass ? c->events[i].pass : "?",

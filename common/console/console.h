@@ -2,7 +2,8 @@
  * console/console.h — the console area, the top of libirsnap: the ir-*
  * commands (console.c, args.c, settings.c, trace.c, dump.c) both front
  * ends forward to, and what the front ends share (frontend.c: their facts
- * made answers; adapter.c: their debugger-free chores). The public half
+ * made answers; adapter.c: their debugger-free chores; framevar.c: a
+ * boundary's variables read from the DWARF). The public half
  * is the "Console" and "Front ends" sections of irsnap.h; front ends
  * never include this. May use: run/ and everything below it.
  *
@@ -259,6 +260,15 @@ struct irs_console {
 	uint32_t nbreaks;
 
 	struct irs_proc_sp stop_sp;	/* stop_sp()'s file, kept open */
+	struct console_stop {		/* a boundary's entry stop, frame 0
+					   selected (frontend.c) */
+		bool valid;
+		uint64_t pc, sp, tid;
+		int regs;		/* framevar.c's: 0 not read yet,
+					   1 read, -1 refused */
+		uint64_t reg[IRS_PROC_NREGS];
+	} stop;
+	struct console_framevars *framevars;	/* framevar.c's */
 	struct irs_memory *mem;		/* reader for the current stop */
 	int64_t mem_pid;
 	char *mem_core;
@@ -480,6 +490,25 @@ struct irs_error *console_boundary_enter(struct irs_console *c,
  *  traced, else its place among the process's boundary calls. */
 void console_event_number(const struct console_event *ev, char *buf,
 			  size_t len);
+/* ---- framevar.c: boundary variables read from the debug info ----------- */
+
+/** Reads variable path @p expr ("f", "pass->name") at the entry stop
+ *  c->stop from the recipe learned for it at that pc: true with *ret
+ *  filled as the debugger would have, false when there is none (the
+ *  debugger evaluates it, then console_framevar_learn()). */
+bool console_framevar_read(struct irs_console *c, const char *expr,
+			   struct irs_value_facts *ret);
+/** Learns where @p expr lives at c->stop's pc from the DWARF of the module
+ *  there, given what the debugger said it is (@p said); the recipe is kept
+ *  only when it reads @p said back now. */
+void console_framevar_learn(struct irs_console *c, const char *expr,
+			    const struct irs_value_facts *said);
+/** ir-status's line on how the boundary variables of the process (or the
+ *  last one) were read: none before the first boundary stop. */
+void console_framevar_status(struct irs_console *c, struct irs_buf *out);
+/** Forgets every recipe and closes the modules' DWARF (a new process). */
+void console_framevar_forget(struct irs_console *c);
+
 /** Forgets c->after: the debuggee moved on. */
 void console_clear_after(struct irs_console *c);
 /** What the verifiers said of one IR. */

@@ -1058,6 +1058,7 @@ console_frontend_deinit(struct irs_console *c)
 	free(c->signal_core);
 	c->signal_core = NULL;
 	irs_proc_sp_close(&c->stop_sp);
+	console_framevar_forget(c);
 }
 
 static uint64_t
@@ -1086,18 +1087,19 @@ append(struct irs_buf *b, char *text)
 // pointer was the costliest fact the core asked the debugger for, a
 // tenth of a traced GDB run (issue 26). Else the debugger's $sp.
 static bool
-stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid)
+stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid, uint64_t *pc)
 {
 	const struct irs_target *t = c->t;
 	struct irs_error *err = NULL;
 
 	*tid = 0;
+	*pc = 0;
 	if (t->thread && (err = t->thread(t->arg, tid))) {
 		irs_error_destroy(err);
 		*tid = 0;
 	}
 	if (t->pid > 0 && *tid && console_abi_machine(c) == EM_X86_64 &&
-	    irs_proc_thread_sp(&c->stop_sp, t->pid, *tid, sp))
+	    irs_proc_thread_sp(&c->stop_sp, t->pid, *tid, sp, pc))
 		return true;
 	if ((err = console_eval(c, "$sp", EVAL_READ, sp))) {
 		irs_error_destroy(err);
@@ -1115,10 +1117,15 @@ static struct console_call
 entry_key(struct irs_console *c)
 {
 	struct console_call k = { CONSOLE_NO_CFA, CONSOLE_NO_SP, 0 };
+	uint64_t pc;
 	if (console_abi_machine(c) != EM_X86_64 ||
-	    !stop_sp(c, &k.sp, &k.tid)) {
+	    !stop_sp(c, &k.sp, &k.tid, &pc)) {
 		k.sp = CONSOLE_NO_SP;
 		k.cfa = frame_cfa(c);
+	} else if (pc) {
+		// what framevar.c reads the boundary's variables at
+		c->stop = (struct console_stop){ .valid = true, .pc = pc,
+						 .sp = k.sp, .tid = k.tid };
 	}
 	return k;
 }
@@ -1132,8 +1139,8 @@ entry_key(struct irs_console *c)
 static ptrdiff_t
 returning_call(struct irs_console *c, bool at_caller, uint64_t *cfa_ret)
 {
-	uint64_t sp = 0, tid = 0;
-	bool have_sp = stop_sp(c, &sp, &tid);
+	uint64_t sp = 0, tid = 0, pc;
+	bool have_sp = stop_sp(c, &sp, &tid, &pc);
 	bool x86 = console_abi_machine(c) == EM_X86_64;
 	uint64_t cfa = !have_sp ? CONSOLE_NO_CFA : at_caller ? sp :
 		       x86 ? sp + 8 : CONSOLE_NO_CFA;
@@ -1307,6 +1314,7 @@ irs_console_hit(struct irs_console *c, uint32_t id, bool *stop_ret,
 	} else if (fn || caller) {
 		err = hit_return(c, caller, stop_ret, &out);
 	}
+	c->stop.valid = false;	// the debuggee goes on
 	if (out.oom) {
 		irs_buf_deinit(&out);
 		irs_error_destroy(err);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,7 +83,7 @@ irs_proc_cpu_time(int64_t pid, double *ret)
 
 bool
 irs_proc_thread_sp(struct irs_proc_sp *keep, int64_t pid, uint64_t tid,
-		   uint64_t *sp)
+		   uint64_t *sp, uint64_t *pc)
 {
 	char path[96], text[256];
 	ssize_t n = -1;
@@ -120,15 +122,43 @@ irs_proc_thread_sp(struct irs_proc_sp *keep, int64_t pid, uint64_t tid,
 		prev = last;
 		last = f;
 	}
-	if (!prev || prev == text || strncmp(prev, "0x", 2))
+	if (!prev || prev == text || strncmp(prev, "0x", 2) ||
+	    strncmp(last, "0x", 2))
 		return false;
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(prev, &end, 16);
 	if (errno || *end)
 		return false;
+	unsigned long long at = strtoull(last, &end, 16);
+	if (errno || *end)
+		return false;
 	*sp = v;
+	if (pc)
+		*pc = at;
 	return true;
+}
+
+bool
+irs_proc_thread_regs(uint64_t tid, uint64_t regs[IRS_PROC_NREGS])
+{
+#if defined(__x86_64__)
+	struct user_regs_struct r;
+	if (!tid || tid > INT32_MAX ||
+	    ptrace(PTRACE_GETREGS, (pid_t)tid, NULL, &r) != 0)
+		return false;
+	// DWARF's numbering for x86-64
+	const uint64_t dw[IRS_PROC_NREGS] = {
+		r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi, r.rbp, r.rsp,
+		r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15, r.rip,
+	};
+	memcpy(regs, dw, sizeof(dw));
+	return true;
+#else
+	(void)tid;
+	(void)regs;
+	return false;
+#endif
 }
 
 void

@@ -191,13 +191,21 @@ struct irs_proc_sp {
 	uint64_t tid;
 	int fd;		/* open when pid is not 0 */
 };
-/** The stack pointer of thread @p tid of live process @p pid while it is
- *  stopped (at a breakpoint), from /proc/PID/task/TID/syscall: no call
- *  into the debugger. @p keep (NULL: none) holds the file open for the
- *  next call. false when it cannot be read (the thread runs, the kernel
- *  refuses). */
+/** The stack pointer and, if @p pc is not NULL, the program counter of
+ *  thread @p tid of live process @p pid while it is stopped (at a
+ *  breakpoint), from /proc/PID/task/TID/syscall: no call into the
+ *  debugger. @p keep (NULL: none) holds the file open for the next call.
+ *  false when it cannot be read (the thread runs, the kernel refuses). */
 bool irs_proc_thread_sp(struct irs_proc_sp *keep, int64_t pid, uint64_t tid,
-			uint64_t *sp);
+			uint64_t *sp, uint64_t *pc);
+/** x86-64's general registers and rip, by DWARF number (rax, rdx, rcx,
+ *  rbx, rsi, rdi, rbp, rsp, r8-r15, rip). */
+#define IRS_PROC_NREGS 17
+/** The registers of stopped thread @p tid, by PTRACE_GETREGS: only a
+ *  process that traces it may (GDB's, which the library is loaded in; not
+ *  LLDB's, whose lldb-server traces), and reading changes nothing. false
+ *  when it may not, or not on x86-64. */
+bool irs_proc_thread_regs(uint64_t tid, uint64_t regs[IRS_PROC_NREGS]);
 /** Closes what @p keep holds open; it may be used again. */
 void irs_proc_sp_close(struct irs_proc_sp *keep);
 /** An address range [start, end). */

@@ -200,29 +200,71 @@ check_eq "each snapshot, by m or by mod, equals toyc's own dump" "" \
 # toyc --per-function breaks at pm_run_function_pass(pm, pass, f): each
 # snapshot is the function, its constants found through f->parent (the
 # layout's `parent`), as toyc's own per-function dump prints it.
+# compare_in_order RUN DUMPS: RUN's snapshots, in order, against the dumps
+# toyc printed in DUMPS; a line per mismatch.
+compare_in_order() {
+	local run=$1 dumps=$2 want=$TMP/want.$RANDOM k=0 seq pass phase text
+	awk -v dir="$want" '
+		/^; \*\*\* IR Dump / { n++; f = sprintf("%s.%05d", dir, n); next }
+		{ print > f }' "$dumps"
+	while read -r seq pass phase text; do
+		k=$((k + 1))
+		cmp -s "$want.$(printf %05d "$k")" "$run/$text" ||
+			echo "differs: $text"
+	done < <(events "$run")
+	rm -f "$want".*
+}
+
 "$TOYC" --gen=400 -o "$TMP/fn.ir"
 "$TOYC" --per-function --print-before-all --print-after-all -o /dev/null \
 	"$TMP/fn.ir" 2>"$TMP/fn.err"
 nfn=$(grep -c '^func @' "$TMP/fn.ir")
 rm -rf "$RUNS"
 DBG_TIMEOUT=120 dbg_batch "$TMP/fn.log" -o 'ir-trace on' -o run \
-	-- "$TOYC" --per-function -o /dev/null "$TMP/fn.ir"
+	-o ir-status -- "$TOYC" --per-function -o /dev/null "$TMP/fn.ir"
 run=$(latest_run)
 check_eq "per-function: two events for each of the 10 passes on each of $nfn functions" \
 	"$((20 * nfn)) completed" \
 	"$(run_json "$run" 'str(len(d["events"])) + " " + d["status"]')"
-mismatch=$(awk -v dir="$TMP/fnwant" '
-	/^; \*\*\* IR Dump / { n++; f = sprintf("%s.%05d", dir, n); next }
-	{ print > f }' "$TMP/fn.err"
-	k=0
-	while read -r seq pass phase text; do
-		k=$((k + 1))
-		cmp -s "$TMP/fnwant.$(printf %05d "$k")" "$run/$text" ||
-			echo "differs: $text"
-	done < <(events "$run"))
 check_eq "per-function: every snapshot is toyc's own dump of that function" \
-	"" "$(head -3 <<<"$mismatch")"
+	"" "$(compare_in_order "$run" "$TMP/fn.err" | head -3)"
 check "per-function: the run validates" "$IRSNAP" validate "$run"
+
+# --- boundary variables read from the debug info ---------------------------
+# At an entry stop the boundary's variables (f, pass->name) are read where
+# the DWARF says they are at that pc (console/framevar.c), not by the
+# debugger's evaluator, once the first stop there showed the recipe reads
+# the debugger's own answer. toyc as built (-O1: in registers, and the
+# pass's name one load away), at -O0 by GCC (on the stack, from the CFA
+# .eh_frame gives) and by Clang (from rbp, its frame base), and at -O2:
+# every snapshot is toyc's own dump, and ir-status says how they were
+# read. IRSNAP_FRAMEVARS=0 reads them through the debugger, to the same.
+check_eq "toyc -O1: both variables read from the debug info" \
+	"boundary variables: 2 of 2 read from the debug info, the rest by the debugger" \
+	"$(grep '^boundary variables' "$TMP/fn.log")"
+"$TOYC" --gen=120 -o "$TMP/fv.ir"
+for build in "gcc -O0 2" "clang-14 -O0 2" "gcc -O2 2"; do
+	read -r cc opt want <<<"$build"
+	exe=$TMP/toyc-$cc$opt
+	# (Clang has no noclone, and says so for each boundary)
+	"$cc" -std=c11 -D_GNU_SOURCE -g "$opt" -o "$exe" \
+		"$IRSNAP_ROOT"/tests/fixtures/toyc/*.c -lm 2>/dev/null
+	"$exe" --per-function --print-before-all --print-after-all \
+		-o /dev/null "$TMP/fv.ir" 2>"$TMP/fv.err"
+	for fv in 1 0; do
+		rm -rf "$RUNS"
+		IRSNAP_FRAMEVARS=$fv DBG_TIMEOUT=120 dbg_batch "$TMP/fv.log" \
+			-o 'ir-trace on' -o run -o ir-status \
+			-- "$exe" --per-function -o /dev/null "$TMP/fv.ir"
+		said="boundary variables: $want of 2 read from the debug info, the rest by the debugger"
+		[ "$fv" = 0 ] &&
+			said="boundary variables: read by the debugger (IRSNAP_FRAMEVARS=0)"
+		check_eq "toyc by $cc $opt, IRSNAP_FRAMEVARS=$fv: $said" "$said" \
+			"$(grep '^boundary variables' "$TMP/fv.log")"
+		check_eq "toyc by $cc $opt, IRSNAP_FRAMEVARS=$fv: every snapshot is toyc's own dump" \
+			"" "$(compare_in_order "$(latest_run)" "$TMP/fv.err" | head -3)"
+	done
+done
 
 # --- `run` again while the first process lives: two runs, not one ---------
 rm -rf "$RUNS"

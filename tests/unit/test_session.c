@@ -430,22 +430,41 @@ test_proc_thread_sp(void **state)
 	int status;
 	assert_int_equal(waitpid(child, &status, 0), child);
 	assert_true(WIFSTOPPED(status));
-	assert_true(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp));
+	uint64_t pc = 0;
+	assert_true(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp,
+				       &pc));
 	assert_true(sp <= frame && frame - sp < 4096);
+	// the pc where it stopped: in this test's own code
+	assert_true(pc > (uint64_t)(uintptr_t)test_proc_thread_sp &&
+		    pc - (uint64_t)(uintptr_t)test_proc_thread_sp < 4096);
+#if defined(__x86_64__)
+	// its tracer reads the same sp and pc among its registers; a thread
+	// this process does not trace (its own) has none to give
+	uint64_t regs[IRS_PROC_NREGS];
+	assert_true(irs_proc_thread_regs((uint64_t)child, regs));
+	assert_int_equal(regs[7], sp);
+	assert_int_equal(regs[16], pc);
+	assert_false(irs_proc_thread_regs((uint64_t)getpid(), regs));
+	assert_false(irs_proc_thread_regs(0, regs));
+#endif
 	// kept open: the same answer read again, and none once it is gone
 	struct irs_proc_sp keep = { 0, 0, -1 };
 	uint64_t again = 0;
-	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again));
+	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again,
+				       NULL));
 	assert_int_equal(keep.pid, child);
-	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again));
+	assert_true(irs_proc_thread_sp(&keep, child, (uint64_t)child, &again,
+				       NULL));
 	assert_int_equal(again, sp);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
-	assert_false(irs_proc_thread_sp(&keep, child, (uint64_t)child, &sp));
+	assert_false(irs_proc_thread_sp(&keep, child, (uint64_t)child, &sp,
+					NULL));
 	assert_int_equal(keep.pid, 0);	// closed, not kept on a dead thread
-	assert_false(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp));
-	assert_false(irs_proc_thread_sp(NULL, 0, 1, &sp));
-	assert_false(irs_proc_thread_sp(NULL, getpid(), 0, &sp));
+	assert_false(irs_proc_thread_sp(NULL, child, (uint64_t)child, &sp,
+					NULL));
+	assert_false(irs_proc_thread_sp(NULL, 0, 1, &sp, NULL));
+	assert_false(irs_proc_thread_sp(NULL, getpid(), 0, &sp, NULL));
 	irs_proc_sp_close(&keep);
 }
 
