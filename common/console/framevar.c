@@ -297,6 +297,7 @@ module_open(struct console_framevars *fv, const char *path)
 		module_close(&fv->modules[--fv->nmodules]);
 	struct module *m = &fv->modules[fv->nmodules];
 	memset(m, 0, sizeof(*m));
+	m->fd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE || !(m->path = strdup(path)))
 		return NULL;
 	fv->nmodules++;
