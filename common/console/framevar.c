@@ -122,10 +122,10 @@ find(struct console_framevars *fv, uint64_t pc, const char *expr)
 // Whether the fast path applies now: an entry stop of a live x86-64
 // process, frame 0 selected, at a pc the kernel told.
 static bool
-at_entry_stop(const struct irs_console *c)
+at_entry_stop(struct irs_console *c)
 {
 	return c->stop.valid && c->t->pid > 0 && c->stop.pc &&
-	       console_abi_machine((struct irs_console *)c) == EM_X86_64;
+	       console_abi_machine(c) == EM_X86_64;
 }
 
 /* {====================================================================
@@ -251,40 +251,35 @@ console_framevar_read(struct irs_console *c, const char *expr,
 ** Learning a recipe from the DWARF
 ** ===================================================================== */
 
-// The module file mapped at @p pc in process @p pid and its load bias
-// (pc - bias is where the file links it), from /proc/PID/maps and the
-// file's program headers.
+struct mapping_at {
+	uint64_t pc;
+	char *path;		/* the file's, strdup()ed */
+	uint64_t foff;		/* where pc lies in it */
+};
+
+static bool
+maps_pc(const struct irs_proc_mapping *m, void *arg)
+{
+	struct mapping_at *want = arg;
+	if (m->path[0] != '/' || want->pc < m->start || want->pc >= m->end)
+		return false;
+	want->path = strdup(m->path);
+	want->foff = m->offset + (want->pc - m->start);
+	return true;
+}
+
+// The module file mapped at @p pc in process @p pid and where in it
+// (link_address() makes that where the file links it).
 static bool
 mapped_at(int64_t pid, uint64_t pc, char **path_ret, uint64_t *foff_ret)
 {
-	char maps[64], *text;
-	size_t len;
-	bool found = false;
-
-	snprintf(maps, sizeof(maps), "/proc/%" PRId64 "/maps", pid);
-	struct irs_error *err = irs_file_read(maps, &text, &len);
-	if (err) {
-		irs_error_destroy(err);
-		return false;
-	}
-	for (char *line = text; !found && line && line < text + len;) {
-		char *nl = memchr(line, '\n', (size_t)(text + len - line));
-		if (nl)
-			*nl = '\0';
-		unsigned long long lo, hi, off;
-		int at = 0;
-		// "lo-hi perms offset dev inode   path"
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi,
-			   &off, &at) == 3 && at > 0 && line[at] == '/' &&
-		    lo <= pc && pc < hi) {
-			*path_ret = strdup(line + at);
-			*foff_ret = off + (pc - lo);
-			found = *path_ret != NULL;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	free(text);
-	return found;
+	struct mapping_at want = { pc, NULL, 0 };
+	bool found;
+	struct irs_error *err = irs_proc_mappings(pid, maps_pc, &want, &found);
+	irs_error_destroy(err);
+	*path_ret = want.path;
+	*foff_ret = want.foff;
+	return want.path != NULL;
 }
 
 static struct module *
@@ -422,8 +417,7 @@ member_step(Dwarf_Die *t, const char *name, struct step *s,
 	return false;
 }
 
-// The location of @p attr at @p addr as one operation (and the base's,
-// for DW_OP_fbreg, from @p scope's frame base).
+// The location of @p attr at @p addr when it is one operation.
 static bool
 one_op(Dwarf_Attribute *attr, Dwarf_Addr addr, Dwarf_Op *ret)
 {

@@ -1085,7 +1085,8 @@ append(struct irs_buf *b, char *text)
 // The stopped thread and its stack pointer. From the kernel on a live
 // x86-64 process (/proc/PID/task/TID/syscall): a boundary stop's stack
 // pointer was the costliest fact the core asked the debugger for, a
-// tenth of a traced GDB run (issue 26). Else the debugger's $sp.
+// tenth of a traced GDB run (issue 26). Else the debugger's $sp. @p pc
+// (NULL: not wanted) gets the kernel's pc with it, 0 without it.
 static bool
 stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid, uint64_t *pc)
 {
@@ -1093,7 +1094,8 @@ stop_sp(struct irs_console *c, uint64_t *sp, uint64_t *tid, uint64_t *pc)
 	struct irs_error *err = NULL;
 
 	*tid = 0;
-	*pc = 0;
+	if (pc)
+		*pc = 0;
 	if (t->thread && (err = t->thread(t->arg, tid))) {
 		irs_error_destroy(err);
 		*tid = 0;
@@ -1139,8 +1141,8 @@ entry_key(struct irs_console *c)
 static ptrdiff_t
 returning_call(struct irs_console *c, bool at_caller, uint64_t *cfa_ret)
 {
-	uint64_t sp = 0, tid = 0, pc;
-	bool have_sp = stop_sp(c, &sp, &tid, &pc);
+	uint64_t sp = 0, tid = 0;
+	bool have_sp = stop_sp(c, &sp, &tid, NULL);
 	bool x86 = console_abi_machine(c) == EM_X86_64;
 	uint64_t cfa = !have_sp ? CONSOLE_NO_CFA : at_caller ? sp :
 		       x86 ? sp + 8 : CONSOLE_NO_CFA;

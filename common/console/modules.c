@@ -478,31 +478,33 @@ console_modules_library(const struct irs_console *c, const regex_t *re,
 	return NULL;
 }
 
+struct mapping_of {
+	const char *path;
+	uint64_t start;
+};
+
+static bool
+maps_file_start(const struct irs_proc_mapping *m, void *arg)
+{
+	struct mapping_of *want = arg;
+	if (m->offset || strcmp(m->path, want->path))
+		return false;
+	want->start = m->start;
+	return true;
+}
+
 // Where module @p path is mapped in live process @p pid: the start of its
 // mapping at file offset 0 (/proc/PID/maps); false when it is not.
 static bool
 mapped_at(int64_t pid, const char *path, uint64_t *ret)
 {
-	char maps[64], line[4352];
-	snprintf(maps, sizeof(maps), "/proc/%" PRId64 "/maps", pid);
-	FILE *f = fopen(maps, "re");
-	if (!f)
-		return false;
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		uint64_t start, end, off;
-		int at = 0;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64
-			   " %*s %*s %n", &start, &end, &off, &at) < 3 || !at)
-			continue;
-		char *p = line + at;
-		p[strcspn(p, "\n")] = 0;
-		if (off == 0 && !strcmp(p, path)) {
-			*ret = start;
-			found = true;
-		}
-	}
-	fclose(f);
+	struct mapping_of want = { path, 0 };
+	bool found;
+	struct irs_error *err = irs_proc_mappings(pid, maps_file_start, &want,
+						  &found);
+	irs_error_destroy(err);
+	if (found)
+		*ret = want.start;
 	return found;
 }
 

@@ -203,48 +203,81 @@ irs_proc_attached(int64_t pid)
 }
 
 struct irs_error *
-irs_proc_fixed_ranges(int64_t pid, struct irs_proc_range **ret,
-		      size_t *n_ret)
+irs_proc_mappings(int64_t pid, irs_proc_mapping_fn fn, void *arg,
+		  bool *found)
 {
 	char path[64], *text;
-	size_t len, n = 0, cap = 0;
-	struct irs_proc_range *r = NULL;
+	size_t len;
 
-	*ret = NULL;
-	*n_ret = 0;
+	*found = false;
 	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
 	struct irs_error *err = irs_file_read(path, &text, &len);
 	if (err)
 		return err;
-	for (char *line = text; line && line < text + len;) {
+	for (char *line = text; !*found && line && line < text + len;) {
 		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		if (nl)
 			*nl = '\0';
-		unsigned long long lo, hi;
-		char perms[8];
+		unsigned long long lo, hi, off;
+		struct irs_proc_mapping m;
 		int at = 0;
 		// "lo-hi perms offset dev inode   path"
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi,
-			   perms, &at) == 3 && at > 0 && line[at] == '/' &&
-		    perms[1] != 'w' && perms[3] == 'p' && hi > lo) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				struct irs_proc_range *nr =
-					realloc(r, cap * sizeof(*r));
-				if (!nr) {
-					free(r);
-					free(text);
-					return &irs_enomem;
-				}
-				r = nr;
-			}
-			r[n++] = (struct irs_proc_range){lo, hi};
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
+			   m.perms, &off, &at) == 4 && at > 0 && hi > lo) {
+			m.start = lo;
+			m.end = hi;
+			m.offset = off;
+			m.path = line + at;
+			*found = fn(&m, arg);
 		}
 		line = nl ? nl + 1 : NULL;
 	}
 	free(text);
-	*ret = r;
-	*n_ret = n;
+	return NULL;
+}
+
+struct ranges {
+	struct irs_proc_range *r;
+	size_t n, cap;
+	bool oom;
+};
+
+// A file's mapping that nothing writes (its code and read-only data).
+static bool
+add_fixed(const struct irs_proc_mapping *m, void *arg)
+{
+	struct ranges *rs = arg;
+	if (m->path[0] != '/' || m->perms[1] == 'w' || m->perms[3] != 'p')
+		return false;
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 64;
+		struct irs_proc_range *nr = realloc(rs->r, cap * sizeof(*nr));
+		if (!nr)
+			return rs->oom = true;	// stops the walk
+		rs->r = nr;
+		rs->cap = cap;
+	}
+	rs->r[rs->n++] = (struct irs_proc_range){ m->start, m->end };
+	return false;
+}
+
+struct irs_error *
+irs_proc_fixed_ranges(int64_t pid, struct irs_proc_range **ret,
+		      size_t *n_ret)
+{
+	struct ranges rs = { 0 };
+	bool stopped;
+
+	*ret = NULL;
+	*n_ret = 0;
+	struct irs_error *err = irs_proc_mappings(pid, add_fixed, &rs,
+						  &stopped);
+	if (err || rs.oom) {
+		free(rs.r);
+		return err ? err : &irs_enomem;
+	}
+	*ret = rs.r;
+	*n_ret = rs.n;
 	return NULL;
 }
 

@@ -212,6 +212,20 @@ void irs_proc_sp_close(struct irs_proc_sp *keep);
 struct irs_proc_range {
 	uint64_t start, end;
 };
+/** One line of /proc/PID/maps; path is "" for an anonymous mapping,
+ *  "[stack]" and such for the kernel's. */
+struct irs_proc_mapping {
+	uint64_t start, end, offset;
+	char perms[8];		/* "r-xp" */
+	const char *path;	/* valid during the callback only */
+};
+typedef bool (*irs_proc_mapping_fn)(const struct irs_proc_mapping *m,
+				    void *arg);
+/** Calls @p fn on each mapping of live process @p pid, in order, until it
+ *  returns true; *@p found says whether one did. An error when
+ *  /proc/PID/maps cannot be read. */
+struct irs_error *irs_proc_mappings(int64_t pid, irs_proc_mapping_fn fn,
+				    void *arg, bool *found);
 /** The mappings of live process @p pid that nobody writes: private
  *  mappings of a file, without write permission (.text, .rodata,
  *  .data.rel.ro after relocation), from /proc/PID/maps. *ret freed with

@@ -468,6 +468,57 @@ test_proc_thread_sp(void **state)
 	irs_proc_sp_close(&keep);
 }
 
+struct code_at {
+	uint64_t pc;
+	char path[4096], perms[8];
+};
+
+static bool
+holds_pc(const struct irs_proc_mapping *m, void *arg)
+{
+	struct code_at *w = arg;
+	if (w->pc < m->start || w->pc >= m->end)
+		return false;
+	snprintf(w->path, sizeof(w->path), "%s", m->path);
+	snprintf(w->perms, sizeof(w->perms), "%s", m->perms);
+	return true;
+}
+
+// /proc/PID/maps as irs_proc_mappings() gives it: this test's own code
+// lies in an executable mapping of this test's file, which is also among
+// the ranges nothing writes; a process that is gone has no mappings.
+static void
+test_proc_mappings(void **state)
+{
+	(void)state;
+	struct code_at w = { .pc = (uint64_t)(uintptr_t)test_proc_mappings };
+	bool found = false;
+	assert_null(irs_proc_mappings(getpid(), holds_pc, &w, &found));
+	assert_true(found);
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = 0;
+	assert_string_equal(w.path, self);
+	assert_string_equal(w.perms, "r-xp");
+	struct irs_proc_range *r;
+	size_t nr;
+	assert_null(irs_proc_fixed_ranges(getpid(), &r, &nr));
+	bool fixed = false;
+	for (size_t i = 0; i < nr; i++)
+		fixed = fixed || (r[i].start <= w.pc && w.pc < r[i].end);
+	free(r);
+	assert_true(fixed);
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	struct irs_error *err = irs_proc_mappings(child, holds_pc, &w, &found);
+	assert_non_null(err);
+	assert_false(found);
+	irs_error_destroy(err);
+}
+
 // A child forked while the pool's maker runs has none: it makes its
 // files itself (take says none), and ending the pool there neither waits
 // for a thread it does not have nor takes a lock that thread may hold.
@@ -1993,6 +2044,7 @@ main(void)
 		cmocka_unit_test(test_proc_cpu_time_counts_work_not_sleep),
 		cmocka_unit_test(test_proc_cpu_time_errors),
 		cmocka_unit_test(test_proc_thread_sp),
+		cmocka_unit_test(test_proc_mappings),
 		cmocka_unit_test(test_snapshot_names_are_safe),
 		cmocka_unit_test(test_reduce_command_survives_the_shell),
 		cmocka_unit_test(test_reduce_command_flags),
