@@ -368,8 +368,13 @@ value_shape(Dwarf_Die *t, uint32_t *size, bool *is_signed)
 			return false;
 		*is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 		break;
-	case DW_TAG_enumeration_type:
-		break;
+	case DW_TAG_enumeration_type: {
+		// signed or not as its underlying type; none said: unknown
+		Dwarf_Die under;
+		return type_of(t, &under) &&
+		       dwarf_tag(&under) == DW_TAG_base_type &&
+		       value_shape(&under, size, is_signed);
+	}
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
