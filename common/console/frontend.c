@@ -1434,28 +1434,33 @@ consider(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%s", path);
 }
 
+struct core_found {
+	char *buf;
+	size_t len;
+};
+
+static bool
+consider_mapping(const struct irs_proc_mapping *m, void *arg)
+{
+	struct core_found *f = arg;
+	if (m->offset == 0)
+		consider(m->path, f->buf, f->len);
+	return false;	// all of them
+}
+
 bool
 irs_frontend_core_path(char *buf, size_t len)
 {
-	char line[4608], link[300], path[4096];
-	unsigned long long off;
-	int at;
+	char link[300], path[4096];
+	struct core_found f = { buf, len };
+	bool stopped;
 
 	buf[0] = 0;
 	// Files mapped from offset 0 (LLDB's elf-core plugin maps the core
 	// whole), then open files. Several cores open at once (several core
 	// targets in one session) are not told apart: the last one wins.
-	FILE *fp = fopen("/proc/self/maps", "re");
-	while (fp && fgets(line, sizeof(line), fp)) {
-		at = 0;
-		if (sscanf(line, "%*s %*s %llx %*s %*s %n", &off, &at) < 1 ||
-		    off != 0 || at <= 0)
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		consider(line + at, buf, len);
-	}
-	if (fp)
-		fclose(fp);
+	irs_error_destroy(irs_proc_mappings(getpid(), consider_mapping, &f,
+					    &stopped));
 	DIR *d = opendir("/proc/self/fd");
 	for (struct dirent *e; d && (e = readdir(d));) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
